@@ -1,0 +1,110 @@
+//! `chronoscope`: check, show (and, with later issues, play, simulate, diff,
+//! explain) rulesets from the command line. All file IO lives here.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+mod render;
+mod show;
+
+#[derive(Parser)]
+#[command(name = "chronoscope", version, about = "Play, check and study board games written as rulesets")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Format {
+    /// Reports for people, with source snippets.
+    Human,
+    /// One JSON object per file, for editors and scripts.
+    Json,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check ruleset files and report every problem at once.
+    Check {
+        /// Ruleset files (`.ruleset`).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+    },
+    /// Summarise a ruleset: components, board, tables, setup and provisional data.
+    Show {
+        file: PathBuf,
+        /// Show the setup for this many players.
+        #[arg(long)]
+        players: Option<u32>,
+        /// List only the items marked provisional.
+        #[arg(long)]
+        provisional: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check { files, format } => check(&files, format),
+        Command::Show { file, players, provisional } => show::run(&file, players, provisional),
+    }
+}
+
+fn check(files: &[PathBuf], format: Format) -> ExitCode {
+    let mut failed = false;
+    let mut json = Vec::new();
+    for path in files {
+        let loaded = render::load(path);
+        failed |= loaded.checked.has_errors();
+        match format {
+            Format::Human => {
+                let report = render::report(&loaded.name, &loaded.source, &loaded.checked.diagnostics, true);
+                eprint!("{report}");
+                let errors = loaded.checked.diagnostics.iter().filter(|d| d.is_error()).count();
+                let warnings = loaded.checked.diagnostics.len() - errors;
+                if errors == 0 {
+                    let w = if warnings > 0 {
+                        format!(" ({warnings} warning{})", plural(warnings))
+                    } else {
+                        String::new()
+                    };
+                    eprintln!("{}: ok{w}", loaded.name);
+                } else {
+                    eprintln!(
+                        "{}: {errors} error{}, {warnings} warning{}",
+                        loaded.name,
+                        plural(errors),
+                        plural(warnings)
+                    );
+                }
+            }
+            Format::Json => json.push(serde_json::json!({
+                "file": loaded.name,
+                "ok": !loaded.checked.has_errors(),
+                "diagnostics": loaded.checked.diagnostics.iter()
+                    .map(|d| d.to_json(&loaded.name, &loaded.source)).collect::<Vec<_>>(),
+            })),
+        }
+    }
+    if format == Format::Json {
+        let out = serde_json::json!({ "files": json });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}

@@ -1,0 +1,409 @@
+//! The syntax tree of one ruleset file, as written (names unresolved).
+//!
+//! Built by `parser`, consumed by `check`, which resolves names and lowers it
+//! into the `model`. No pest type appears here.
+
+use crate::span::{Ident, Span};
+
+#[derive(Clone, Debug, Default)]
+pub struct File {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoteKind {
+    Source,
+    Provisional,
+}
+
+/// A provenance note (`source "..."` or `provisional "..."`).
+#[derive(Clone, Debug)]
+pub struct Note {
+    pub kind: NoteKind,
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Item {
+    pub kind: ItemKind,
+    /// The whole item.
+    pub span: Span,
+    pub notes: Vec<Note>,
+}
+
+#[derive(Clone, Debug)]
+pub enum ItemKind {
+    Game(Game),
+    Option(OptionDecl),
+    Place(PlaceDecl),
+    Route(Vec<RouteEdge>),
+    Kind(KindDecl),
+    Group(GroupDecl),
+    Zone(ZoneDecl),
+    Counter(CounterDecl),
+    Piece(PieceDecl),
+    Table(TableDecl),
+    Let(LetDecl),
+    Procedure(ProcedureDecl),
+    Setup(Block),
+    Turns(TurnPolicy),
+    Action(ActionDecl),
+    AfterAction(Block),
+    End(Expr),
+    Score(ScoreDecl),
+}
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub name: Ident,
+    pub title: Option<String>,
+    pub players: Option<(RangeLit, Span)>,
+}
+
+/// `a..b` or `a..` as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RangeLit {
+    pub lo: i64,
+    pub hi: Option<i64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct OptionDecl {
+    pub name: Ident,
+    pub value: Value,
+}
+
+#[derive(Clone, Debug)]
+pub struct PlaceDecl {
+    pub class: Ident,
+    pub places: Vec<Ident>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RouteEdge {
+    pub a: Ident,
+    pub b: Ident,
+    pub steps: Option<(i64, Span)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct KindDecl {
+    pub name: Ident,
+    pub attrs: Vec<AttrDecl>,
+}
+
+#[derive(Clone, Debug)]
+pub struct AttrDecl {
+    pub name: Ident,
+    pub ty: TypeExpr,
+    pub default: Option<Value>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TypeExpr {
+    pub kind: TypeKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum TypeKind {
+    Range(RangeLit),
+    /// A built-in type name (`int`, `text`, `flag`, `tags`, `player`,
+    /// `place`) or a place class; resolved by the checker.
+    Named(Ident),
+    Optional(Box<TypeExpr>),
+    Map(Ident, Box<TypeExpr>),
+}
+
+#[derive(Clone, Debug)]
+pub struct GroupDecl {
+    /// `cards`, `tokens` or `tiles`: only a word for the reader.
+    pub noun: String,
+    pub name: Ident,
+    pub kind: Ident,
+    pub total: Option<(i64, Span)>,
+    pub instances: Vec<Instance>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Instance {
+    pub name: Ident,
+    pub count: Option<(i64, Span)>,
+    pub fields: Vec<Field>,
+    pub notes: Vec<Note>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub name: Ident,
+    pub value: Value,
+}
+
+#[derive(Clone, Debug)]
+pub struct Value {
+    pub kind: ValueKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ValueKind {
+    Int(i64),
+    Bool(bool),
+    None,
+    Text(String),
+    Name(String),
+    List(Vec<Value>),
+    Map(Vec<(Ident, Value)>),
+}
+
+#[derive(Clone, Debug)]
+pub struct ZoneDecl {
+    pub name: Ident,
+    pub index: Option<Ident>,
+    pub zone_kind: Ident,
+    pub per_player: Option<Span>,
+    pub visible: Option<Ident>,
+    pub slots: Option<Slots>,
+    pub overflow: Option<Ident>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Slots {
+    Count(i64, Span),
+    Named(Vec<Ident>),
+}
+
+#[derive(Clone, Debug)]
+pub struct CounterDecl {
+    pub name: Ident,
+    pub index: Option<Ident>,
+    pub per_player: bool,
+    pub ty: Option<TypeExpr>,
+    pub init: Expr,
+}
+
+#[derive(Clone, Debug)]
+pub struct PieceDecl {
+    pub name: Ident,
+    pub per_player: bool,
+    pub start: Ident,
+}
+
+#[derive(Clone, Debug)]
+pub struct TableDecl {
+    pub name: Ident,
+    pub dims: Vec<Dimension>,
+    pub body: TableBody,
+}
+
+#[derive(Clone, Debug)]
+pub struct Dimension {
+    pub name: Ident,
+    pub range: RangeLit,
+    pub range_span: Span,
+    pub clamp: bool,
+}
+
+#[derive(Clone, Debug)]
+pub enum TableBody {
+    Flat(IntRow),
+    Rows(Vec<TableRow>),
+}
+
+#[derive(Clone, Debug)]
+pub struct IntRow {
+    pub values: Vec<(i64, Span)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct TableRow {
+    pub key: (i64, Span),
+    pub row: IntRow,
+    pub notes: Vec<Note>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: Ident,
+    pub ty: ParamType,
+}
+
+#[derive(Clone, Debug)]
+pub enum ParamType {
+    Type(TypeExpr),
+    /// `c: in display`: one component of a zone.
+    In(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub struct LetDecl {
+    pub name: Ident,
+    pub params: Option<Vec<Param>>,
+    pub body: Expr,
+}
+
+#[derive(Clone, Debug)]
+pub struct ProcedureDecl {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub body: Block,
+}
+
+#[derive(Clone, Debug)]
+pub enum TurnPolicy {
+    /// The player with the lowest value of a per-player counter moves; ties
+    /// go to the one who arrived there last.
+    LowestCounter(Ident),
+    Clockwise(Span),
+}
+
+#[derive(Clone, Debug)]
+pub struct ActionDecl {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub body: Block,
+}
+
+#[derive(Clone, Debug)]
+pub struct ScoreDecl {
+    pub name: Ident,
+    pub index: Option<Param>,
+    pub form: ScoreForm,
+}
+
+#[derive(Clone, Debug)]
+pub enum ScoreForm {
+    Expr(Expr),
+    Majority { measure: Expr, fields: Vec<Field>, span: Span },
+}
+
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Position {
+    /// Where the zone puts things by default (top of a pile, first free
+    /// slot of a row, anywhere in a bag).
+    Default,
+    Top,
+    Bottom,
+    /// The first slot of a row, pushing the others along.
+    Front,
+}
+
+#[derive(Clone, Debug)]
+pub enum Selection {
+    All { var: Ident, domain: Expr, filter: Option<Expr> },
+    First { var: Ident, domain: Expr, filter: Option<Expr> },
+    One(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub struct PlayerCase {
+    pub counts: Vec<(i64, Span)>,
+    pub body: Block,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Require { cond: Expr, message: Option<String> },
+    Let { name: Ident, value: Expr },
+    Set { target: Expr, value: Expr },
+    Advance { target: Expr, by: Expr },
+    Move { what: Selection, position: Position, to: Expr },
+    Draw { count: Expr, from: Expr, position: Position, to: Expr },
+    Shuffle(Expr),
+    Split { from: Expr, into: Vec<Expr> },
+    If { cond: Expr, then: Block, otherwise: Option<Block> },
+    For { var: Ident, domain: Expr, body: Block },
+    Repeat { cond: Expr, body: Block },
+    Do { name: Ident, args: Vec<Expr> },
+    ByPlayers { cases: Vec<PlayerCase>, span: Span },
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Has,
+}
+
+impl BinaryOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Or => "or",
+            BinaryOp::And => "and",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Rem => "%",
+            BinaryOp::Has => "has",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Text(String),
+    Bool(bool),
+    None,
+    Name(Ident),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    Field(Box<Expr>, Ident),
+    Index(Box<Expr>, Box<Expr>),
+    Call(Ident, Vec<Expr>),
+    Aggregate {
+        func: Ident,
+        value: Option<Box<Expr>>,
+        var: Ident,
+        domain: Box<Expr>,
+        filter: Option<Box<Expr>>,
+    },
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+}

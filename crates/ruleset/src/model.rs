@@ -1,0 +1,553 @@
+//! The checked, resolved ruleset: what the engine interprets.
+//!
+//! Every name is resolved to an index, every expression is typed, every
+//! component copy is expanded. Spans stay on items and on `require`s so the
+//! engine and `explain` can point back at the line that produced an outcome.
+//! A `Ruleset` exists only for a file that checked without errors.
+
+use crate::ast::{NoteKind, Position};
+use crate::span::Span;
+
+pub type PlaceId = usize;
+pub type ClassId = usize;
+pub type TagId = usize;
+pub type KindId = usize;
+pub type AttrId = usize;
+pub type GroupId = usize;
+pub type ComponentId = usize;
+pub type ZoneId = usize;
+pub type CounterId = usize;
+pub type PieceId = usize;
+pub type TableId = usize;
+pub type LetId = usize;
+pub type ProcedureId = usize;
+pub type ActionId = usize;
+pub type OptionId = usize;
+
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    pub game: Game,
+    pub options: Vec<OptionDef>,
+    pub classes: Vec<PlaceClass>,
+    pub places: Vec<Place>,
+    pub routes: Vec<Route>,
+    /// Shortest-path steps between every pair of places (`None`: no path).
+    pub distances: Vec<Vec<Option<u32>>>,
+    pub tags: Vec<String>,
+    /// Every attribute name used by any kind; `Kind::slots` maps into it.
+    pub attr_names: Vec<String>,
+    pub kinds: Vec<Kind>,
+    pub groups: Vec<Group>,
+    /// One entry per physical copy: `"Car" x2` gives two components.
+    pub components: Vec<Component>,
+    pub zones: Vec<Zone>,
+    pub counters: Vec<Counter>,
+    pub pieces: Vec<Piece>,
+    pub tables: Vec<Table>,
+    pub lets: Vec<Let>,
+    pub procedures: Vec<Procedure>,
+    pub setup: Body,
+    pub turns: TurnPolicy,
+    pub actions: Vec<Action>,
+    pub after_action: Body,
+    pub end: Expr,
+    pub scores: Vec<Score>,
+    /// Every `source` and `provisional` note, in file order.
+    pub provenance: Vec<Provenance>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub name: String,
+    pub title: String,
+    pub min_players: u32,
+    pub max_players: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct OptionDef {
+    pub name: String,
+    pub value: Value,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct PlaceClass {
+    pub name: String,
+    pub places: Vec<PlaceId>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Place {
+    pub name: String,
+    pub class: ClassId,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Route {
+    pub a: PlaceId,
+    pub b: PlaceId,
+    pub steps: u32,
+    pub span: Span,
+}
+
+/// A static type, as declared for attributes, counters and parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Type {
+    Int {
+        lo: Option<i64>,
+        hi: Option<i64>,
+    },
+    Bool,
+    Text,
+    Tag,
+    Tags,
+    Player,
+    /// A place, of one class or (`None`) of any.
+    Place(Option<ClassId>),
+    Card,
+    Map(ClassId, Box<Type>),
+    Optional(Box<Type>),
+}
+
+/// A value of a component attribute, an option or a counter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    Int(i64),
+    Bool(bool),
+    None,
+    Text(String),
+    Place(PlaceId),
+    Tag(TagId),
+    Tags(Vec<TagId>),
+    /// Place-keyed numbers; missing keys read as 0.
+    Map(Vec<(PlaceId, i64)>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Kind {
+    pub name: String,
+    /// `(attribute, type, default)`; the component's values are in this order.
+    pub slots: Vec<(AttrId, Type, Value)>,
+    pub span: Span,
+}
+
+impl Kind {
+    pub fn slot_of(&self, attr: AttrId) -> Option<usize> {
+        self.slots.iter().position(|(a, _, _)| *a == attr)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Group {
+    pub name: String,
+    pub noun: String,
+    pub kind: KindId,
+    pub declared_total: Option<u32>,
+    pub components: std::ops::Range<ComponentId>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Component {
+    pub name: String,
+    pub group: GroupId,
+    pub kind: KindId,
+    /// Values in the order of `Kind::slots`.
+    pub values: Vec<Value>,
+    pub tags: Vec<TagId>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZoneKind {
+    /// Face-down ordered pile; draws take the top.
+    Deck,
+    /// Face-up ordered pile (discards).
+    Pile,
+    /// Face-up slots.
+    Row,
+    /// Hidden, unordered; draws are random.
+    Bag,
+    /// A player's hidden cards.
+    Hand,
+    /// Cards face up in front of a player.
+    Tableau,
+    /// Out of the game.
+    Box,
+}
+
+impl ZoneKind {
+    pub const ALL: &'static [(&'static str, ZoneKind)] = &[
+        ("deck", ZoneKind::Deck),
+        ("pile", ZoneKind::Pile),
+        ("row", ZoneKind::Row),
+        ("bag", ZoneKind::Bag),
+        ("hand", ZoneKind::Hand),
+        ("tableau", ZoneKind::Tableau),
+        ("box", ZoneKind::Box),
+    ];
+
+    pub fn name(self) -> &'static str {
+        ZoneKind::ALL.iter().find(|(_, k)| *k == self).map_or("zone", |(n, _)| n)
+    }
+
+    /// Who sees a zone's contents unless the ruleset says otherwise.
+    pub fn default_visibility(self) -> Visibility {
+        match self {
+            ZoneKind::Deck | ZoneKind::Bag | ZoneKind::Box => Visibility::Nobody,
+            ZoneKind::Hand => Visibility::Owner,
+            ZoneKind::Pile | ZoneKind::Row | ZoneKind::Tableau => Visibility::All,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Visibility {
+    All,
+    Owner,
+    Nobody,
+}
+
+impl Visibility {
+    pub fn name(self) -> &'static str {
+        match self {
+            Visibility::All => "all",
+            Visibility::Owner => "owner",
+            Visibility::Nobody => "none",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Zone {
+    pub name: String,
+    pub kind: ZoneKind,
+    /// One zone per place of this class (`bag[site]`).
+    pub index: Option<ClassId>,
+    pub per_player: bool,
+    pub visibility: Visibility,
+    /// Slot names of a row (`4` gives `1`..`4`).
+    pub slots: Vec<String>,
+    pub overflow: Option<ZoneId>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Counter {
+    pub name: String,
+    pub index: Option<ClassId>,
+    pub per_player: bool,
+    pub ty: Type,
+    pub init: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Piece {
+    pub name: String,
+    pub per_player: bool,
+    pub start: PlaceId,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Dimension {
+    pub name: String,
+    pub lo: i64,
+    pub hi: i64,
+    /// Out-of-range keys read the nearest edge instead of failing.
+    pub clamp: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub name: String,
+    pub dims: Vec<Dimension>,
+    /// Row-major values.
+    pub values: Vec<i64>,
+    pub span: Span,
+}
+
+impl Table {
+    /// The value at `keys`, clamping where the dimension says so; `None`
+    /// for a key outside a non-clamped dimension.
+    pub fn get(&self, keys: &[i64]) -> Option<i64> {
+        let mut offset = 0usize;
+        for (dim, &key) in self.dims.iter().zip(keys) {
+            let key = if dim.clamp { key.clamp(dim.lo, dim.hi) } else { key };
+            if key < dim.lo || key > dim.hi {
+                return None;
+            }
+            let size = (dim.hi - dim.lo + 1) as usize;
+            offset = offset * size + (key - dim.lo) as usize;
+        }
+        self.values.get(offset).copied()
+    }
+}
+
+/// A parameter of a let, procedure, action or indexed score.
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: String,
+    pub domain: ParamDomain,
+}
+
+#[derive(Clone, Debug)]
+pub enum ParamDomain {
+    Type(Type),
+    /// One component currently in this zone.
+    In(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub struct Let {
+    pub name: String,
+    pub params: Vec<Param>,
+    pub body: Expr,
+    pub locals: usize,
+    pub span: Span,
+}
+
+/// Statements with the number of local slots they use (parameters first).
+#[derive(Clone, Debug, Default)]
+pub struct Body {
+    pub stmts: Vec<Stmt>,
+    pub locals: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Procedure {
+    pub name: String,
+    pub params: Vec<Param>,
+    pub body: Body,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Action {
+    pub name: String,
+    pub params: Vec<Param>,
+    pub body: Body,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum TurnPolicy {
+    /// The player with the lowest value of this per-player counter moves;
+    /// on a tie, the one who reached that value last.
+    LowestCounter(CounterId),
+    Clockwise,
+}
+
+#[derive(Clone, Debug)]
+pub struct Score {
+    pub name: String,
+    /// Scored once per place of this class (`site_majority[s: site]`).
+    pub index: Option<ClassId>,
+    pub form: ScoreForm,
+    pub locals: usize,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ScoreForm {
+    /// Points for `me`.
+    Expr(Expr),
+    /// `alone` points to the single player with the most of `measure`,
+    /// `tied` to each of several tied for most, nothing below `minimum`.
+    Majority { measure: Expr, alone: Expr, tied: Expr, minimum: Expr },
+}
+
+#[derive(Clone, Debug)]
+pub struct Provenance {
+    /// What the note is on, e.g. `option car_stacks` or `table chronoscope row 9`.
+    pub item: String,
+    pub kind: NoteKind,
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+/// Which components a `move` takes.
+#[derive(Clone, Debug)]
+pub enum Selection {
+    /// Every component of `domain` (bound to `var`) passing `filter`.
+    All {
+        var: usize,
+        domain: Expr,
+        filter: Option<Expr>,
+    },
+    /// The first one, from the top (or first slot).
+    First {
+        var: usize,
+        domain: Expr,
+        filter: Option<Expr>,
+    },
+    One(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Require {
+        cond: Expr,
+        message: Option<String>,
+    },
+    Let {
+        slot: usize,
+        value: Expr,
+    },
+    Set {
+        target: Expr,
+        value: Expr,
+    },
+    Advance {
+        target: Expr,
+        by: Expr,
+    },
+    Move {
+        what: Selection,
+        position: Position,
+        to: Expr,
+    },
+    Draw {
+        count: Expr,
+        from: Expr,
+        position: Position,
+        to: Expr,
+    },
+    Shuffle(Expr),
+    ShufflePlayers,
+    Split {
+        from: Expr,
+        into: Vec<Expr>,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+    },
+    For {
+        var: usize,
+        domain: Expr,
+        body: Vec<Stmt>,
+    },
+    Repeat {
+        cond: Expr,
+        body: Vec<Stmt>,
+    },
+    Do {
+        procedure: ProcedureId,
+        args: Vec<Expr>,
+    },
+    /// The body for the current player count (coverage is checked).
+    ByPlayers {
+        cases: Vec<(Vec<u32>, Vec<Stmt>)>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    Min,
+    Max,
+    Abs,
+    Distance,
+    Count,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aggregate {
+    Count,
+    Sum,
+    Min,
+    Max,
+    Any,
+    All,
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    Text(String),
+    None,
+    Local(usize),
+    Me,
+    PlayerCount,
+    /// The domain of all players, in seat order.
+    Players,
+    /// The domain of all places of a class.
+    Class(ClassId),
+    Option(OptionId),
+    Place(PlaceId),
+    Tag(TagId),
+    /// The supply of a group: where its components start.
+    Group(GroupId),
+    Zone {
+        zone: ZoneId,
+        player: Option<Box<Expr>>,
+        index: Option<Box<Expr>>,
+    },
+    Counter {
+        counter: CounterId,
+        player: Option<Box<Expr>>,
+        index: Option<Box<Expr>>,
+    },
+    Piece {
+        piece: PieceId,
+        player: Option<Box<Expr>>,
+    },
+    Attr {
+        card: Box<Expr>,
+        attr: AttrId,
+    },
+    MapGet {
+        map: Box<Expr>,
+        key: Box<Expr>,
+    },
+    Table {
+        table: TableId,
+        keys: Vec<Expr>,
+    },
+    Let {
+        id: LetId,
+        args: Vec<Expr>,
+    },
+    Builtin(Builtin, Vec<Expr>),
+    Aggregate {
+        func: Aggregate,
+        value: Option<Box<Expr>>,
+        var: usize,
+        domain: Box<Expr>,
+        filter: Option<Box<Expr>>,
+    },
+    Unary(crate::ast::UnaryOp, Box<Expr>),
+    Binary(crate::ast::BinaryOp, Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+}
+
+impl Ruleset {
+    pub fn place_named(&self, name: &str) -> Option<PlaceId> {
+        self.places.iter().position(|p| p.name == name)
+    }
+
+    pub fn option_named(&self, name: &str) -> Option<&OptionDef> {
+        self.options.iter().find(|o| o.name == name)
+    }
+
+    pub fn provisional(&self) -> impl Iterator<Item = &Provenance> {
+        self.provenance.iter().filter(|p| p.kind == NoteKind::Provisional)
+    }
+}

@@ -1,0 +1,61 @@
+//! Byte-offset spans into a ruleset's source text.
+//!
+//! pest positions never leave the parser module; everything after it speaks
+//! in these spans so that the checker and the engine do not depend on pest.
+
+use serde::Serialize;
+
+/// A half-open byte range `start..end` in one source file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+
+    pub fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+}
+
+impl From<Span> for miette::SourceSpan {
+    fn from(span: Span) -> Self {
+        miette::SourceSpan::new(span.start.into(), span.len())
+    }
+}
+
+/// A name as written, with where it was written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// 1-based line and column of a byte offset, counting columns in characters.
+pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(source.len());
+    let before = &source[..floor_char_boundary(source, offset)];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}

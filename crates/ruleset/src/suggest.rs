@@ -1,0 +1,56 @@
+//! "Did you mean": the closest known name to a misspelled one.
+
+/// Edit distance (insertions, deletions, substitutions, adjacent swaps),
+/// case-insensitive so that `egypt` finds `Egypt`.
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let mut prev2 = vec![0usize; b.len() + 1];
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0usize; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                cur[j] = cur[j].min(prev2[j - 2] + 1);
+            }
+        }
+        std::mem::swap(&mut prev2, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// The candidate closest to `name`, if it is close enough to be a typo:
+/// at most a third of the name's length in edits (at least one).
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let limit = (name.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .filter(|c| *c != name)
+        .map(|c| (distance(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by(|(da, a), (db, b)| da.cmp(db).then_with(|| a.cmp(b)))
+        .map(|(_, c)| c.to_string())
+}
+
+/// The help line for a misspelled name, or `None` when nothing is close.
+pub fn help_for<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    did_you_mean(name, candidates).map(|c| format!("did you mean `{c}`?"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_typos_and_case_slips() {
+        let places = ["London", "Paris", "Egypt", "Mesopotamia"];
+        assert_eq!(did_you_mean("Egpyt", places).as_deref(), Some("Egypt"));
+        assert_eq!(did_you_mean("egypt", places).as_deref(), Some("Egypt"));
+        assert_eq!(did_you_mean("Mesopotamai", places).as_deref(), Some("Mesopotamia"));
+        assert_eq!(did_you_mean("Tokyo", places), None);
+    }
+}
