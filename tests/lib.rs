@@ -1,1 +1,48 @@
-//! Helpers shared by the workspace tests.
+//! Helpers shared by the workspace tests: locating the repository and
+//! rendering diagnostics the way snapshots expect (fixed theme and width, no
+//! colour, so snapshots do not depend on the terminal).
+
+use std::path::{Path, PathBuf};
+
+use ruleset::{Checked, Report};
+
+/// The repository root (the folder holding `rulesets/`).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ sits in the repository").to_path_buf()
+}
+
+/// Render every diagnostic of a check as plain text, 80 columns wide.
+pub fn render(name: &str, source: &str, checked: &Checked) -> String {
+    let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+        .with_width(80)
+        .with_links(false);
+    let mut out = String::new();
+    for d in &checked.diagnostics {
+        let report = Report::new(d.clone(), name, source);
+        handler.render_report(&mut out, &report).expect("rendering to a String cannot fail");
+        out.push('\n');
+    }
+    if out.is_empty() {
+        out.push_str("(no diagnostics)\n");
+    }
+    out
+}
+
+/// Every `.ruleset` file under `dir`, sorted.
+pub fn ruleset_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "ruleset") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}

@@ -19,8 +19,37 @@ use crate::suggest::help_for;
 pub fn check(file: &ast::File, syntax_failed: bool) -> (Option<Ruleset>, Vec<Diagnostic>) {
     let mut c = Checker::new(syntax_failed);
     let ruleset = c.run(file);
-    (ruleset, c.diags)
+    let mut diags = c.diags;
+    if syntax_failed {
+        // Names may be defined in the part that did not parse: anything that
+        // depends on finding a name would be noise.
+        diags.retain(|d| !CASCADES_FROM_SYNTAX.contains(&d.code));
+    }
+    if diags.iter().any(Diagnostic::is_error) {
+        // Something unused is most often the other half of an error.
+        diags.retain(|d| d.code != Code::Unused);
+    }
+    (ruleset, diags)
 }
+
+const CASCADES_FROM_SYNTAX: &[Code] = &[
+    Code::UnknownName,
+    Code::UnknownPlace,
+    Code::UnknownKind,
+    Code::UnknownType,
+    Code::UnknownAttribute,
+    Code::UnknownTag,
+    Code::UnknownFunction,
+    Code::MissingAttribute,
+    Code::MissingGame,
+    Code::MissingTurns,
+    Code::MissingEnd,
+    Code::NoActions,
+    Code::NoScore,
+    Code::Unreachable,
+    Code::TotalMismatch,
+    Code::Unused,
+];
 
 /// What a global name stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -140,6 +169,9 @@ struct Checker<'f> {
     class_spans: Vec<Span>,
     places: Vec<Place>,
     routes: Vec<Route>,
+    /// A route named a place that does not exist: reachability would only
+    /// repeat that error.
+    broken_route: bool,
     tags: Vec<String>,
     tag_ids: HashMap<String, TagId>,
     attr_names: Vec<String>,
@@ -181,6 +213,7 @@ impl<'f> Checker<'f> {
             class_spans: Vec::new(),
             places: Vec::new(),
             routes: Vec::new(),
+            broken_route: false,
             tags: Vec::new(),
             tag_ids: HashMap::new(),
             attr_names: Vec::new(),
@@ -674,7 +707,10 @@ impl<'f> Checker<'f> {
                 Some((n, _)) => n as u32,
                 None => 1,
             };
-            let (Some(a), Some(b)) = (a, b) else { continue };
+            let (Some(a), Some(b)) = (a, b) else {
+                self.broken_route = true;
+                continue;
+            };
             if a == b {
                 self.error(
                     Diagnostic::error(
@@ -1040,7 +1076,19 @@ impl<'f> Checker<'f> {
             }
             names.insert(&inst.name.name, inst.name.span);
             self.note_provenance(format!("{} {} \"{}\"", g.noun, g.name.name, inst.name.name), &inst.notes);
-            let Some(kind) = kind else { continue };
+            let Some(kind) = kind else {
+                // Keep the tags, so that `has` elsewhere does not cascade.
+                for f in inst.fields.iter().filter(|f| f.name.name == "tags") {
+                    if let ValueKind::List(items) = &f.value.kind {
+                        for item in items {
+                            if let ValueKind::Name(n) = &item.kind {
+                                self.tag(n);
+                            }
+                        }
+                    }
+                }
+                continue;
+            };
             let Some((values, tags)) = self.instance_values(inst, kind) else { continue };
             for _ in 0..copies.max(0) {
                 self.components.push(Component {
@@ -1083,6 +1131,7 @@ impl<'f> Checker<'f> {
     fn instance_values(&mut self, inst: &ast::Instance, kind: KindId) -> Option<(Vec<Value>, Vec<TagId>)> {
         let slots = self.kinds[kind].slots.clone();
         let mut values: Vec<Option<Value>> = vec![None; slots.len()];
+        let mut given = vec![false; slots.len()];
         let mut ok = true;
         for f in &inst.fields {
             let attr = self.attr_names.iter().position(|n| *n == f.name.name);
@@ -1103,7 +1152,7 @@ impl<'f> Checker<'f> {
                 ok = false;
                 continue;
             };
-            if values[slot].is_some() {
+            if given[slot] {
                 self.error(
                     Diagnostic::error(
                         Code::Duplicate,
@@ -1115,6 +1164,7 @@ impl<'f> Checker<'f> {
                 );
                 continue;
             }
+            given[slot] = true;
             match self.literal(&f.value, &slots[slot].1, &f.name.name) {
                 Some(v) => values[slot] = Some(v),
                 None => ok = false,
@@ -1128,7 +1178,7 @@ impl<'f> Checker<'f> {
                 None => {
                     let required = *default == Value::None
                         && !matches!(ty, Type::Optional(_) | Type::Tags | Type::Map(..));
-                    if required {
+                    if required && !given[i] {
                         self.error(
                             Diagnostic::error(
                                 Code::MissingAttribute,
@@ -1325,6 +1375,7 @@ impl<'f> Checker<'f> {
             }
             dims.push(Dimension { name: d.name.name.clone(), lo: d.range.lo, hi, clamp: d.clamp });
         }
+        self.tables[id].dims = dims.clone();
         let size = |d: &Dimension| d.hi - d.lo + 1;
         let cells: i64 = dims.iter().map(size).product();
         if cells > MAX_TABLE_CELLS {
@@ -1398,7 +1449,11 @@ impl<'f> Checker<'f> {
                             ),
                         )
                         .label(format!("row {expected} should follow"))
-                        .help(format!("add rows {expected} to {}", d1.hi)),
+                        .help(if expected == d1.hi {
+                            format!("add row {expected}")
+                        } else {
+                            format!("add rows {expected} to {}", d1.hi)
+                        }),
                     );
                 }
             }
@@ -2444,7 +2499,7 @@ impl<'f> Checker<'f> {
                     return Expr { kind: ExprKind::Tag(*id), span: e.span };
                 }
             }
-            if cx.lookup(&n.name).is_none() && !self.symbols.contains_key(&n.name) {
+            if cx.lookup(&n.name).is_none() {
                 if !self.quiet {
                     let help = help_for(&n.name, self.tags.iter().map(String::as_str));
                     self.error(
@@ -2724,7 +2779,7 @@ impl<'f> Checker<'f> {
             adj[r.b].push((r.a, r.steps));
         }
         let dist: Vec<Vec<Option<u32>>> = (0..n).map(|s| dijkstra(&adj, s)).collect();
-        if n > 1 && (!self.routes.is_empty() || !self.pieces.is_empty()) {
+        if n > 1 && !self.broken_route && (!self.routes.is_empty() || !self.pieces.is_empty()) {
             let start = self.pieces.first().map_or(0, |p| p.start);
             let start_name = self.places[start].name.clone();
             for (id, d) in dist[start].iter().enumerate() {

@@ -81,6 +81,9 @@ pub fn parse(source: &str) -> (File, Vec<Diagnostic>) {
             (file, diags)
         }
         Err(_) => {
+            // Recovery: collect detailed expectations (literal tokens such as
+            // `:` or `}` too), which costs time only on broken files.
+            pest::set_error_detail(true);
             let mut file = File::default();
             let starts = chunk_starts(source);
             for (i, &start) in starts.iter().enumerate() {
@@ -91,9 +94,10 @@ pub fn parse(source: &str) -> (File, Vec<Diagnostic>) {
                         let mut lower = Lower { offset: start, diags: &mut diags };
                         file.items.extend(lower.file(pairs).items);
                     }
-                    Err(e) => diags.push(syntax_error(&e, chunk, start)),
+                    Err(e) => diags.push(syntax_error(&e, source, start, end)),
                 }
             }
+            pest::set_error_detail(false);
             (file, diags)
         }
     }
@@ -163,6 +167,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         | Rule::COMMENT
         | Rule::file
         | Rule::ident_char
+        | Rule::reserved
         | Rule::item
         | Rule::stmt
         | Rule::prefix
@@ -349,7 +354,14 @@ fn join_alternatives(mut names: Vec<&str>) -> String {
     }
 }
 
-fn syntax_error(error: &pest::error::Error<Rule>, chunk: &str, offset: usize) -> Diagnostic {
+/// Convert a pest error on `source[offset..chunk_end]` into a diagnostic.
+fn syntax_error(
+    error: &pest::error::Error<Rule>,
+    source: &str,
+    offset: usize,
+    chunk_end: usize,
+) -> Diagnostic {
+    let chunk = &source[offset..chunk_end];
     let pos = match error.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
@@ -373,6 +385,16 @@ fn syntax_error(error: &pest::error::Error<Rule>, chunk: &str, offset: usize) ->
         .count();
     let statement_keywords = positives.iter().filter(|r| STATEMENT_KEYWORDS.contains(r)).count();
     let mut names: Vec<&str> = Vec::new();
+    let literals: Vec<String> = error
+        .parse_attempts()
+        .map(|a| a.expected_tokens())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|t| t.to_string())
+        .filter(|t| is_structural_token(t))
+        .map(|t| format!("`{t}`"))
+        .collect();
+    names.extend(literals.iter().map(String::as_str));
     if item_keywords >= 3 {
         names.push("an item (`game`, `place`, `kind`, `cards`, `zone`, `table`, `action`, ...)");
     }
@@ -391,19 +413,43 @@ fn syntax_error(error: &pest::error::Error<Rule>, chunk: &str, offset: usize) ->
             }
         }
     }
-    let (found, len) = describe_found(chunk, pos);
+    // At the end of a piece the parser met the next item's keyword: the
+    // item before it was left unfinished.
+    let unfinished = offset + pos >= chunk_end && chunk_end < source.len();
+    if names.contains(&"an expression") {
+        // The pieces an expression can start with add nothing to "an expression".
+        names.retain(|n| {
+            !["`if`", "`yes` or `no`", "`none`", "a name", "a number", "a quoted text"].contains(n)
+        });
+    }
+    let (found, len) = describe_found(source, offset + pos);
     let span = Span::new(offset + pos, offset + pos + len);
     let expected = join_alternatives(names);
     let mut d = Diagnostic::error(Code::Syntax, span, format!("expected {expected}, found {found}"))
         .label(format!("expected {expected}"));
-    if chunk[pos..].starts_with('"') && !chunk[pos + 1..].split('\n').next().unwrap_or("").contains('"') {
+    if unfinished {
+        d = d
+            .label("the item above is not finished when this one starts")
+            .help(format!("finish the item above: it still expects {expected}"));
+    }
+    let rest = &chunk[pos.min(chunk.len())..];
+    if rest.starts_with('"') && !rest[1..].split('\n').next().unwrap_or("").contains('"') {
         d = Diagnostic::error(Code::Syntax, span, "unterminated text".to_string())
             .label("this text has no closing `\"` on its line")
             .help("close the text with `\"` before the end of the line");
-    } else if found == "`=`" && chunk[pos..].starts_with("=") && !chunk[pos..].starts_with("==") {
+    } else if item_keywords >= 3 && rest.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
+        let word: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        d = d.maybe_help(crate::suggest::help_for(&word, ITEM_KEYWORDS.iter().copied()));
+    } else if found == "`=`" && rest.starts_with('=') && !rest.starts_with("==") {
         d = d.help("to compare, write `==`; to change a value, write `set NAME = VALUE`");
     }
     d
+}
+
+/// Punctuation worth naming in "expected ...": operators are summed up as
+/// "an operator", whitespace and comment starts are never worth naming.
+fn is_structural_token(token: &str) -> bool {
+    matches!(token, ":" | "=" | "," | "{" | "}" | ")" | "]" | "->" | "?" | "..")
 }
 
 fn is_item_keyword(rule: Rule) -> bool {

@@ -1,0 +1,100 @@
+//! No input can make the checker panic, hang or eat memory: each hostile
+//! file gets a clear diagnostic.
+
+use ruleset::{check_bytes, check_source, Code};
+
+fn codes(checked: &ruleset::Checked) -> Vec<Code> {
+    checked.diagnostics.iter().map(|d| d.code).collect()
+}
+
+#[test]
+fn empty_file_is_reported() {
+    let checked = check_source("");
+    assert_eq!(codes(&checked), [Code::MissingGame]);
+}
+
+#[test]
+fn unterminated_string_points_at_the_string() {
+    let checked = check_source("game g \"Broken {\n  players 2..4\n}\n");
+    assert!(checked.has_errors());
+    let d = &checked.diagnostics[0];
+    assert_eq!(d.code, Code::Syntax);
+    assert_eq!(d.message, "unterminated text");
+}
+
+#[test]
+fn deep_nesting_is_refused_before_parsing() {
+    let text = format!("let x = {}1{}\n", "(".repeat(100_000), ")".repeat(100_000));
+    let checked = check_source(&text);
+    assert_eq!(codes(&checked), [Code::TooDeep]);
+}
+
+#[test]
+fn long_runs_of_signs_are_refused() {
+    let text = format!("let x = {}1\n", "- ".repeat(100_000));
+    let checked = check_source(&text);
+    assert!(codes(&checked).contains(&Code::TooDeep));
+}
+
+#[test]
+fn a_50_megabyte_file_is_refused_without_parsing() {
+    let text = "// padding\n".repeat(50 * 1024 * 1024 / 11);
+    let checked = check_source(&text);
+    assert_eq!(codes(&checked), [Code::TooLarge]);
+}
+
+#[test]
+fn binary_and_non_utf8_bytes_are_reported() {
+    let (_, checked) = check_bytes(&[0x67, 0x61, 0x6d, 0x65, 0xff, 0xfe, 0x00, 0x01]);
+    assert_eq!(codes(&checked), [Code::NotUtf8]);
+    assert_eq!(checked.diagnostics[0].label.span.start, 4);
+
+    let (_, checked) = check_bytes(b"\x00\x01\x02\x03 game");
+    assert!(checked.has_errors());
+    assert_eq!(codes(&checked)[0], Code::Syntax);
+}
+
+#[test]
+fn random_garbage_never_panics() {
+    // A fixed pseudo-random stream: deterministic, no dependency.
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let alphabet = b"game place route kind cards zone table let action setup score { } [ ] ( ) : , . .. -> = == x3 \"a\" 12 -4 // \n";
+    for _ in 0..300 {
+        let mut text = Vec::new();
+        for _ in 0..200 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            text.push(alphabet[(state % alphabet.len() as u64) as usize]);
+        }
+        let text = String::from_utf8(text).unwrap();
+        let checked = check_source(&text);
+        assert!(checked.has_errors() || checked.ruleset.is_some());
+    }
+}
+
+#[test]
+fn every_fixture_truncated_at_every_line_never_panics() {
+    let root = chronoscope_tests::repo_root();
+    let source = std::fs::read_to_string(root.join("rulesets/thebes/thebes.ruleset")).unwrap();
+    let mut cut = 0;
+    for line in source.split_inclusive('\n').step_by(7) {
+        cut += line.len() * 7;
+        let prefix = &source[..source.floor_char_boundary_compat(cut)];
+        let _ = check_source(prefix);
+    }
+}
+
+trait FloorBoundary {
+    fn floor_char_boundary_compat(&self, i: usize) -> usize;
+}
+
+impl FloorBoundary for str {
+    fn floor_char_boundary_compat(&self, mut i: usize) -> usize {
+        i = i.min(self.len());
+        while !self.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    }
+}
