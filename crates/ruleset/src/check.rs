@@ -196,6 +196,51 @@ struct Checker<'f> {
 }
 
 const BUILTIN_NAMES: &[&str] = &["me", "players", "player_count"];
+
+/// Words the grammar refuses as names in expressions (grammar/ruleset.pest,
+/// rule `reserved`): a declaration may not take them either.
+pub const RESERVED: &[&str] = &[
+    "game",
+    "option",
+    "route",
+    "kind",
+    "zone",
+    "counter",
+    "piece",
+    "table",
+    "procedure",
+    "setup",
+    "turns",
+    "action",
+    "after",
+    "end",
+    "score",
+    "require",
+    "let",
+    "set",
+    "advance",
+    "move",
+    "draw",
+    "shuffle",
+    "split",
+    "if",
+    "then",
+    "else",
+    "for",
+    "in",
+    "where",
+    "repeat",
+    "do",
+    "and",
+    "or",
+    "not",
+    "has",
+    "true",
+    "false",
+    "yes",
+    "no",
+    "none",
+];
 const FUNCTIONS: &[&str] = &["min", "max", "abs", "distance", "count", "sum", "any", "all"];
 const MAX_PLAYERS: i64 = 16;
 const MAX_TABLE_CELLS: i64 = 100_000;
@@ -247,6 +292,9 @@ impl<'f> Checker<'f> {
     /// Register a global name; a second definition is an error that points
     /// at the first.
     fn declare(&mut self, name: &Ident, sym: Sym) -> bool {
+        if !self.not_reserved(name) {
+            return false;
+        }
         if BUILTIN_NAMES.contains(&name.name.as_str()) {
             self.error(
                 Diagnostic::error(Code::Duplicate, name.span, format!("`{}` is a built-in name", name.name))
@@ -268,6 +316,29 @@ impl<'f> Checker<'f> {
         }
         self.symbols.insert(name.name.clone(), (sym, name.span));
         true
+    }
+
+    /// Refuse a reserved word as a name, with a suggestion.
+    fn not_reserved(&mut self, name: &Ident) -> bool {
+        if RESERVED.contains(&name.name.as_str()) {
+            self.error(
+                Diagnostic::error(
+                    Code::ReservedWord,
+                    name.span,
+                    format!("`{}` is a reserved word", name.name),
+                )
+                .label("cannot be a name")
+                .help(format!("choose another name, such as `{}s` or `my_{}`", name.name, name.name)),
+            );
+            return false;
+        }
+        true
+    }
+
+    /// Bind a local name, refusing reserved words.
+    fn bind(&mut self, cx: &mut Cx, name: &Ident, ty: Ty) -> usize {
+        self.not_reserved(name);
+        cx.bind(&name.name, ty)
     }
 
     fn note_provenance(&mut self, item: String, notes: &[ast::Note]) {
@@ -1550,7 +1621,7 @@ impl<'f> Checker<'f> {
                     .help("rename one of them"),
                 );
             }
-            cx.bind(&p.name.name, ty.clone());
+            self.bind(cx, &p.name, ty.clone());
             out.push(Param { name: p.name.name.clone(), domain });
         }
         out
@@ -1696,7 +1767,7 @@ impl<'f> Checker<'f> {
                     );
                 }
             }
-            cx.bind(&p.name.name, ty);
+            self.bind(&mut cx, &p.name, ty);
         }
         let form = match &s.form {
             ast::ScoreForm::Expr(e) => {
@@ -1805,7 +1876,7 @@ impl<'f> Checker<'f> {
             }
             S::Let { name, value } => {
                 let (v, ty) = self.value(value, cx);
-                let slot = cx.bind(&name.name, ty);
+                let slot = self.bind(cx, name, ty);
                 StmtKind::Let { slot, value: v }
             }
             S::Set { target, value } => {
@@ -1881,7 +1952,7 @@ impl<'f> Checker<'f> {
                 let (d, ty) = self.value(domain, cx);
                 let elem = self.element_type(&ty, domain.span, "`for`");
                 let mark = cx.mark();
-                let slot = cx.bind(&var.name, elem);
+                let slot = self.bind(cx, var, elem);
                 let body = self.block(body, cx);
                 cx.reset(mark);
                 StmtKind::For { var: slot, domain: d, body }
@@ -2042,7 +2113,7 @@ impl<'f> Checker<'f> {
             ast::Selection::All { var, domain, filter } | ast::Selection::First { var, domain, filter } => {
                 let (d, ty) = self.value(domain, cx);
                 self.expect(&ty, &Ty::Zone, domain.span, "`move all`/`move first`");
-                let slot = cx.bind(&var.name, Ty::Card);
+                let slot = self.bind(cx, var, Ty::Card);
                 let filter = filter.as_ref().map(|f| {
                     let (x, t) = self.value(f, cx);
                     self.expect(&t, &Ty::Bool, f.span, "`where`");
@@ -2221,7 +2292,7 @@ impl<'f> Checker<'f> {
                 let (d, dty) = self.value(domain, cx);
                 let elem = self.element_type(&dty, domain.span, &format!("`{}`", func.name));
                 let mark = cx.mark();
-                let slot = cx.bind(&var.name, elem);
+                let slot = self.bind(cx, var, elem);
                 let needs_value = matches!(agg, Aggregate::Sum | Aggregate::Min | Aggregate::Max);
                 let value = match (value, needs_value) {
                     (Some(v), true) => {

@@ -47,6 +47,7 @@ codes! {
     DuplicateGame => "ruleset::check::duplicate_game",
     BadPlayerRange => "ruleset::check::bad_player_range",
     Duplicate => "ruleset::check::duplicate_definition",
+    ReservedWord => "ruleset::check::reserved_word",
     UnknownName => "ruleset::check::unknown_name",
     UnknownPlace => "ruleset::check::unknown_place",
     UnknownKind => "ruleset::check::unknown_kind",

@@ -51,6 +51,11 @@ const ITEM_KEYWORDS: &[&str] = &[
 
 /// Parse one ruleset file.
 pub fn parse(source: &str) -> (File, Vec<Diagnostic>) {
+    // A byte-order mark is blank: blank it out, keeping every offset.
+    if let Some(rest) = source.strip_prefix('\u{FEFF}') {
+        let blanked = format!("   {rest}");
+        return parse(&blanked);
+    }
     let mut diags = Vec::new();
     if source.len() > MAX_FILE_BYTES {
         diags.push(
@@ -80,7 +85,7 @@ pub fn parse(source: &str) -> (File, Vec<Diagnostic>) {
             let file = lower.file(pairs);
             (file, diags)
         }
-        Err(_) => {
+        Err(whole) => {
             // Recovery: collect detailed expectations (literal tokens such as
             // `:` or `}` too), which costs time only on broken files.
             pest::set_error_detail(true);
@@ -98,6 +103,11 @@ pub fn parse(source: &str) -> (File, Vec<Diagnostic>) {
                 }
             }
             pest::set_error_detail(false);
+            if !diags.iter().any(Diagnostic::is_error) {
+                // Every piece parsed alone (the whole file hit a limit, say):
+                // the whole-file error still stands.
+                diags.push(syntax_error(&whole, source, 0, source.len()));
+            }
             (file, diags)
         }
     }
@@ -164,10 +174,10 @@ fn describe(rule: Rule) -> Option<&'static str> {
     Some(match rule {
         Rule::EOI => "end of file",
         Rule::WHITESPACE
-        | Rule::COMMENT
         | Rule::file
         | Rule::ident_char
         | Rule::reserved
+        | Rule::name
         | Rule::item
         | Rule::stmt
         | Rule::prefix
@@ -556,8 +566,7 @@ impl Lower<'_> {
     }
 
     fn string(&self, pair: Pair<Rule>) -> String {
-        let body = pair.into_inner().next().map_or("", |p| p.as_str());
-        body.replace("\\\"", "\"")
+        pair.into_inner().next().map_or("", |p| p.as_str()).to_string()
     }
 
     fn file(&mut self, mut pairs: Pairs<Rule>) -> File {
@@ -972,12 +981,14 @@ impl Lower<'_> {
         let span = self.span(&pair);
         let inner = pair.into_inner().next().expect("grammar: literal");
         let kind = match inner.as_rule() {
-            Rule::kw_true => ValueKind::Bool(true),
-            Rule::kw_false => ValueKind::Bool(false),
-            Rule::kw_none => ValueKind::None,
             Rule::signed_int => ValueKind::Int(self.int(inner).0),
             Rule::string => ValueKind::Text(self.string(inner)),
-            _ => ValueKind::Name(inner.as_str().to_string()),
+            _ => match inner.as_str() {
+                "yes" | "true" => ValueKind::Bool(true),
+                "no" | "false" => ValueKind::Bool(false),
+                "none" => ValueKind::None,
+                word => ValueKind::Name(word.to_string()),
+            },
         };
         Value { kind, span }
     }
