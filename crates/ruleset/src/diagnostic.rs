@@ -62,7 +62,6 @@ codes! {
     BadRange => "ruleset::check::bad_range",
     TotalMismatch => "ruleset::check::total_mismatch",
     TableShape => "ruleset::check::table_shape",
-    TableValue => "ruleset::check::table_value",
     TableIndex => "ruleset::check::table_index",
     SelfRoute => "ruleset::check::self_route",
     DuplicateRoute => "ruleset::check::duplicate_route",
