@@ -6,6 +6,26 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+/// Print to stdout; a closed pipe (`chronoscope ... | head`) ends the
+/// program quietly instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout().lock();
+        if let Err(e) = write!(stdout, $($arg)*).and_then(|_| stdout.flush()) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+        }
+    }};
+}
+
+macro_rules! outln {
+    () => { out!("\n") };
+    ($($arg:tt)*) => {{ out!($($arg)*); out!("\n"); }};
+}
+
+mod play;
 mod render;
 mod show;
 
@@ -34,6 +54,32 @@ enum Command {
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
     },
+    /// Play a game: humans at this terminal, bots in the other seats.
+    Play {
+        /// The ruleset (`.ruleset`) to play.
+        file: PathBuf,
+        /// How many play (default: as many as --seats names, at least the minimum).
+        #[arg(long)]
+        players: Option<u32>,
+        /// Who sits where, comma-separated: `human`, `random`. Seats not named are bots.
+        #[arg(long)]
+        seats: Option<String>,
+        /// The seed for all chance; the same seed and actions replay the same game.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Take actions from this file (one per line, the typed notation) before asking anyone.
+        #[arg(long)]
+        script: Option<PathBuf>,
+        /// Keep the game here as a script (seed, players, actions) after every action.
+        #[arg(long)]
+        save: Option<PathBuf>,
+        /// Write a JSON-lines event log here (see docs/log-format.md).
+        #[arg(long)]
+        log: Option<PathBuf>,
+        /// Print only the final score.
+        #[arg(long)]
+        quiet: bool,
+    },
     /// Summarise a ruleset: components, board, tables, setup and provisional data.
     Show {
         file: PathBuf,
@@ -51,6 +97,9 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { files, format } => check(&files, format),
         Command::Show { file, players, provisional } => show::run(&file, players, provisional),
+        Command::Play { file, players, seats, seed, script, save, log, quiet } => {
+            play::run(play::PlayArgs { file, players, seats, seed, script, save, log, quiet })
+        }
     }
 }
 
@@ -92,7 +141,7 @@ fn check(files: &[PathBuf], format: Format) -> ExitCode {
     }
     if format == Format::Json {
         let out = serde_json::json!({ "files": json });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     }
     if failed {
         ExitCode::FAILURE

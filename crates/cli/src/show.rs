@@ -35,7 +35,7 @@ pub fn run(path: &Path, players: Option<u32>, provisional_only: bool) -> ExitCod
     } else {
         summary(rules, &loaded.source, &loaded.name, players)
     };
-    print!("{text}");
+    out!("{text}");
     ExitCode::SUCCESS
 }
 

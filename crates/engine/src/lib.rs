@@ -1,4 +1,20 @@
-//! The generic game engine (issue 3): interprets a checked
-//! `ruleset::Ruleset`. It will know no game by name.
+//! The generic game engine: plays any checked [`ruleset::Ruleset`].
+//!
+//! It knows the language (zones, counters, pieces, tables, expressions,
+//! statements, turn policies, scoring forms), never a game: no game's words
+//! appear here. A [`Game`] is set up from a ruleset, a player count and a
+//! seed; all chance flows from that seed through ChaCha8, so the same seed
+//! and the same choices give the same game on every machine.
 
 #![forbid(unsafe_code)]
+
+pub mod event;
+pub mod game;
+pub mod interp;
+pub mod notation;
+pub mod state;
+
+pub use event::Event;
+pub use game::{Choice, Game, ScoreSheet, View, ZoneView};
+pub use interp::Fail;
+pub use state::V;

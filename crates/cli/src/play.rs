@@ -1,0 +1,597 @@
+//! `chronoscope play`: humans at one terminal and bots, scripts, saves and
+//! the JSON-lines log.
+
+use std::fmt::Write as _;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use engine::{notation, Choice, Event, Fail, Game, ScoreSheet, V};
+use ruleset::model::{ParamDomain, Ruleset, TurnPolicy, Type, Visibility, ZoneKind};
+use ruleset::span::line_col;
+
+use crate::render;
+
+pub struct PlayArgs {
+    pub file: PathBuf,
+    pub players: Option<u32>,
+    pub seats: Option<String>,
+    pub seed: Option<u64>,
+    pub script: Option<PathBuf>,
+    pub save: Option<PathBuf>,
+    pub log: Option<PathBuf>,
+    pub quiet: bool,
+}
+
+enum Seat {
+    Human,
+    Bot(Box<dyn bots::Bot>),
+}
+
+/// A script: `# seed N` and `# players N` lines, then one action per line.
+struct Script {
+    seed: Option<u64>,
+    players: Option<u32>,
+    /// (line number, text)
+    actions: Vec<(usize, String)>,
+    next: usize,
+}
+
+fn read_script(path: &Path) -> Result<Script, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read script `{}`: {e}", path.display()))?;
+    let mut s = Script { seed: None, players: None, actions: Vec::new(), next: 0 };
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix('#') {
+            let mut words = rest.split_whitespace();
+            match (words.next(), words.next()) {
+                (Some("seed"), Some(n)) => {
+                    s.seed = Some(n.parse().map_err(|_| format!("script line {}: bad seed `{n}`", i + 1))?)
+                }
+                (Some("players"), Some(n)) => {
+                    s.players = Some(
+                        n.parse().map_err(|_| format!("script line {}: bad player count `{n}`", i + 1))?,
+                    )
+                }
+                _ => {}
+            }
+        } else if !line.is_empty() {
+            s.actions.push((i + 1, line.to_string()));
+        }
+    }
+    Ok(s)
+}
+
+pub fn run(args: PlayArgs) -> ExitCode {
+    let loaded = render::load(&args.file);
+    let Some(rules) = &loaded.checked.ruleset else {
+        eprint!("{}", render::report(&loaded.name, &loaded.source, &loaded.checked.diagnostics, true));
+        eprintln!("{}: cannot play a ruleset with errors; fix them first", loaded.name);
+        return ExitCode::FAILURE;
+    };
+    match play(rules, &loaded.source, &loaded.name, args) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn play(rules: &Ruleset, source: &str, name: &str, args: PlayArgs) -> Result<ExitCode, String> {
+    let mut script = match &args.script {
+        Some(p) => Some(read_script(p)?),
+        None => None,
+    };
+    let seat_words: Vec<String> = args
+        .seats
+        .as_deref()
+        .map(|s| s.split(',').map(|w| w.trim().to_lowercase()).filter(|w| !w.is_empty()).collect())
+        .unwrap_or_default();
+    let players = args
+        .players
+        .or(script.as_ref().and_then(|s| s.players))
+        .unwrap_or_else(|| (seat_words.len() as u32).max(rules.game.min_players));
+    if players < rules.game.min_players || players > rules.game.max_players {
+        return Err(format!(
+            "{} is for {} to {} players, not {players}",
+            rules.game.title, rules.game.min_players, rules.game.max_players
+        ));
+    }
+    if seat_words.len() > players as usize {
+        return Err(format!("{} seats given for {players} players", seat_words.len()));
+    }
+    let seed = args.seed.or(script.as_ref().and_then(|s| s.seed)).unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
+    });
+    let mut seats = Vec::new();
+    let mut seat_names = Vec::new();
+    for i in 0..players as usize {
+        let word = seat_words.get(i).map_or("random", String::as_str);
+        let bot_seed = seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1));
+        let seat = match word {
+            "human" => Seat::Human,
+            kind => match bots::make(kind, bot_seed) {
+                Some(b) => Seat::Bot(b),
+                None => {
+                    return Err(format!(
+                        "unknown seat `{kind}`; seats are: human, {}",
+                        bots::KINDS.join(", ")
+                    ));
+                }
+            },
+        };
+        seat_names.push(word.to_string());
+        seats.push(seat);
+    }
+
+    let (mut game, setup_events) =
+        Game::new(rules, players as usize, seed).map_err(|f| fail_text(&f, source))?;
+    let mut log = match &args.log {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p).map_err(|e| format!("cannot write log `{}`: {e}", p.display()))?,
+        )),
+        None => None,
+    };
+    let mut saved: Vec<String> = Vec::new();
+    let order: Vec<String> = game.state.order.iter().map(|p| format!("P{}", p + 1)).collect();
+    write_log(
+        &mut log,
+        serde_json::json!({
+            "type": "start", "ruleset": name, "game": rules.game.name, "players": players,
+            "seed": seed, "seats": seat_names, "order": order,
+        }),
+    )?;
+    write_log(
+        &mut log,
+        serde_json::json!({ "type": "setup", "events": events_json(&setup_events, source) }),
+    )?;
+    if !args.quiet {
+        outln!("{} for {players} players, seed {seed} (replay with --seed {seed})", rules.game.title);
+        outln!(
+            "seats: {}",
+            seat_names
+                .iter()
+                .enumerate()
+                .map(|(i, s)| format!("P{} {s}", i + 1))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    while let Some(me) = game.current() {
+        let choices = game.choices();
+        if choices.is_empty() {
+            return Err(format!(
+                "P{} has no legal action and the game has not ended: the ruleset leaves this player stuck",
+                me + 1
+            ));
+        }
+        let from_script = script.as_mut().and_then(|s| {
+            let line = s.actions.get(s.next).cloned();
+            s.next += 1;
+            line
+        });
+        let choice = if let Some((line_no, text)) = from_script {
+            let choice =
+                notation::parse(&game, &text).map_err(|e| format!("script line {line_no}: `{text}`: {e}"))?;
+            game.check(&choice).map_err(|f| {
+                format!("script line {line_no}: `{text}` is not legal: {}", fail_text(&f, source))
+            })?;
+            choice
+        } else {
+            match &mut seats[me] {
+                Seat::Bot(bot) => {
+                    let view = game.view(me);
+                    let i = bot.choose(&view, &choices);
+                    choices[i.min(choices.len() - 1)].clone()
+                }
+                Seat::Human => match ask(&game, &choices, source, &mut input)? {
+                    Some(c) => c,
+                    None => {
+                        outln!("input ended; the game stops unfinished");
+                        finish_save(&args.save, seed, players, &saved)?;
+                        return Ok(ExitCode::FAILURE);
+                    }
+                },
+            }
+        };
+        let text = notation::format(&game, &choice);
+        let before = player_summary(&game, me);
+        let events = game.apply(&choice).map_err(|f| fail_text(&f, source))?;
+        let after = player_summary(&game, me);
+        saved.push(text.clone());
+        if !args.quiet {
+            outln!("{:>4}. P{} {text}{}", game.state.actions, me + 1, brief_change(&before, &after));
+        }
+        write_log(
+            &mut log,
+            serde_json::json!({
+                "type": "action", "n": game.state.actions, "player": format!("P{}", me + 1),
+                "action": rules.actions[choice.action].name, "notation": text,
+                "params": params_json(&game, &choice), "before": before, "after": after,
+                "events": events_json(&events, source),
+            }),
+        )?;
+        if args.save.is_some() {
+            finish_save(&args.save, seed, players, &saved)?;
+        }
+    }
+    let sheet = game.scores().map_err(|f| fail_text(&f, source))?;
+    out!("{}", score_table(&sheet));
+    write_log(
+        &mut log,
+        serde_json::json!({
+            "type": "end", "actions": game.state.actions,
+            "scores": sheet.rows.iter().map(|(rule, pts)| serde_json::json!({ "rule": rule, "points": pts })).collect::<Vec<_>>(),
+            "totals": sheet.totals,
+            "winners": sheet.winners.iter().map(|p| format!("P{}", p + 1)).collect::<Vec<_>>(),
+        }),
+    )?;
+    if let Some(l) = log.as_mut() {
+        l.flush().map_err(|e| format!("cannot write log: {e}"))?;
+    }
+    finish_save(&args.save, seed, players, &saved)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn finish_save(path: &Option<PathBuf>, seed: u64, players: u32, actions: &[String]) -> Result<(), String> {
+    let Some(path) = path else { return Ok(()) };
+    let mut text =
+        format!("# chronoscope save: replay with `chronoscope play RULESET --script {}`\n", path.display());
+    let _ = writeln!(text, "# seed {seed}\n# players {players}");
+    for a in actions {
+        let _ = writeln!(text, "{a}");
+    }
+    std::fs::write(path, text).map_err(|e| format!("cannot write save `{}`: {e}", path.display()))
+}
+
+fn write_log(
+    log: &mut Option<std::io::BufWriter<std::fs::File>>,
+    v: serde_json::Value,
+) -> Result<(), String> {
+    if let Some(l) = log {
+        writeln!(l, "{v}").map_err(|e| format!("cannot write log: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Events as JSON, with the ruleset line that made each one.
+fn events_json(events: &[Event], source: &str) -> Vec<serde_json::Value> {
+    events
+        .iter()
+        .map(|e| {
+            let mut v = serde_json::to_value(e).unwrap_or_default();
+            if let Some(obj) = v.as_object_mut() {
+                if let Some(at) = obj.remove("at").and_then(|a| a.as_u64()) {
+                    obj.insert("line".into(), line_col(source, at as usize).0.into());
+                }
+            }
+            v
+        })
+        .collect()
+}
+
+fn params_json(game: &Game, choice: &Choice) -> serde_json::Value {
+    let action = &game.rules.actions[choice.action];
+    let mut map = serde_json::Map::new();
+    for (p, v) in action.params.iter().zip(&choice.args) {
+        map.insert(p.name.clone(), value_json(game, v));
+    }
+    serde_json::Value::Object(map)
+}
+
+fn value_json(game: &Game, v: &V) -> serde_json::Value {
+    let r = game.rules;
+    match v {
+        V::Int(n) => (*n).into(),
+        V::Bool(b) => (*b).into(),
+        V::Place(p) => r.places[*p].name.as_str().into(),
+        V::Player(p) => format!("P{}", p + 1).into(),
+        V::Card(c) => r.components[*c].name.as_str().into(),
+        V::Text(t) => t.as_ref().into(),
+        _ => serde_json::Value::Null,
+    }
+}
+
+/// A player's per-player counters and pieces, and every let that takes just
+/// a player (in Thebes: the year, general books, ...).
+fn player_summary(game: &Game, p: usize) -> serde_json::Value {
+    let r = game.rules;
+    let mut map = serde_json::Map::new();
+    for (id, c) in r.counters.iter().enumerate() {
+        if !c.per_player {
+            continue;
+        }
+        match c.index {
+            None => {
+                let v = &game.state.counters[game.layout.counter(r, id, Some(p), None)];
+                map.insert(c.name.clone(), value_json(game, v));
+            }
+            Some(class) => {
+                let mut inner = serde_json::Map::new();
+                for place in &r.classes[class].places {
+                    let v = &game.state.counters[game.layout.counter(r, id, Some(p), Some(*place))];
+                    inner.insert(r.places[*place].name.clone(), value_json(game, v));
+                }
+                map.insert(c.name.clone(), serde_json::Value::Object(inner));
+            }
+        }
+    }
+    for (id, piece) in r.pieces.iter().enumerate() {
+        if piece.per_player {
+            let at = game.state.pieces[game.layout.piece(id, Some(p))];
+            map.insert(piece.name.clone(), r.places[at].name.as_str().into());
+        }
+    }
+    for l in &r.lets {
+        if l.params.len() == 1 && matches!(l.params[0].domain, ParamDomain::Type(Type::Player)) {
+            if let Some(Ok(v)) = game.call_let(&l.name, Some(p), vec![V::Player(p)]) {
+                map.insert(l.name.clone(), value_json(game, &v));
+            }
+        }
+    }
+    serde_json::Value::Object(map)
+}
+
+/// `(time 12 -> 15)`: the plain numbers that changed.
+fn brief_change(before: &serde_json::Value, after: &serde_json::Value) -> String {
+    let (Some(b), Some(a)) = (before.as_object(), after.as_object()) else { return String::new() };
+    let mut parts = Vec::new();
+    for (k, va) in a {
+        if let Some(vb) = b.get(k) {
+            if vb != va && !va.is_object() {
+                parts.push(format!("{k} {vb} -> {va}"));
+            }
+        }
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("  ({})", parts.join(", ").replace('"', ""))
+    }
+}
+
+pub fn score_table(sheet: &ScoreSheet) -> String {
+    let n = sheet.totals.len();
+    let width = sheet.rows.iter().map(|(r, _)| r.len()).max().unwrap_or(5).max(5);
+    let mut out = String::from("\nFinal score\n");
+    let heads: Vec<String> = (0..n).map(|p| format!("{:>5}", format!("P{}", p + 1))).collect();
+    let _ = writeln!(out, "  {:width$} {}", "", heads.join(""));
+    for (rule, pts) in &sheet.rows {
+        if pts.iter().all(|x| *x == 0) {
+            continue;
+        }
+        let cells: Vec<String> = pts.iter().map(|x| format!("{x:>5}")).collect();
+        let _ = writeln!(out, "  {rule:width$} {}", cells.join(""));
+    }
+    let cells: Vec<String> = sheet.totals.iter().map(|x| format!("{x:>5}")).collect();
+    let _ = writeln!(out, "  {:width$} {}", "total", cells.join(""));
+    let winners: Vec<String> = sheet.winners.iter().map(|p| format!("P{}", p + 1)).collect();
+    let verb = if winners.len() == 1 { "wins" } else { "win (tied)" };
+    let _ = writeln!(out, "{} {verb}", winners.join(" and "));
+    out
+}
+
+/// The reason a choice failed, in words; a `require` without `else` text is
+/// quoted from the ruleset.
+pub fn fail_text(f: &Fail, source: &str) -> String {
+    match f {
+        Fail::Illegal { reason, span } if reason.is_empty() => {
+            let (line, _) = line_col(source, span.start);
+            let text = source.get(span.start..span.end).unwrap_or("").trim();
+            format!("the rules say `{text}` (line {line})")
+        }
+        Fail::Illegal { reason, .. } => reason.clone(),
+        Fail::Rule { message, span } => {
+            let (line, _) = line_col(source, span.start);
+            format!("the ruleset cannot go on at line {line}: {message}")
+        }
+    }
+}
+
+// ------------------------------------------------------------- humans
+
+const HELP: &str = "\
+Type the number of a choice, or write it: the action, then its values in
+order; flags by name when you want them. Examples:
+  take \"Car, Moscow\"        take 2           (the 2nd card offered)
+  dig Egypt 4 use_rumours   change by_zeppelin
+Other commands:
+  list [ACTION]   all legal choices (of one action)
+  show            the table again
+  help            this text
+  quit            stop the game";
+
+/// Ask the human to move; `None` when input ends or they quit.
+fn ask(
+    game: &Game,
+    choices: &[Choice],
+    source: &str,
+    input: &mut impl BufRead,
+) -> Result<Option<Choice>, String> {
+    let me = game.current().expect("a player is to move");
+    out!("{}", table(game, me));
+    out!("{}", choice_list(game, choices, None, 8));
+    loop {
+        out!("P{}> ", me + 1);
+        let _ = std::io::stdout().flush();
+        let mut line = String::new();
+        match input.read_line(&mut line) {
+            Ok(0) | Err(_) => return Ok(None),
+            Ok(_) => {}
+        }
+        let line = line.trim();
+        match line.split_whitespace().next() {
+            None => continue,
+            Some("help" | "?") => outln!("{HELP}"),
+            Some("quit" | "exit") => return Ok(None),
+            Some("show") => {
+                out!("{}", table(game, me));
+                out!("{}", choice_list(game, choices, None, 8));
+            }
+            Some("list") => {
+                let filter = line.split_whitespace().nth(1);
+                out!("{}", choice_list(game, choices, filter, usize::MAX));
+            }
+            Some(_) => {
+                if let Ok(n) = line.parse::<usize>() {
+                    match choices.get(n.wrapping_sub(1)) {
+                        Some(c) => return Ok(Some(c.clone())),
+                        None => {
+                            outln!("no choice {n}; choices run from 1 to {}", choices.len());
+                            continue;
+                        }
+                    }
+                }
+                match notation::parse(game, line) {
+                    Err(e) => outln!("{e}"),
+                    Ok(c) => match game.check(&c) {
+                        Ok(()) => return Ok(Some(c)),
+                        Err(f) => outln!("not allowed: {}", fail_text(&f, source)),
+                    },
+                }
+            }
+        }
+    }
+}
+
+/// The numbered legal choices, at most `per_action` of each action.
+fn choice_list(game: &Game, choices: &[Choice], only: Option<&str>, per_action: usize) -> String {
+    let mut out = String::from("Choices:\n");
+    let mut shown: std::collections::HashMap<usize, usize> = Default::default();
+    let mut hidden: std::collections::BTreeMap<String, usize> = Default::default();
+    for (i, c) in choices.iter().enumerate() {
+        let name = &game.rules.actions[c.action].name;
+        if only.is_some_and(|o| !name.starts_with(o)) {
+            continue;
+        }
+        let n = shown.entry(c.action).or_default();
+        if *n < per_action {
+            *n += 1;
+            let _ = writeln!(out, "  {:>3}. {}", i + 1, notation::format(game, c));
+        } else {
+            *hidden.entry(name.clone()).or_default() += 1;
+        }
+    }
+    for (name, n) in hidden {
+        let _ = writeln!(out, "       ... {n} more `{name}` choices (type `list {name}`)");
+    }
+    out
+}
+
+/// The table as player `me` may see it.
+fn table(game: &Game, me: usize) -> String {
+    let r = game.rules;
+    let view = game.view(me);
+    let mut out = String::new();
+    let _ =
+        writeln!(out, "\n── {} · action {} · P{} to move ──", r.game.title, game.state.actions + 1, me + 1);
+    if let TurnPolicy::LowestCounter(c) = r.turns {
+        let mut order: Vec<usize> = (0..game.players()).collect();
+        let value = |p: usize| match &game.state.counters[game.layout.counter(r, c, Some(p), None)] {
+            V::Int(n) => *n,
+            _ => 0,
+        };
+        order.sort_by(|a, b| {
+            value(*a).cmp(&value(*b)).then(game.state.arrival[*b].cmp(&game.state.arrival[*a]))
+        });
+        let line: Vec<String> = order.iter().map(|p| format!("P{} {}", p + 1, value(*p))).collect();
+        let _ = writeln!(out, "turn order by {}: {}", r.counters[c].name, line.join(" · "));
+    }
+    for p in 0..game.players() {
+        let summary = player_summary(game, p);
+        let mut parts = Vec::new();
+        if let Some(obj) = summary.as_object() {
+            for (k, v) in obj {
+                let text = match v {
+                    serde_json::Value::Object(m) => {
+                        let inner: Vec<String> = m.iter().map(|(k, v)| format!("{k} {v}")).collect();
+                        format!("{k} [{}]", inner.join(", "))
+                    }
+                    other => format!("{k} {other}"),
+                };
+                parts.push(text.replace('"', ""));
+            }
+        }
+        let who = if p == me { " (you)" } else { "" };
+        let _ = writeln!(out, "P{}{who}: {}", p + 1, parts.join(" · "));
+    }
+    // Shared zones first, then the player's own, then the others' open ones.
+    for (i, inst) in game.layout.instances.iter().enumerate() {
+        let Ok(z) = inst.source else { continue };
+        let zone = &r.zones[z];
+        if inst.player.is_some() {
+            continue;
+        }
+        if let Some(line) = zone_line(game, &view, i, zone.kind) {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    for (i, inst) in game.layout.instances.iter().enumerate() {
+        let Ok(z) = inst.source else { continue };
+        if inst.player == Some(me) {
+            if let Some(line) = zone_line(game, &view, i, r.zones[z].kind) {
+                let _ = writeln!(out, "  yours: {line}");
+            }
+        }
+    }
+    for (i, inst) in game.layout.instances.iter().enumerate() {
+        let Ok(z) = inst.source else { continue };
+        if inst.player.is_some_and(|p| p != me) && r.zones[z].visibility == Visibility::All {
+            if let Some(line) = zone_line(game, &view, i, r.zones[z].kind) {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+    }
+    out
+}
+
+fn zone_line(game: &Game, view: &engine::View, inst: usize, kind: ZoneKind) -> Option<String> {
+    let r = game.rules;
+    let name = game.layout.zone_name(r, inst);
+    match &view.zones[inst] {
+        engine::ZoneView::Hidden(0) => None,
+        engine::ZoneView::Hidden(n) => Some(format!("{name}: {n} hidden")),
+        engine::ZoneView::Open(cards) => {
+            if cards.iter().all(Option::is_none) && kind != ZoneKind::Row {
+                return None;
+            }
+            let slots = match game.layout.instances[inst].source {
+                Ok(z) => r.zones[z].slots.clone(),
+                Err(_) => Vec::new(),
+            };
+            let items: Vec<String> = if kind == ZoneKind::Row {
+                cards
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        let slot = slots.get(i).cloned().unwrap_or_default();
+                        match c {
+                            Some(c) => format!("[{slot}] {}", r.components[*c].name),
+                            None => format!("[{slot}] -"),
+                        }
+                    })
+                    .collect()
+            } else {
+                collapse(cards.iter().flatten().map(|c| r.components[*c].name.as_str()))
+            };
+            Some(format!("{name}: {}", items.join(" · ")))
+        }
+    }
+}
+
+/// `A, A, B` -> `A x2`, `B`.
+fn collapse<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for n in names {
+        match out.iter_mut().find(|(m, _)| m == n) {
+            Some((_, k)) => *k += 1,
+            None => out.push((n.to_string(), 1)),
+        }
+    }
+    out.into_iter().map(|(n, k)| if k > 1 { format!("{n} x{k}") } else { n }).collect()
+}

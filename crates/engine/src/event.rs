@@ -1,0 +1,44 @@
+//! What happened during an action, for the log and for replays.
+
+use serde::Serialize;
+
+/// One change to the state. `at` is the byte offset in the ruleset of the
+/// statement that made it, so a log line can name the rule behind it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A component changed zones.
+    Move {
+        card: String,
+        from: String,
+        to: String,
+        at: usize,
+    },
+    /// A counter changed value.
+    Counter {
+        name: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        player: Option<usize>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        place: Option<String>,
+        from: serde_json::Value,
+        to: serde_json::Value,
+        at: usize,
+    },
+    /// A piece moved; `steps` is the shortest route between the two places.
+    Piece {
+        name: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        player: Option<usize>,
+        from: String,
+        to: String,
+        steps: Option<u32>,
+        at: usize,
+    },
+    Shuffle {
+        zone: String,
+    },
+    PlayerOrder {
+        order: Vec<String>,
+    },
+}

@@ -1,0 +1,422 @@
+//! A game in progress: setup from a seed, whose turn it is, legal actions,
+//! applying one, per-player views and the final score.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use ruleset::model::*;
+
+use crate::event::Event;
+use crate::interp::{Fail, Frame, Interp, Probe};
+use crate::state::{Layout, State, V};
+
+/// One action with its parameters chosen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub action: ActionId,
+    pub args: Vec<V>,
+}
+
+/// What one player may see.
+#[derive(Clone, Debug, PartialEq)]
+pub struct View {
+    pub me: usize,
+    pub current: Option<usize>,
+    /// Per zone instance (same numbering as the state).
+    pub zones: Vec<ZoneView>,
+    pub counters: Vec<V>,
+    pub pieces: Vec<PlaceId>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ZoneView {
+    Open(Vec<Option<ComponentId>>),
+    /// Only how many components lie there.
+    Hidden(usize),
+}
+
+/// The final score, by rule, with a total per player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScoreSheet {
+    /// `(rule, points per player)`; an indexed rule gives one row per place.
+    pub rows: Vec<(String, Vec<i64>)>,
+    pub totals: Vec<i64>,
+    /// Everyone with the highest total.
+    pub winners: Vec<usize>,
+}
+
+pub struct Game<'r> {
+    pub rules: &'r Ruleset,
+    pub layout: Layout,
+    attr_empty: Vec<V>,
+    pub state: State,
+    pub seed: u64,
+}
+
+impl<'r> Game<'r> {
+    /// Lay out a game for `players` from `seed`. The events are the setup's.
+    pub fn new(rules: &'r Ruleset, players: usize, seed: u64) -> Result<(Game<'r>, Vec<Event>), Fail> {
+        let layout = Layout::new(rules, players);
+        let attr_empty = (0..rules.attr_names.len())
+            .map(|a| {
+                let ty =
+                    rules.kinds.iter().find_map(|k| k.slots.iter().find(|(id, _, _)| *id == a).map(|s| &s.1));
+                match ty {
+                    Some(Type::Int { .. }) => V::Int(0),
+                    Some(Type::Bool) => V::Bool(false),
+                    _ => V::None,
+                }
+            })
+            .collect();
+        let mut zones: Vec<Vec<Option<ComponentId>>> = layout
+            .instances
+            .iter()
+            .map(|i| match i.source {
+                Ok(z) if rules.zones[z].kind == ZoneKind::Row => vec![None; rules.zones[z].slots.len()],
+                Ok(_) => Vec::new(),
+                Err(g) => rules.groups[g].components.clone().map(Some).collect(),
+            })
+            .collect();
+        zones.shrink_to_fit();
+        let state = State {
+            zones,
+            counters: vec![V::None; layout.counter_instances],
+            pieces: vec![0; layout.piece_instances],
+            arrival: (0..players as u64).rev().collect(),
+            tick: players as u64,
+            order: (0..players).collect(),
+            turn_seat: 0,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            finished: false,
+            actions: 0,
+        };
+        let mut game = Game { rules, layout, attr_empty, state, seed };
+        let events = game.setup()?;
+        Ok((game, events))
+    }
+
+    fn interp(&self, record: bool) -> Interp<'_> {
+        Interp {
+            r: self.rules,
+            lay: &self.layout,
+            attr_empty: &self.attr_empty,
+            events: if record { Some(Vec::new()) } else { None },
+        }
+    }
+
+    pub fn players(&self) -> usize {
+        self.layout.players
+    }
+
+    fn setup(&mut self) -> Result<Vec<Event>, Fail> {
+        let mut st = self.state.clone();
+        let mut it = self.interp(true);
+        // Counters and pieces start where the ruleset says.
+        for (id, c) in self.rules.counters.iter().enumerate() {
+            let v = it.eval(&c.init, &st, &mut Frame::new(None, 0))?;
+            let owners = if c.per_player { self.layout.players } else { 1 };
+            let places = c.index.map_or(1, |k| self.rules.classes[k].places.len());
+            let base = self.layout.counter(self.rules, id, None, None);
+            for i in 0..owners * places {
+                st.counters[base + i] = v.clone();
+            }
+        }
+        for (id, p) in self.rules.pieces.iter().enumerate() {
+            let owners = if p.per_player { self.layout.players } else { 1 };
+            for o in 0..owners {
+                st.pieces[self.layout.piece(id, Some(o))] = p.start;
+            }
+        }
+        let mut frame = Frame::new(None, self.rules.setup.locals);
+        it.exec(&self.rules.setup.stmts, &mut st, &mut frame)?;
+        let events = it.events.take().unwrap_or_default();
+        st.finished = self.ended(&st)?;
+        self.state = st;
+        Ok(events)
+    }
+
+    fn ended(&self, st: &State) -> Result<bool, Fail> {
+        self.interp(false).bool(&self.rules.end, st, &mut Frame::new(None, 0))
+    }
+
+    /// The value of the turn-order counter for a player.
+    fn turn_value(&self, st: &State, counter: CounterId, p: usize) -> i64 {
+        match st.counters[self.layout.counter(self.rules, counter, Some(p), None)] {
+            V::Int(n) => n,
+            _ => 0,
+        }
+    }
+
+    /// Whose turn it is, or `None` once the game is over.
+    pub fn current(&self) -> Option<usize> {
+        current_in(self, &self.state)
+    }
+
+    /// Every legal choice for the player to move, in a stable order.
+    pub fn choices(&self) -> Vec<Choice> {
+        let Some(me) = self.current() else { return Vec::new() };
+        let mut out = Vec::new();
+        for (id, action) in self.rules.actions.iter().enumerate() {
+            let domains = match self.domains(action, me) {
+                Ok(d) => d,
+                Err(_) => continue,
+            };
+            if domains.iter().any(Vec::is_empty) {
+                continue;
+            }
+            let mut index = vec![0usize; domains.len()];
+            'combos: loop {
+                let args: Vec<V> = index.iter().zip(&domains).map(|(i, d)| d[*i].clone()).collect();
+                let choice = Choice { action: id, args };
+                if self.try_choice(&choice, me).is_ok() {
+                    out.push(choice);
+                }
+                // Next combination, the last parameter turning fastest.
+                let mut k = domains.len();
+                loop {
+                    if k == 0 {
+                        break 'combos;
+                    }
+                    k -= 1;
+                    index[k] += 1;
+                    if index[k] < domains[k].len() {
+                        continue 'combos;
+                    }
+                    index[k] = 0;
+                }
+            }
+        }
+        out
+    }
+
+    /// The values each parameter of an action may take now.
+    pub fn domains(&self, action: &Action, me: usize) -> Result<Vec<Vec<V>>, Fail> {
+        let it = self.interp(false);
+        let mut out = Vec::new();
+        for p in &action.params {
+            out.push(match &p.domain {
+                ParamDomain::Type(t) => match t {
+                    Type::Bool => vec![V::Bool(false), V::Bool(true)],
+                    Type::Int { lo: Some(lo), hi: Some(hi) } => (*lo..=*hi).map(V::Int).collect(),
+                    Type::Place(Some(c)) => {
+                        self.rules.classes[*c].places.iter().map(|p| V::Place(*p)).collect()
+                    }
+                    Type::Place(None) => (0..self.rules.places.len()).map(V::Place).collect(),
+                    Type::Player => (0..self.layout.players).map(V::Player).collect(),
+                    _ => Vec::new(),
+                },
+                ParamDomain::In(e) => {
+                    let z = it.zone_inst(e, &self.state, &mut Frame::new(Some(me), 0))?;
+                    self.state.cards(z).map(V::Card).collect()
+                }
+            });
+        }
+        Ok(out)
+    }
+
+    /// Run a choice on a copy of the state: the copy afterwards, or why not.
+    fn try_choice(&self, choice: &Choice, me: usize) -> Result<(State, Vec<Event>), Fail> {
+        self.try_on(choice, me, false)
+    }
+
+    fn try_on(&self, choice: &Choice, me: usize, record: bool) -> Result<(State, Vec<Event>), Fail> {
+        let action = self.rules.actions.get(choice.action).ok_or_else(|| Fail::Illegal {
+            reason: "no such action".into(),
+            span: ruleset::Span::default(),
+        })?;
+        let mut frame = Frame::new(Some(me), action.body.locals.max(choice.args.len()));
+        for (i, a) in choice.args.iter().enumerate() {
+            frame.locals[i] = a.clone();
+        }
+        let mut it = self.interp(record);
+        // Most choices fail on a `require` before anything changes: find
+        // out on the real state, without copying it.
+        let _: Probe = it.probe(&action.body.stmts, &self.state, &mut frame)?;
+        let mut st = self.state.clone();
+        let mut frame = Frame::new(Some(me), action.body.locals.max(choice.args.len()));
+        for (i, a) in choice.args.iter().enumerate() {
+            frame.locals[i] = a.clone();
+        }
+        let before: Vec<i64> = match self.rules.turns {
+            TurnPolicy::LowestCounter(c) => (0..self.players()).map(|p| self.turn_value(&st, c, p)).collect(),
+            TurnPolicy::Clockwise => Vec::new(),
+        };
+        it.exec(&action.body.stmts, &mut st, &mut frame)?;
+        let mut hook = Frame::new(Some(me), self.rules.after_action.locals);
+        it.exec(&self.rules.after_action.stmts, &mut st, &mut hook)?;
+        match self.rules.turns {
+            TurnPolicy::LowestCounter(c) => {
+                // Whoever moved lands on top of the stack: others first, the
+                // acting player last.
+                let mut moved: Vec<usize> =
+                    (0..self.players()).filter(|p| self.turn_value(&st, c, *p) != before[*p]).collect();
+                moved.sort_by_key(|p| *p == me);
+                for p in moved {
+                    st.tick += 1;
+                    st.arrival[p] = st.tick;
+                }
+            }
+            TurnPolicy::Clockwise => st.turn_seat = (st.turn_seat + 1) % self.players(),
+        }
+        st.actions += 1;
+        st.finished = self.ended(&st)?;
+        Ok((st, it.events.take().unwrap_or_default()))
+    }
+
+    /// Whether a choice is legal now, and if not, why.
+    pub fn check(&self, choice: &Choice) -> Result<(), Fail> {
+        let me = self.current().ok_or_else(|| Fail::Illegal {
+            reason: "the game is over".into(),
+            span: ruleset::Span::default(),
+        })?;
+        self.valid_args(choice, me)?;
+        self.try_choice(choice, me).map(|_| ())
+    }
+
+    fn valid_args(&self, choice: &Choice, me: usize) -> Result<(), Fail> {
+        let illegal = |reason: String| Fail::Illegal { reason, span: ruleset::Span::default() };
+        let action = self.rules.actions.get(choice.action).ok_or_else(|| illegal("no such action".into()))?;
+        if action.params.len() != choice.args.len() {
+            return Err(illegal(format!("`{}` takes {} choices", action.name, action.params.len())));
+        }
+        let domains = self.domains(action, me)?;
+        for ((p, d), a) in action.params.iter().zip(&domains).zip(&choice.args) {
+            if !d.contains(a) {
+                return Err(illegal(format!("`{}` cannot be that now", p.name)));
+            }
+        }
+        Ok(())
+    }
+
+    /// Apply a legal choice. On any failure the state is unchanged.
+    pub fn apply(&mut self, choice: &Choice) -> Result<Vec<Event>, Fail> {
+        let me = self.current().ok_or_else(|| Fail::Illegal {
+            reason: "the game is over".into(),
+            span: ruleset::Span::default(),
+        })?;
+        self.valid_args(choice, me)?;
+        let (st, events) = self.try_on(choice, me, true)?;
+        self.state = st;
+        Ok(events)
+    }
+
+    /// What `player` may see.
+    pub fn view(&self, player: usize) -> View {
+        let zones = self
+            .layout
+            .instances
+            .iter()
+            .enumerate()
+            .map(|(i, inst)| {
+                let visible = match inst.source {
+                    Ok(z) => match self.rules.zones[z].visibility {
+                        Visibility::All => true,
+                        Visibility::Owner => inst.player == Some(player),
+                        Visibility::Nobody => false,
+                    },
+                    Err(_) => false,
+                };
+                if visible {
+                    ZoneView::Open(self.state.zones[i].clone())
+                } else {
+                    ZoneView::Hidden(self.state.count(i))
+                }
+            })
+            .collect();
+        View {
+            me: player,
+            current: self.current(),
+            zones,
+            counters: self.state.counters.clone(),
+            pieces: self.state.pieces.clone(),
+        }
+    }
+
+    /// Evaluate an expression for a player (for displays and tests).
+    pub fn eval(&self, e: &Expr, me: Option<usize>, locals: Vec<V>) -> Result<V, Fail> {
+        let mut f = Frame { me, locals };
+        self.interp(false).eval(e, &self.state, &mut f)
+    }
+
+    /// Call a let by name with arguments, as a player.
+    pub fn call_let(&self, name: &str, me: Option<usize>, args: Vec<V>) -> Option<Result<V, Fail>> {
+        let l = self.rules.lets.iter().find(|l| l.name == name)?;
+        let mut locals = args;
+        locals.resize(l.locals.max(locals.len()), V::None);
+        Some(self.eval(&l.body, me, locals))
+    }
+
+    /// The score by rule, as things stand.
+    pub fn scores(&self) -> Result<ScoreSheet, Fail> {
+        let n = self.players();
+        let it = self.interp(false);
+        let mut rows = Vec::new();
+        for s in &self.rules.scores {
+            let indexes: Vec<Option<PlaceId>> = match s.index {
+                Some(c) => self.rules.classes[c].places.iter().map(|p| Some(*p)).collect(),
+                None => vec![None],
+            };
+            for index in indexes {
+                let name = match index {
+                    Some(p) => format!("{}[{}]", s.name, self.rules.places[p].name),
+                    None => s.name.clone(),
+                };
+                let frame = |me: usize| {
+                    let mut f = Frame::new(Some(me), s.locals.max(1));
+                    if let Some(p) = index {
+                        f.locals[0] = V::Place(p);
+                    }
+                    f
+                };
+                let points = match &s.form {
+                    ScoreForm::Expr(e) => {
+                        let mut v = Vec::with_capacity(n);
+                        for p in 0..n {
+                            v.push(it.int(e, &self.state, &mut frame(p))?);
+                        }
+                        v
+                    }
+                    ScoreForm::Majority { measure, alone, tied, minimum } => {
+                        let mut m = Vec::with_capacity(n);
+                        for p in 0..n {
+                            m.push(it.int(measure, &self.state, &mut frame(p))?);
+                        }
+                        let alone = it.int(alone, &self.state, &mut frame(0))?;
+                        let tied = it.int(tied, &self.state, &mut frame(0))?;
+                        let minimum = it.int(minimum, &self.state, &mut frame(0))?;
+                        let best = m.iter().copied().max().unwrap_or(0);
+                        let leaders = m.iter().filter(|x| **x == best).count();
+                        m.iter()
+                            .map(|x| {
+                                if *x != best || best < minimum {
+                                    0
+                                } else if leaders == 1 {
+                                    alone
+                                } else {
+                                    tied
+                                }
+                            })
+                            .collect()
+                    }
+                };
+                rows.push((name, points));
+            }
+        }
+        let totals: Vec<i64> = (0..n).map(|p| rows.iter().map(|(_, v)| v[p]).sum()).collect();
+        let best = totals.iter().copied().max().unwrap_or(0);
+        let winners = (0..n).filter(|p| totals[*p] == best).collect();
+        Ok(ScoreSheet { rows, totals, winners })
+    }
+}
+
+fn current_in(game: &Game, st: &State) -> Option<usize> {
+    if st.finished {
+        return None;
+    }
+    match game.rules.turns {
+        TurnPolicy::LowestCounter(c) => (0..game.players()).min_by(|a, b| {
+            let (va, vb) = (game.turn_value(st, c, *a), game.turn_value(st, c, *b));
+            va.cmp(&vb).then(st.arrival[*b].cmp(&st.arrival[*a]))
+        }),
+        TurnPolicy::Clockwise => Some(st.order[st.turn_seat % st.order.len()]),
+    }
+}

@@ -1,0 +1,745 @@
+//! The interpreter: evaluates the model's expressions and runs its
+//! statements against a state. It knows the language, not any game.
+
+use rand::Rng;
+use ruleset::ast::{BinaryOp, Position, UnaryOp};
+use ruleset::model::*;
+use ruleset::Span;
+
+use crate::event::Event;
+use crate::state::{Layout, State, V};
+
+/// Why running rules stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fail {
+    /// A `require` did not hold: the action is not legal. `reason` is the
+    /// `else` text, or empty.
+    Illegal { reason: String, span: Span },
+    /// The rules cannot go on (a table read outside its range, a full row,
+    /// a loop that never ends). A checked ruleset can still do this at run
+    /// time; the action is refused and the state is untouched.
+    Rule { message: String, span: Span },
+}
+
+impl Fail {
+    pub fn span(&self) -> Span {
+        match self {
+            Fail::Illegal { span, .. } | Fail::Rule { span, .. } => *span,
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            Fail::Illegal { reason, .. } => reason,
+            Fail::Rule { message, .. } => message,
+        }
+    }
+}
+
+type R<T> = Result<T, Fail>;
+
+fn rule<T>(span: Span, message: impl Into<String>) -> R<T> {
+    Err(Fail::Rule { message: message.into(), span })
+}
+
+/// How often `repeat while` may loop before the engine calls it endless.
+pub const MAX_LOOP: usize = 100_000;
+
+/// One call's locals and whose turn it is.
+pub struct Frame {
+    pub me: Option<usize>,
+    pub locals: Vec<V>,
+}
+
+impl Frame {
+    pub fn new(me: Option<usize>, size: usize) -> Frame {
+        Frame { me, locals: vec![V::None; size] }
+    }
+
+    /// Bind a local slot; expressions evaluated on their own (the end
+    /// condition, a counter's start) get their slots as they bind them.
+    pub fn set(&mut self, slot: usize, v: V) {
+        if slot >= self.locals.len() {
+            self.locals.resize(slot + 1, V::None);
+        }
+        self.locals[slot] = v;
+    }
+}
+
+/// Rules plus layout: everything needed to interpret, nothing that changes.
+pub struct Interp<'a> {
+    pub r: &'a Ruleset,
+    pub lay: &'a Layout,
+    /// The value an attribute reads as on a component whose kind lacks it.
+    pub attr_empty: &'a [V],
+    /// Where to record what happens; `None` while trying actions.
+    pub events: Option<Vec<Event>>,
+}
+
+/// Stop running a body: at the first statement that would change the state
+/// (used to rule actions out cheaply before trying them on a copy).
+pub enum Probe {
+    Passed,
+    Undecided,
+}
+
+impl<'a> Interp<'a> {
+    fn record(&mut self, e: impl FnOnce(&Self) -> Event) {
+        if self.events.is_some() {
+            let event = e(self);
+            if let Some(events) = self.events.as_mut() {
+                events.push(event);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------- expressions
+
+    pub fn eval(&self, e: &Expr, st: &State, f: &mut Frame) -> R<V> {
+        Ok(match &e.kind {
+            ExprKind::Int(n) => V::Int(*n),
+            ExprKind::Bool(b) => V::Bool(*b),
+            ExprKind::Text(t) => V::Text(t.as_str().into()),
+            ExprKind::None => V::None,
+            ExprKind::Local(slot) => f.locals.get(*slot).cloned().unwrap_or(V::None),
+            ExprKind::Me => match f.me {
+                Some(p) => V::Player(p),
+                None => return rule(e.span, "`me` used where nobody is acting"),
+            },
+            ExprKind::PlayerCount => V::Int(self.lay.players as i64),
+            ExprKind::Players => V::Players,
+            ExprKind::Class(c) => V::Class(*c),
+            ExprKind::Option(id) => V::from_value(&self.r.options[*id].value),
+            ExprKind::Place(p) => V::Place(*p),
+            ExprKind::Tag(t) => V::Tag(*t),
+            ExprKind::Group(g) => V::Zone(self.lay.group(*g)),
+            ExprKind::Zone { .. } => V::Zone(self.zone_inst(e, st, f)?),
+            ExprKind::Counter { .. } => st.counters[self.counter_inst(e, st, f)?].clone(),
+            ExprKind::Piece { piece, player } => {
+                let p = self.player_opt(player.as_deref(), st, f)?;
+                V::Place(st.pieces[self.lay.piece(*piece, p)])
+            }
+            ExprKind::Attr { card, attr } => {
+                let c = match self.eval(card, st, f)? {
+                    V::Card(c) => c,
+                    other => {
+                        return rule(e.span, format!("reading an attribute of {other:?}, not a component"))
+                    }
+                };
+                let comp = &self.r.components[c];
+                match self.r.kinds[comp.kind].slot_of(*attr) {
+                    Some(slot) => match &comp.values[slot] {
+                        Value::Map(_) => V::Map(c, slot),
+                        v => V::from_value(v),
+                    },
+                    None => self.attr_empty[*attr].clone(),
+                }
+            }
+            ExprKind::MapGet { map, key } => {
+                let m = self.eval(map, st, f)?;
+                let k = self.eval(key, st, f)?;
+                match (m, k) {
+                    (V::Map(c, slot), V::Place(p)) => match &self.r.components[c].values[slot] {
+                        Value::Map(entries) => {
+                            V::Int(entries.iter().find(|(q, _)| *q == p).map_or(0, |(_, n)| *n))
+                        }
+                        _ => V::Int(0),
+                    },
+                    (V::None, _) => V::Int(0),
+                    _ => return rule(e.span, "a map is read with a place"),
+                }
+            }
+            ExprKind::Table { table, keys } => {
+                let mut ks = Vec::with_capacity(keys.len());
+                for k in keys {
+                    ks.push(self.int(k, st, f)?);
+                }
+                let t = &self.r.tables[*table];
+                match t.get(&ks) {
+                    Some(v) => V::Int(v),
+                    None => {
+                        let dims: Vec<String> =
+                            t.dims.iter().map(|d| format!("{} {}..{}", d.name, d.lo, d.hi)).collect();
+                        return rule(
+                            e.span,
+                            format!("table `{}` has no entry at {:?} ({})", t.name, ks, dims.join(", ")),
+                        );
+                    }
+                }
+            }
+            ExprKind::Let { id, args } => {
+                let l = &self.r.lets[*id];
+                let mut inner = Frame::new(f.me, l.locals.max(args.len()));
+                for (i, a) in args.iter().enumerate() {
+                    inner.locals[i] = self.eval(a, st, f)?;
+                }
+                self.eval(&l.body, st, &mut inner)?
+            }
+            ExprKind::Builtin(b, args) => self.builtin(*b, args, e.span, st, f)?,
+            ExprKind::Aggregate { func, value, var, domain, filter } => {
+                let d = self.eval(domain, st, f)?;
+                let items = self.elements(&d, st, domain.span)?;
+                let mut count = 0i64;
+                let mut sum = 0i64;
+                let mut best: Option<i64> = None;
+                for item in items {
+                    f.set(*var, item);
+                    if let Some(flt) = filter {
+                        let pass = self.bool(flt, st, f)?;
+                        match func {
+                            Aggregate::All if !pass => return Ok(V::Bool(false)),
+                            Aggregate::Any if pass => return Ok(V::Bool(true)),
+                            _ => {}
+                        }
+                        if !pass {
+                            continue;
+                        }
+                    }
+                    count += 1;
+                    if let Some(v) = value {
+                        let n = self.int(v, st, f)?;
+                        sum += n;
+                        best = Some(match (func, best) {
+                            (Aggregate::Min, Some(b)) => b.min(n),
+                            (Aggregate::Max, Some(b)) => b.max(n),
+                            _ => n,
+                        });
+                    }
+                }
+                match func {
+                    Aggregate::Count => V::Int(count),
+                    Aggregate::Sum => V::Int(sum),
+                    Aggregate::Min | Aggregate::Max => V::Int(best.unwrap_or(0)),
+                    Aggregate::All => V::Bool(true),
+                    Aggregate::Any => V::Bool(false),
+                }
+            }
+            ExprKind::Unary(op, x) => match op {
+                UnaryOp::Neg => V::Int(-self.int(x, st, f)?),
+                UnaryOp::Not => V::Bool(!self.bool(x, st, f)?),
+            },
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span, st, f)?,
+            ExprKind::If(c, a, b) => {
+                if self.bool(c, st, f)? {
+                    self.eval(a, st, f)?
+                } else {
+                    self.eval(b, st, f)?
+                }
+            }
+        })
+    }
+
+    pub fn int(&self, e: &Expr, st: &State, f: &mut Frame) -> R<i64> {
+        match self.eval(e, st, f)? {
+            V::Int(n) => Ok(n),
+            V::None => Ok(0),
+            other => rule(e.span, format!("expected a number, found {other:?}")),
+        }
+    }
+
+    pub fn bool(&self, e: &Expr, st: &State, f: &mut Frame) -> R<bool> {
+        match self.eval(e, st, f)? {
+            V::Bool(b) => Ok(b),
+            other => rule(e.span, format!("expected yes/no, found {other:?}")),
+        }
+    }
+
+    fn player_opt(&self, e: Option<&Expr>, st: &State, f: &mut Frame) -> R<Option<usize>> {
+        match e {
+            None => Ok(None),
+            Some(e) => match self.eval(e, st, f)? {
+                V::Player(p) => Ok(Some(p)),
+                other => rule(e.span, format!("expected a player, found {other:?}")),
+            },
+        }
+    }
+
+    fn place_opt(&self, e: Option<&Expr>, st: &State, f: &mut Frame) -> R<Option<PlaceId>> {
+        match e {
+            None => Ok(None),
+            Some(e) => match self.eval(e, st, f)? {
+                V::Place(p) => Ok(Some(p)),
+                other => rule(e.span, format!("expected a place, found {other:?}")),
+            },
+        }
+    }
+
+    /// The zone instance a zone expression names.
+    pub fn zone_inst(&self, e: &Expr, st: &State, f: &mut Frame) -> R<usize> {
+        match &e.kind {
+            ExprKind::Zone { zone, player, index } => {
+                let p = self.player_opt(player.as_deref(), st, f)?;
+                let place = self.place_opt(index.as_deref(), st, f)?;
+                if let Some(place) = place {
+                    let class = self.r.zones[*zone].index;
+                    if class != Some(self.r.places[place].class) {
+                        return rule(
+                            e.span,
+                            format!("`{}` is not a place of this zone's class", self.r.places[place].name),
+                        );
+                    }
+                }
+                Ok(self.lay.zone(self.r, *zone, p, place))
+            }
+            _ => match self.eval(e, st, f)? {
+                V::Zone(z) => Ok(z),
+                other => rule(e.span, format!("expected a zone, found {other:?}")),
+            },
+        }
+    }
+
+    fn counter_inst(&self, e: &Expr, st: &State, f: &mut Frame) -> R<usize> {
+        match &e.kind {
+            ExprKind::Counter { counter, player, index } => {
+                let p = self.player_opt(player.as_deref(), st, f)?;
+                let place = self.place_opt(index.as_deref(), st, f)?;
+                Ok(self.lay.counter(self.r, *counter, p, place))
+            }
+            _ => rule(e.span, "not a counter"),
+        }
+    }
+
+    /// What a domain value goes through.
+    pub fn elements(&self, d: &V, st: &State, span: Span) -> R<Vec<V>> {
+        Ok(match d {
+            V::Players => (0..self.lay.players).map(V::Player).collect(),
+            V::Class(c) => self.r.classes[*c].places.iter().map(|p| V::Place(*p)).collect(),
+            V::Zone(z) => st.cards(*z).map(V::Card).collect(),
+            other => return rule(span, format!("cannot go through {other:?}")),
+        })
+    }
+
+    fn builtin(&self, b: Builtin, args: &[Expr], span: Span, st: &State, f: &mut Frame) -> R<V> {
+        Ok(match b {
+            Builtin::Min | Builtin::Max => {
+                let mut best: Option<i64> = None;
+                for a in args {
+                    let n = self.int(a, st, f)?;
+                    best = Some(match best {
+                        None => n,
+                        Some(x) if b == Builtin::Min => x.min(n),
+                        Some(x) => x.max(n),
+                    });
+                }
+                V::Int(best.unwrap_or(0))
+            }
+            Builtin::Abs => V::Int(self.int(&args[0], st, f)?.abs()),
+            Builtin::Distance => {
+                let a = self.eval(&args[0], st, f)?;
+                let b2 = self.eval(&args[1], st, f)?;
+                match (a, b2) {
+                    (V::Place(a), V::Place(b2)) => match self.r.distances[a][b2] {
+                        Some(d) => V::Int(d as i64),
+                        None => return rule(span, "no route joins these places"),
+                    },
+                    _ => return rule(span, "distance is between two places"),
+                }
+            }
+            Builtin::Count => {
+                let z = self.zone_inst(&args[0], st, f)?;
+                V::Int(st.count(z) as i64)
+            }
+        })
+    }
+
+    fn binary(&self, op: BinaryOp, a: &Expr, b: &Expr, span: Span, st: &State, f: &mut Frame) -> R<V> {
+        use BinaryOp as B;
+        Ok(match op {
+            B::And => V::Bool(self.bool(a, st, f)? && self.bool(b, st, f)?),
+            B::Or => V::Bool(self.bool(a, st, f)? || self.bool(b, st, f)?),
+            B::Eq => V::Bool(self.eval(a, st, f)? == self.eval(b, st, f)?),
+            B::Ne => V::Bool(self.eval(a, st, f)? != self.eval(b, st, f)?),
+            B::Has => {
+                let tag = match self.eval(b, st, f)? {
+                    V::Tag(t) => t,
+                    other => return rule(b.span, format!("expected a tag, found {other:?}")),
+                };
+                match self.eval(a, st, f)? {
+                    V::Card(c) => V::Bool(self.r.components[c].tags.contains(&tag)),
+                    V::Zone(z) => V::Bool(st.cards(z).any(|c| self.r.components[c].tags.contains(&tag))),
+                    V::None => V::Bool(false),
+                    other => {
+                        return rule(a.span, format!("`has` needs a component or a zone, found {other:?}"))
+                    }
+                }
+            }
+            _ => {
+                let x = self.int(a, st, f)?;
+                let y = self.int(b, st, f)?;
+                match op {
+                    B::Lt => V::Bool(x < y),
+                    B::Le => V::Bool(x <= y),
+                    B::Gt => V::Bool(x > y),
+                    B::Ge => V::Bool(x >= y),
+                    B::Add => V::Int(x.saturating_add(y)),
+                    B::Sub => V::Int(x.saturating_sub(y)),
+                    B::Mul => V::Int(x.saturating_mul(y)),
+                    B::Div | B::Rem if y == 0 => return rule(span, "division by zero"),
+                    B::Div => V::Int(x.div_euclid(y) - if y < 0 && x.rem_euclid(y) != 0 { 1 } else { 0 }),
+                    B::Rem => {
+                        V::Int(x - y * (x.div_euclid(y) - if y < 0 && x.rem_euclid(y) != 0 { 1 } else { 0 }))
+                    }
+                    _ => unreachable!("handled above"),
+                }
+            }
+        })
+    }
+
+    // ----------------------------------------------------------- statements
+
+    /// Run statements up to the first one that would change the state.
+    pub fn probe(&self, stmts: &[Stmt], st: &State, f: &mut Frame) -> R<Probe> {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Require { cond, message } => {
+                    if !self.bool(cond, st, f)? {
+                        return Err(Fail::Illegal {
+                            reason: message.clone().unwrap_or_default(),
+                            span: s.span,
+                        });
+                    }
+                }
+                StmtKind::Let { slot, value } => {
+                    let v = self.eval(value, st, f)?;
+                    f.set(*slot, v);
+                }
+                _ => return Ok(Probe::Undecided),
+            }
+        }
+        Ok(Probe::Passed)
+    }
+
+    pub fn exec(&mut self, stmts: &[Stmt], st: &mut State, f: &mut Frame) -> R<()> {
+        for s in stmts {
+            self.stmt(s, st, f)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &Stmt, st: &mut State, f: &mut Frame) -> R<()> {
+        match &s.kind {
+            StmtKind::Require { cond, message } => {
+                if !self.bool(cond, st, f)? {
+                    return Err(Fail::Illegal { reason: message.clone().unwrap_or_default(), span: s.span });
+                }
+            }
+            StmtKind::Let { slot, value } => {
+                let v = self.eval(value, st, f)?;
+                f.set(*slot, v);
+            }
+            StmtKind::Set { target, value } => {
+                let v = self.eval(value, st, f)?;
+                self.assign(target, v, s.span, st, f)?;
+            }
+            StmtKind::Advance { target, by } => {
+                let n = self.int(by, st, f)?;
+                let old = self.int(target, st, f)?;
+                self.assign(target, V::Int(old.saturating_add(n)), s.span, st, f)?;
+            }
+            StmtKind::Move { what, position, to } => {
+                let dest = self.zone_inst(to, st, f)?;
+                let cards = self.select(what, st, f)?;
+                self.move_cards(&cards, dest, *position, s.span, st)?;
+            }
+            StmtKind::Draw { count, from, position, to } => {
+                let n = self.int(count, st, f)?.max(0) as usize;
+                let src = self.zone_inst(from, st, f)?;
+                let dest = self.zone_inst(to, st, f)?;
+                let random = matches!(self.lay.zone_kind(self.r, src), ZoneKind::Bag | ZoneKind::Box);
+                for _ in 0..n {
+                    let filled: Vec<usize> = st.zones[src]
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, c)| c.is_some())
+                        .map(|(i, _)| i)
+                        .collect();
+                    if filled.is_empty() {
+                        break;
+                    }
+                    let at = if random { filled[st.rng.gen_range(0..filled.len())] } else { filled[0] };
+                    let card = st.zones[src][at].expect("filled slot");
+                    self.move_cards(&[card], dest, *position, s.span, st)?;
+                }
+            }
+            StmtKind::Shuffle(z) => {
+                let inst = self.zone_inst(z, st, f)?;
+                let zone = &mut st.zones[inst];
+                for i in (1..zone.len()).rev() {
+                    let j = st.rng.gen_range(0..=i);
+                    zone.swap(i, j);
+                }
+                self.record(|me| Event::Shuffle { zone: me.lay.zone_name(me.r, inst) });
+            }
+            StmtKind::ShufflePlayers => {
+                for i in (1..st.order.len()).rev() {
+                    let j = st.rng.gen_range(0..=i);
+                    st.order.swap(i, j);
+                }
+                // The first in the new order is on top of the starting stack.
+                let n = st.order.len() as u64;
+                for (i, p) in st.order.clone().into_iter().enumerate() {
+                    st.arrival[p] = st.tick + n - i as u64;
+                }
+                st.tick += n;
+                let order = st.order.iter().map(|p| format!("P{}", p + 1)).collect();
+                self.record(|_| Event::PlayerOrder { order });
+            }
+            StmtKind::Split { from, into } => {
+                let src = self.zone_inst(from, st, f)?;
+                let mut piles = Vec::new();
+                for z in into {
+                    piles.push(self.zone_inst(z, st, f)?);
+                }
+                let cards: Vec<ComponentId> = st.cards(src).collect();
+                let (n, k) = (cards.len(), piles.len());
+                let mut start = 0;
+                for (i, pile) in piles.iter().enumerate() {
+                    let size = n / k + usize::from(i < n % k);
+                    let chunk = cards[start..start + size].to_vec();
+                    self.move_cards(&chunk, *pile, Position::Bottom, s.span, st)?;
+                    start += size;
+                }
+            }
+            StmtKind::If { cond, then, otherwise } => {
+                if self.bool(cond, st, f)? {
+                    self.exec(then, st, f)?;
+                } else {
+                    self.exec(otherwise, st, f)?;
+                }
+            }
+            StmtKind::For { var, domain, body } => {
+                let d = self.eval(domain, st, f)?;
+                for item in self.elements(&d, st, domain.span)? {
+                    f.set(*var, item);
+                    self.exec(body, st, f)?;
+                }
+            }
+            StmtKind::Repeat { cond, body } => {
+                let mut n = 0;
+                while self.bool(cond, st, f)? {
+                    n += 1;
+                    if n > MAX_LOOP {
+                        return rule(
+                            s.span,
+                            format!("`repeat while` ran {MAX_LOOP} times without its condition failing"),
+                        );
+                    }
+                    self.exec(body, st, f)?;
+                }
+            }
+            StmtKind::Do { procedure, args } => {
+                let p = &self.r.procedures[*procedure];
+                let mut inner = Frame::new(f.me, p.body.locals.max(args.len()));
+                for (i, a) in args.iter().enumerate() {
+                    inner.locals[i] = self.eval(a, st, f)?;
+                }
+                self.exec(&p.body.stmts, st, &mut inner)?;
+            }
+            StmtKind::ByPlayers { cases } => {
+                let n = self.lay.players as u32;
+                if let Some((_, body)) = cases.iter().find(|(counts, _)| counts.contains(&n)) {
+                    self.exec(body, st, f)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn assign(&mut self, target: &Expr, v: V, span: Span, st: &mut State, f: &mut Frame) -> R<()> {
+        match &target.kind {
+            ExprKind::Counter { counter, player, .. } => {
+                let inst = self.counter_inst(target, st, f)?;
+                let old = std::mem::replace(&mut st.counters[inst], v.clone());
+                if old != v {
+                    let p = self.player_opt(player.as_deref(), st, f)?;
+                    self.record(|me| Event::Counter {
+                        name: me.r.counters[*counter].name.clone(),
+                        player: p.map(|p| p + 1),
+                        place: me.lay_counter_place(*counter, inst),
+                        from: me.json(&old),
+                        to: me.json(&v),
+                        at: span.start,
+                    });
+                }
+                Ok(())
+            }
+            ExprKind::Piece { piece, player } => {
+                let p = self.player_opt(player.as_deref(), st, f)?;
+                let inst = self.lay.piece(*piece, p);
+                let to = match v {
+                    V::Place(to) => to,
+                    other => return rule(span, format!("a piece moves to a place, not {other:?}")),
+                };
+                let from = std::mem::replace(&mut st.pieces[inst], to);
+                if from != to {
+                    self.record(|me| Event::Piece {
+                        name: me.r.pieces[*piece].name.clone(),
+                        player: p.map(|p| p + 1),
+                        from: me.r.places[from].name.clone(),
+                        to: me.r.places[to].name.clone(),
+                        steps: me.r.distances[from][to],
+                        at: span.start,
+                    });
+                }
+                Ok(())
+            }
+            _ => rule(span, "only counters and pieces can change"),
+        }
+    }
+
+    fn lay_counter_place(&self, counter: usize, inst: usize) -> Option<String> {
+        let c = &self.r.counters[counter];
+        let class = c.index?;
+        let places = &self.r.classes[class].places;
+        let base = self.lay.counter(self.r, counter, None, None);
+        let pos = (inst - base) % places.len();
+        Some(self.r.places[places[pos]].name.clone())
+    }
+
+    /// Components a selection picks, in the order they lie.
+    fn select(&self, sel: &Selection, st: &State, f: &mut Frame) -> R<Vec<ComponentId>> {
+        match sel {
+            Selection::One(e) => match self.eval(e, st, f)? {
+                V::Card(c) => Ok(vec![c]),
+                other => rule(e.span, format!("expected a component, found {other:?}")),
+            },
+            Selection::All { var, domain, filter } | Selection::First { var, domain, filter } => {
+                let z = self.zone_inst(domain, st, f)?;
+                let first_only = matches!(sel, Selection::First { .. });
+                let mut out = Vec::new();
+                for c in st.cards(z).collect::<Vec<_>>() {
+                    f.set(*var, V::Card(c));
+                    let pass = match filter {
+                        Some(flt) => self.bool(flt, st, f)?,
+                        None => true,
+                    };
+                    if pass {
+                        out.push(c);
+                        if first_only {
+                            break;
+                        }
+                    }
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    /// Take components out of wherever they are and put them in `dest`.
+    pub fn move_cards(
+        &mut self,
+        cards: &[ComponentId],
+        dest: usize,
+        pos: Position,
+        span: Span,
+        st: &mut State,
+    ) -> R<()> {
+        if cards.is_empty() {
+            return Ok(());
+        }
+        let mut sources = Vec::with_capacity(cards.len());
+        for &c in cards {
+            let src =
+                find(st, c).ok_or_else(|| Fail::Rule { message: "component is nowhere".into(), span })?;
+            let slot = st.zones[src].iter().position(|x| *x == Some(c)).expect("found above");
+            if self.lay.zone_kind(self.r, src) == ZoneKind::Row {
+                st.zones[src][slot] = None;
+            } else {
+                st.zones[src].remove(slot);
+            }
+            sources.push(src);
+        }
+        let kind = self.lay.zone_kind(self.r, dest);
+        match (kind, pos) {
+            (ZoneKind::Row, Position::Front) => {
+                for &c in cards.iter().rev() {
+                    self.push_front(dest, c, span, st)?;
+                }
+            }
+            (ZoneKind::Row, _) => {
+                for &c in cards {
+                    match st.zones[dest].iter().position(Option::is_none) {
+                        Some(slot) => st.zones[dest][slot] = Some(c),
+                        None => {
+                            return rule(
+                                span,
+                                format!("`{}` has no free slot", self.lay.zone_name(self.r, dest)),
+                            )
+                        }
+                    }
+                }
+            }
+            (_, Position::Bottom) | (ZoneKind::Bag | ZoneKind::Box, _) => {
+                st.zones[dest].extend(cards.iter().map(|c| Some(*c)));
+            }
+            _ => {
+                let block: Vec<Option<ComponentId>> = cards.iter().map(|c| Some(*c)).collect();
+                st.zones[dest].splice(0..0, block);
+            }
+        }
+        for (&c, src) in cards.iter().zip(sources) {
+            self.record(|me| Event::Move {
+                card: me.r.components[c].name.clone(),
+                from: me.lay.zone_name(me.r, src),
+                to: me.lay.zone_name(me.r, dest),
+                at: span.start,
+            });
+        }
+        Ok(())
+    }
+
+    /// Put a component in a row's first slot; every card moves one slot on,
+    /// and the one in the last slot drops into the row's overflow zone.
+    fn push_front(&mut self, row: usize, c: ComponentId, span: Span, st: &mut State) -> R<()> {
+        let last = st.zones[row].len().saturating_sub(1);
+        if let Some(out) = st.zones[row].get(last).copied().flatten() {
+            let overflow = match self.lay.instances[row].source {
+                Ok(z) => self.r.zones[z].overflow,
+                Err(_) => None,
+            };
+            let Some(overflow) = overflow else {
+                return rule(
+                    span,
+                    format!("`{}` is full and has no overflow zone", self.lay.zone_name(self.r, row)),
+                );
+            };
+            let dest = self.lay.zone(self.r, overflow, None, None);
+            st.zones[row][last] = None;
+            st.zones[dest].insert(0, Some(out));
+            self.record(|me| Event::Move {
+                card: me.r.components[out].name.clone(),
+                from: me.lay.zone_name(me.r, row),
+                to: me.lay.zone_name(me.r, dest),
+                at: span.start,
+            });
+        }
+        let zone = &mut st.zones[row];
+        if zone.is_empty() {
+            return rule(span, "a row without slots");
+        }
+        zone.rotate_right(1);
+        zone[0] = Some(c);
+        Ok(())
+    }
+
+    pub fn json(&self, v: &V) -> serde_json::Value {
+        use serde_json::Value as J;
+        match v {
+            V::Int(n) => J::from(*n),
+            V::Bool(b) => J::from(*b),
+            V::None => J::Null,
+            V::Text(t) => J::from(t.as_ref()),
+            V::Place(p) => J::from(self.r.places[*p].name.as_str()),
+            V::Player(p) => J::from(format!("P{}", p + 1)),
+            V::Card(c) => J::from(self.r.components[*c].name.as_str()),
+            V::Tag(t) => J::from(self.r.tags[*t].as_str()),
+            V::Zone(z) => J::from(self.lay.zone_name(self.r, *z)),
+            V::Map(..) | V::Players | V::Class(_) => J::Null,
+        }
+    }
+}
+
+/// The zone instance holding a component.
+pub fn find(st: &State, c: ComponentId) -> Option<usize> {
+    st.zones.iter().position(|z| z.contains(&Some(c)))
+}

@@ -1,0 +1,198 @@
+//! The short typed notation for choices: `take "Car, Moscow"`,
+//! `dig Egypt 4 use_rumours`. Flags are written by name when yes and left
+//! out when no; other parameters follow in order. Scripts, saves and human
+//! players all use it.
+
+use ruleset::model::{ParamDomain, Type};
+
+use crate::game::{Choice, Game};
+use crate::state::V;
+
+/// Write a choice in the notation.
+pub fn format(game: &Game, choice: &Choice) -> String {
+    let r = game.rules;
+    let Some(action) = r.actions.get(choice.action) else { return "?".into() };
+    let mut parts = vec![action.name.clone()];
+    for (p, v) in action.params.iter().zip(&choice.args) {
+        match v {
+            V::Bool(true) => parts.push(p.name.clone()),
+            V::Bool(false) => {}
+            other => parts.push(word(game, other)),
+        }
+    }
+    parts.join(" ")
+}
+
+fn word(game: &Game, v: &V) -> String {
+    let r = game.rules;
+    match v {
+        V::Int(n) => n.to_string(),
+        V::Place(p) => r.places[*p].name.clone(),
+        V::Player(p) => format!("P{}", p + 1),
+        V::Card(c) => quote(&r.components[*c].name),
+        V::Text(t) => quote(t),
+        other => format!("{other:?}"),
+    }
+}
+
+fn quote(name: &str) -> String {
+    if name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        name.to_string()
+    } else {
+        format!("\"{name}\"")
+    }
+}
+
+/// Split a line into words, keeping quoted names whole.
+fn words(line: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut chars = line.trim().chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+        } else if c == '"' {
+            chars.next();
+            let mut w = String::new();
+            loop {
+                match chars.next() {
+                    Some('"') => break,
+                    Some(c) => w.push(c),
+                    None => return Err("a quoted name is not closed".into()),
+                }
+            }
+            out.push(w);
+        } else {
+            let mut w = String::new();
+            while let Some(&c) = chars.peek() {
+                if c.is_whitespace() || c == '"' {
+                    break;
+                }
+                w.push(c);
+                chars.next();
+            }
+            out.push(w);
+        }
+    }
+    Ok(out)
+}
+
+/// Read a choice for the player to move. The result is a well-formed choice
+/// whose values are in their parameters' current domains; whether it is
+/// legal is `Game::check`'s business.
+pub fn parse(game: &Game, line: &str) -> Result<Choice, String> {
+    let r = game.rules;
+    let me = game.current().ok_or("the game is over")?;
+    let words = words(line)?;
+    let Some((name, rest)) = words.split_first() else { return Err("nothing typed".into()) };
+    let lower = name.to_lowercase();
+    let matches: Vec<usize> = r
+        .actions
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.name.to_lowercase() == lower)
+        .map(|(i, _)| i)
+        .collect();
+    let matches = if matches.is_empty() {
+        r.actions
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.name.to_lowercase().starts_with(&lower))
+            .map(|(i, _)| i)
+            .collect()
+    } else {
+        matches
+    };
+    let id = match matches.as_slice() {
+        [id] => *id,
+        [] => {
+            let names: Vec<&str> = r.actions.iter().map(|a| a.name.as_str()).collect();
+            return Err(format!("no action `{name}`; actions are: {}", names.join(", ")));
+        }
+        several => {
+            let names: Vec<&str> = several.iter().map(|i| r.actions[*i].name.as_str()).collect();
+            return Err(format!("`{name}` could be {}", names.join(" or ")));
+        }
+    };
+    let action = &r.actions[id];
+    let domains = game.domains(action, me).map_err(|f| f.message().to_string())?;
+    let mut args: Vec<Option<V>> = action
+        .params
+        .iter()
+        .map(|p| matches!(p.domain, ParamDomain::Type(Type::Bool)).then_some(V::Bool(false)))
+        .collect();
+    let mut positional = action
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !matches!(p.domain, ParamDomain::Type(Type::Bool)))
+        .map(|(i, _)| i);
+    for w in rest {
+        let flag = w.trim_start_matches('+').to_lowercase();
+        if let Some(i) = action
+            .params
+            .iter()
+            .position(|p| matches!(p.domain, ParamDomain::Type(Type::Bool)) && p.name.to_lowercase() == flag)
+        {
+            args[i] = Some(V::Bool(true));
+            continue;
+        }
+        let Some(i) = positional.next() else {
+            return Err(format!("`{w}` is one word too many for `{}`", action.name));
+        };
+        args[i] = Some(value(game, &action.params[i].name, &domains[i], w)?);
+    }
+    let missing: Vec<&str> =
+        action.params.iter().zip(&args).filter(|(_, a)| a.is_none()).map(|(p, _)| p.name.as_str()).collect();
+    if !missing.is_empty() {
+        return Err(format!("`{}` also needs: {}", action.name, missing.join(", ")));
+    }
+    Ok(Choice { action: id, args: args.into_iter().map(|a| a.expect("checked above")).collect() })
+}
+
+/// Read one parameter value from a word, among the values it may take now.
+fn value(game: &Game, param: &str, domain: &[V], w: &str) -> Result<V, String> {
+    let r = game.rules;
+    let lower = w.to_lowercase();
+    let found = domain.iter().find(|v| match v {
+        V::Int(n) => n.to_string() == w,
+        V::Place(p) => r.places[*p].name.to_lowercase() == lower,
+        V::Player(p) => format!("p{}", p + 1) == lower || (p + 1).to_string() == w,
+        V::Card(c) => r.components[*c].name.to_lowercase() == lower,
+        _ => false,
+    });
+    if let Some(v) = found {
+        return Ok(v.clone());
+    }
+    // A component may also be named by its position in the list, or by the
+    // start of its name when that is unambiguous.
+    if domain.iter().all(|v| matches!(v, V::Card(_))) && !domain.is_empty() {
+        if let Ok(n) = w.parse::<usize>() {
+            if (1..=domain.len()).contains(&n) {
+                return Ok(domain[n - 1].clone());
+            }
+        }
+        let starts: Vec<&V> = domain
+            .iter()
+            .filter(|v| matches!(v, V::Card(c) if r.components[*c].name.to_lowercase().starts_with(&lower)))
+            .collect();
+        if let [v] = starts.as_slice() {
+            return Ok((*v).clone());
+        }
+    }
+    if let [V::Place(_), ..] = domain {
+        let starts: Vec<&V> = domain
+            .iter()
+            .filter(|v| matches!(v, V::Place(p) if r.places[*p].name.to_lowercase().starts_with(&lower)))
+            .collect();
+        if let [v] = starts.as_slice() {
+            return Ok((*v).clone());
+        }
+    }
+    let options: Vec<String> = domain.iter().take(12).map(|v| word(game, v)).collect();
+    let more = if domain.len() > 12 { ", ..." } else { "" };
+    if domain.is_empty() {
+        Err(format!("`{param}` has no possible value now"))
+    } else {
+        Err(format!("`{w}` is not a possible `{param}`; it can be: {}{more}", options.join(", ")))
+    }
+}

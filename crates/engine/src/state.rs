@@ -1,0 +1,206 @@
+//! Runtime values, the layout of zone and counter instances, and the state.
+
+use std::rc::Rc;
+
+use rand_chacha::ChaCha8Rng;
+use ruleset::model::{ComponentId, PlaceId, Ruleset, Value, ZoneKind};
+
+/// A value while the game runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum V {
+    Int(i64),
+    Bool(bool),
+    None,
+    Text(Rc<str>),
+    Place(PlaceId),
+    Player(usize),
+    Card(ComponentId),
+    Tag(usize),
+    /// A zone instance.
+    Zone(usize),
+    /// A map-valued attribute of a component: (component, slot).
+    Map(ComponentId, usize),
+    /// Something to go through: all players, or the places of a class.
+    Players,
+    Class(usize),
+}
+
+impl V {
+    pub fn from_value(v: &Value) -> V {
+        match v {
+            Value::Int(n) => V::Int(*n),
+            Value::Bool(b) => V::Bool(*b),
+            Value::None => V::None,
+            Value::Text(t) => V::Text(Rc::from(t.as_str())),
+            Value::Place(p) => V::Place(*p),
+            Value::Tag(t) => V::Tag(*t),
+            Value::Tags(_) | Value::Map(_) => V::None,
+        }
+    }
+}
+
+/// Where each zone, counter and piece instance lives in the state's flat
+/// vectors. Computed once per ruleset and player count.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub players: usize,
+    zone_base: Vec<usize>,
+    group_base: usize,
+    counter_base: Vec<usize>,
+    piece_base: Vec<usize>,
+    /// Position of each place within its class.
+    place_pos: Vec<usize>,
+    /// For every zone instance: (zone or group, player, place).
+    pub instances: Vec<Instance>,
+    pub counter_instances: usize,
+    pub piece_instances: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Instance {
+    /// `Ok(zone)` or `Err(group)` for a group's supply.
+    pub source: Result<usize, usize>,
+    pub player: Option<usize>,
+    pub place: Option<PlaceId>,
+}
+
+impl Layout {
+    pub fn new(r: &Ruleset, players: usize) -> Layout {
+        let mut place_pos = vec![0; r.places.len()];
+        for class in &r.classes {
+            for (i, p) in class.places.iter().enumerate() {
+                place_pos[*p] = i;
+            }
+        }
+        let mut instances = Vec::new();
+        let mut zone_base = Vec::new();
+        for (z, zone) in r.zones.iter().enumerate() {
+            zone_base.push(instances.len());
+            let owners: Vec<Option<usize>> =
+                if zone.per_player { (0..players).map(Some).collect() } else { vec![None] };
+            for owner in owners {
+                match zone.index {
+                    Some(class) => {
+                        for p in &r.classes[class].places {
+                            instances.push(Instance { source: Ok(z), player: owner, place: Some(*p) });
+                        }
+                    }
+                    None => instances.push(Instance { source: Ok(z), player: owner, place: None }),
+                }
+            }
+        }
+        let group_base = instances.len();
+        for g in 0..r.groups.len() {
+            instances.push(Instance { source: Err(g), player: None, place: None });
+        }
+        let mut counter_base = Vec::new();
+        let mut n = 0;
+        for c in &r.counters {
+            counter_base.push(n);
+            n += (if c.per_player { players } else { 1 }) * c.index.map_or(1, |k| r.classes[k].places.len());
+        }
+        let mut piece_base = Vec::new();
+        let mut m = 0;
+        for p in &r.pieces {
+            piece_base.push(m);
+            m += if p.per_player { players } else { 1 };
+        }
+        Layout {
+            players,
+            zone_base,
+            group_base,
+            counter_base,
+            piece_base,
+            place_pos,
+            instances,
+            counter_instances: n,
+            piece_instances: m,
+        }
+    }
+
+    fn class_size(r: &Ruleset, class: Option<usize>) -> usize {
+        class.map_or(1, |c| r.classes[c].places.len())
+    }
+
+    pub fn zone(&self, r: &Ruleset, zone: usize, player: Option<usize>, place: Option<PlaceId>) -> usize {
+        let z = &r.zones[zone];
+        let size = Self::class_size(r, z.index);
+        self.zone_base[zone] + player.unwrap_or(0) * size + place.map_or(0, |p| self.place_pos[p])
+    }
+
+    pub fn group(&self, group: usize) -> usize {
+        self.group_base + group
+    }
+
+    pub fn counter(
+        &self,
+        r: &Ruleset,
+        counter: usize,
+        player: Option<usize>,
+        place: Option<PlaceId>,
+    ) -> usize {
+        let c = &r.counters[counter];
+        let size = Self::class_size(r, c.index);
+        self.counter_base[counter] + player.unwrap_or(0) * size + place.map_or(0, |p| self.place_pos[p])
+    }
+
+    pub fn piece(&self, piece: usize, player: Option<usize>) -> usize {
+        self.piece_base[piece] + player.unwrap_or(0)
+    }
+
+    pub fn zone_kind(&self, r: &Ruleset, inst: usize) -> ZoneKind {
+        match self.instances[inst].source {
+            Ok(z) => r.zones[z].kind,
+            Err(_) => ZoneKind::Box,
+        }
+    }
+
+    /// A readable name: `bag[Egypt]`, `tableau of P2`, `supply of research_cards`.
+    pub fn zone_name(&self, r: &Ruleset, inst: usize) -> String {
+        let i = self.instances[inst];
+        let mut name = match i.source {
+            Ok(z) => r.zones[z].name.clone(),
+            Err(g) => format!("supply of {}", r.groups[g].name),
+        };
+        if let Some(p) = i.place {
+            name = format!("{name}[{}]", r.places[p].name);
+        }
+        if let Some(p) = i.player {
+            name = format!("{name} of P{}", p + 1);
+        }
+        name
+    }
+}
+
+/// Everything that changes during a game. Cloning it is how the engine tries
+/// an action without doing it.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// Per zone instance, its contents: index 0 is the top of a pile or the
+    /// first slot of a row. Rows keep `None` for empty slots.
+    pub zones: Vec<Vec<Option<ComponentId>>>,
+    pub counters: Vec<V>,
+    pub pieces: Vec<PlaceId>,
+    /// For `turns by lowest`: when each player last reached their value;
+    /// higher is later (on top of the stack).
+    pub arrival: Vec<u64>,
+    pub tick: u64,
+    /// Seat order after `shuffle players`.
+    pub order: Vec<usize>,
+    /// Who moves now (clockwise games).
+    pub turn_seat: usize,
+    pub rng: ChaCha8Rng,
+    pub finished: bool,
+    /// Actions applied so far.
+    pub actions: u64,
+}
+
+impl State {
+    pub fn count(&self, inst: usize) -> usize {
+        self.zones[inst].iter().filter(|c| c.is_some()).count()
+    }
+
+    pub fn cards(&self, inst: usize) -> impl Iterator<Item = ComponentId> + '_ {
+        self.zones[inst].iter().filter_map(|c| *c)
+    }
+}

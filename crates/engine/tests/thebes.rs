@@ -1,0 +1,448 @@
+//! The engine playing the real Thebes ruleset: rulebook examples as
+//! scenarios, and invariants over many random games.
+//!
+//! Scenarios arrange a position by moving components and setting counters
+//! in a freshly set-up game, then apply real actions through the engine.
+
+use engine::{notation, Choice, Event, Game, V};
+use rand::{Rng, SeedableRng};
+use ruleset::Ruleset;
+
+fn thebes() -> Ruleset {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/thebes/thebes.ruleset");
+    let src = std::fs::read_to_string(path).expect("the Thebes ruleset is readable");
+    ruleset::check_source(&src).ruleset.expect("Thebes checks clean")
+}
+
+fn zone(g: &Game, name: &str, player: Option<usize>, place: Option<&str>) -> usize {
+    let r = g.rules;
+    let z = r.zones.iter().position(|z| z.name == name).expect(name);
+    g.layout.zone(r, z, player, place.map(|p| r.place_named(p).expect(p)))
+}
+
+fn counter(g: &Game, name: &str, player: Option<usize>) -> usize {
+    let r = g.rules;
+    let c = r.counters.iter().position(|c| c.name == name).expect(name);
+    g.layout.counter(r, c, player, None)
+}
+
+fn time(g: &Game, p: usize) -> i64 {
+    match g.state.counters[counter(g, "time", Some(p))] {
+        V::Int(n) => n,
+        ref other => panic!("{other:?}"),
+    }
+}
+
+fn set_time(g: &mut Game, p: usize, t: i64) {
+    let i = counter(g, "time", Some(p));
+    g.state.counters[i] = V::Int(t);
+}
+
+fn set_place(g: &mut Game, p: usize, place: &str) {
+    let r = g.rules;
+    let piece = r.pieces.iter().position(|x| x.name == "archaeologist").unwrap();
+    let i = g.layout.piece(piece, Some(p));
+    g.state.pieces[i] = r.place_named(place).unwrap();
+}
+
+/// Move the first component called `name` (wherever it is) into a zone.
+fn give(g: &mut Game, name: &str, to: usize) {
+    let c = (0..g.rules.components.len())
+        .find(|c| g.rules.components[*c].name == name && !g.state.zones[to].contains(&Some(*c)))
+        .unwrap_or_else(|| panic!("no component `{name}`"));
+    for z in g.state.zones.iter_mut() {
+        if let Some(i) = z.iter().position(|x| *x == Some(c)) {
+            z.remove(i);
+            break;
+        }
+    }
+    g.state.zones[to].push(Some(c));
+}
+
+/// Make `p` the player to move: everyone else far ahead.
+fn to_move(g: &mut Game, p: usize, t: i64) {
+    for q in 0..g.players() {
+        set_time(g, q, if q == p { t } else { t + 40 });
+    }
+}
+
+fn act(g: &mut Game, text: &str) -> Vec<Event> {
+    let choice = notation::parse(g, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    g.apply(&choice).unwrap_or_else(|f| panic!("{text}: {f:?}"))
+}
+
+fn drawn_from(events: &[Event], zone: &str) -> usize {
+    events.iter().filter(|e| matches!(e, Event::Move { from, .. } if from == zone)).count()
+}
+
+#[test]
+fn travel_costs_a_week_per_step_and_the_change_a_week_more() {
+    // ES "2. Realizar una acción", example: London to Warsaw is 2 steps,
+    // 2 weeks, plus 1 week for changing the cards.
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 2, 1).unwrap();
+    to_move(&mut g, 0, 10);
+    set_place(&mut g, 0, "London");
+    act(&mut g, "change");
+    assert_eq!(time(&g, 0), 13);
+}
+
+#[test]
+fn the_chronoscope_example_draws_five_tokens_in_four_weeks() {
+    // ES "Utilización del cronoscopio": 8 knowledge points for Crete (of 5
+    // general points only 4 count), 4 weeks: 5 tokens.
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 2, 2).unwrap();
+    to_move(&mut g, 0, 5);
+    set_place(&mut g, 0, "Crete");
+    let tableau = zone(&g, "tableau", Some(0), None);
+    for card in ["Crete 2 books, Paris", "Crete 1 book, Berlin", "Assistant, Paris", "Assistant, Berlin"] {
+        give(&mut g, card, tableau);
+    }
+    for card in ["General knowledge 2, Paris", "General knowledge 2, Berlin", "General knowledge 1, Rome"] {
+        give(&mut g, card, tableau);
+    }
+    // 3 books + 1 for two assistants = 4 specialized; general counts 4 of 5.
+    let bag = zone(&g, "bag", None, Some("Crete"));
+    let events = act(&mut g, "dig Crete 4");
+    assert_eq!(drawn_from(&events, "bag[Crete]"), 5);
+    assert_eq!(time(&g, 0), 9);
+    // First dig at Crete: the value-1 artifact on the board comes along.
+    assert_eq!(drawn_from(&events, "bonus[Crete]"), 1);
+    let finds = zone(&g, "finds", Some(0), None);
+    let blanks_back = g.state.count(bag);
+    assert_eq!(g.state.count(finds) + blanks_back, 30 - 5 + 5 + 1);
+}
+
+#[test]
+fn the_score_example_totals_67() {
+    // ES "Ejemplo de un recuento de puntos": 13 artifacts worth 39, three
+    // exhibitions (4 + 4 + 5), five congresses (15), no majority: 67.
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 2, 3).unwrap();
+    let finds = zone(&g, "finds", Some(0), None);
+    let tableau = zone(&g, "tableau", Some(0), None);
+    // 13 artifacts: 6+5+5+4+3+3+2+2+2+1+1+1+4 = 39
+    for a in [
+        "Greece artifact 6",
+        "Greece artifact 5",
+        "Greece artifact 5",
+        "Greece artifact 4",
+        "Greece artifact 3",
+        "Greece artifact 3",
+        "Greece artifact 2",
+        "Greece artifact 2",
+        "Greece artifact 2",
+        "Greece artifact 1",
+        "Greece artifact 1",
+        "Greece artifact 1",
+        "Crete artifact 4",
+    ] {
+        give(&mut g, a, finds);
+    }
+    for e in ["Small exhibition, London", "Small exhibition, Paris", "Large exhibition, Berlin"] {
+        give(&mut g, e, tableau);
+    }
+    for c in
+        ["Congress, London", "Congress, Paris", "Congress, Paris", "Congress, Berlin", "Congress, Vienna"]
+    {
+        give(&mut g, c, tableau);
+    }
+    // The other player has one book for every site, P1 none: no majority.
+    let other = zone(&g, "tableau", Some(1), None);
+    for b in [
+        "Greece 1 book, Rome",
+        "Crete 1 book, Paris",
+        "Egypt 1 book, Rome",
+        "Palestine 1 book, Rome",
+        "Mesopotamia 1 book, Rome",
+    ] {
+        give(&mut g, b, other);
+    }
+    let sheet = g.scores().unwrap();
+    let row = |name: &str| sheet.rows.iter().find(|(n, _)| n == name).unwrap().1[0];
+    assert_eq!(row("artifacts"), 39);
+    assert_eq!(row("exhibition_points"), 13);
+    assert_eq!(row("congresses"), 15);
+    assert_eq!(sheet.totals[0], 67);
+    assert_eq!(sheet.totals[1], 25, "the other player takes all five majorities");
+}
+
+#[test]
+fn a_car_saves_a_week_on_trips_of_three_steps_or_more() {
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 2, 4).unwrap();
+    to_move(&mut g, 0, 0);
+    set_place(&mut g, 0, "London");
+    let tableau = zone(&g, "tableau", Some(0), None);
+    give(&mut g, "Car, Moscow", tableau);
+    give(&mut g, "Greece 1 book, Rome", tableau);
+    // London - Greece is 3 steps: 2 weeks with the car, then 8 weeks digging
+    // (1 knowledge point needs 8 weeks for a token).
+    act(&mut g, "dig Greece 8");
+    assert_eq!(time(&g, 0), 10);
+    // Two steps cost the full two weeks.
+    to_move(&mut g, 0, 20);
+    set_place(&mut g, 0, "London");
+    act(&mut g, "change");
+    assert_eq!(time(&g, 0), 23);
+    // The car is kept.
+    assert!(g.state.cards(tableau).any(|c| g.rules.components[c].name == "Car, Moscow"));
+}
+
+#[test]
+fn a_zeppelin_makes_one_trip_free_and_is_discarded() {
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 2, 5).unwrap();
+    to_move(&mut g, 0, 0);
+    set_place(&mut g, 0, "London");
+    let tableau = zone(&g, "tableau", Some(0), None);
+    give(&mut g, "Zeppelin, Rome", tableau);
+    act(&mut g, "change by_zeppelin");
+    assert_eq!(time(&g, 0), 1, "the trip is free, the change costs 1 week");
+    assert_eq!(g.state.count(tableau), 0);
+    // Without a zeppelin the flag is refused with the ruleset's reason.
+    to_move(&mut g, 0, 10);
+    let c = notation::parse(&g, "change by_zeppelin").unwrap();
+    let err = g.check(&c).unwrap_err();
+    assert_eq!(err.message(), "you have no zeppelin card");
+}
+
+#[test]
+fn changing_again_in_a_row_costs_one_week_more_each_time() {
+    // ES "Caso especial": 1 week, then 2, then 3, while nobody else moves.
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 2, 6).unwrap();
+    to_move(&mut g, 0, 0);
+    act(&mut g, "change");
+    act(&mut g, "change");
+    act(&mut g, "change");
+    assert_eq!(time(&g, 0), 1 + 2 + 3);
+    // The other player moves: the next change costs 1 again.
+    set_time(&mut g, 1, 0);
+    act(&mut g, "change");
+    assert_eq!(time(&g, 1), 1);
+    set_time(&mut g, 1, 50);
+    act(&mut g, "change");
+    assert_eq!(time(&g, 0), 7);
+}
+
+#[test]
+fn an_exhibition_drawn_goes_to_slot_a_and_pushes_the_others_along() {
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 2, 7).unwrap();
+    to_move(&mut g, 0, 0);
+    let deck = zone(&g, "deck", None, None);
+    let ex = zone(&g, "exhibitions", None, None);
+    let discard = zone(&g, "discard", None, None);
+    // Three exhibitions in the slots, and one on top of the deck.
+    for (slot, name) in
+        ["Small exhibition, London", "Small exhibition, Paris", "Small exhibition, Berlin"].iter().enumerate()
+    {
+        let c = g.rules.components.iter().position(|c| c.name == *name).unwrap();
+        for z in g.state.zones.iter_mut() {
+            if let Some(i) = z.iter().position(|x| *x == Some(c)) {
+                z.remove(i);
+            }
+        }
+        g.state.zones[ex][slot] = Some(c);
+    }
+    let top = g.rules.components.iter().position(|c| c.name == "Large exhibition, Moscow").unwrap();
+    for z in g.state.zones.iter_mut() {
+        if let Some(i) = z.iter().position(|x| *x == Some(top)) {
+            z.remove(i);
+        }
+    }
+    g.state.zones[deck].insert(0, Some(top));
+    act(&mut g, "take 1");
+    let names: Vec<&str> =
+        g.state.zones[ex].iter().map(|c| c.map_or("-", |c| g.rules.components[c].name.as_str())).collect();
+    assert_eq!(names, ["Large exhibition, Moscow", "Small exhibition, London", "Small exhibition, Paris"]);
+    assert_eq!(g.rules.components[g.state.zones[discard][0].unwrap()].name, "Small exhibition, Berlin");
+    // The display is full of research cards again.
+    assert_eq!(g.state.count(zone(&g, "display", None, None)), 4);
+}
+
+#[test]
+fn the_permit_is_used_until_the_players_next_year() {
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 2, 8).unwrap();
+    to_move(&mut g, 0, 10);
+    set_place(&mut g, 0, "Egypt");
+    let tableau = zone(&g, "tableau", Some(0), None);
+    give(&mut g, "Egypt 3 books, London", tableau);
+    act(&mut g, "dig Egypt 3");
+    to_move(&mut g, 0, 20);
+    let c = notation::parse(&g, "dig Egypt 3").unwrap();
+    assert_eq!(g.check(&c).unwrap_err().message(), "your permit for this site is used until your next year");
+    // In the player's next year the permit is valid again.
+    to_move(&mut g, 0, 53);
+    assert!(g.check(&c).is_ok());
+}
+
+#[test]
+fn a_dig_that_crosses_the_year_leaves_the_permit_valid() {
+    // RU text: the year turns over during the dig, the permit is refreshed.
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 2, 9).unwrap();
+    to_move(&mut g, 0, 50);
+    set_place(&mut g, 0, "Egypt");
+    let tableau = zone(&g, "tableau", Some(0), None);
+    give(&mut g, "Egypt 3 books, London", tableau);
+    act(&mut g, "dig Egypt 4");
+    assert_eq!(time(&g, 0), 54);
+    to_move(&mut g, 0, 54);
+    let c = notation::parse(&g, "dig Egypt 3").unwrap();
+    assert!(g.check(&c).is_ok());
+}
+
+#[test]
+fn in_the_last_year_nothing_may_end_past_week_one_of_the_next() {
+    // ES "Final de juego": with 4 players the game runs 1902-1903; a marker on
+    // week 48 of 1903 has 5 weeks left.
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 4, 10).unwrap();
+    let end = 2 * 52 + 1;
+    to_move(&mut g, 0, 52 + 48);
+    set_place(&mut g, 0, "Greece");
+    let tableau = zone(&g, "tableau", Some(0), None);
+    give(&mut g, "Greece 3 books, Berlin", tableau);
+    give(&mut g, "Greece 2 books, London", tableau);
+    let five = notation::parse(&g, "dig Greece 5").unwrap();
+    let six = notation::parse(&g, "dig Greece 6").unwrap();
+    assert!(g.check(&five).is_ok());
+    assert!(g.check(&six).is_err());
+    // Stopping moves the marker to the end space.
+    act(&mut g, "stop");
+    assert_eq!(time(&g, 0), end);
+}
+
+#[test]
+fn the_player_furthest_back_moves_and_the_top_of_a_stack_first() {
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 3, 11).unwrap();
+    // Everyone starts on 16; the random stack decides.
+    let first = g.current().unwrap();
+    assert_eq!(g.state.order[0], first);
+    act(&mut g, "change");
+    // The one who moved is now at 17; the next in the stack moves.
+    assert_eq!(g.current(), Some(g.state.order[1]));
+    // Landing on an occupied space puts the marker on top.
+    let second = g.state.order[1];
+    act(&mut g, "change");
+    // `second` reached 17 after `first`: it is on top and moves before
+    // `first` once the last player has moved too.
+    let third = g.current().unwrap();
+    assert_eq!(third, g.state.order[2]);
+    act(&mut g, "change");
+    assert_eq!(g.current(), Some(third), "third arrived last at 17 and is on top");
+    let _ = second;
+}
+
+// ------------------------------------------------------------ invariants
+
+fn total_components(g: &Game) -> usize {
+    g.state.zones.iter().map(|z| z.iter().filter(|c| c.is_some()).count()).sum()
+}
+
+fn play_random(rules: &Ruleset, players: usize, seed: u64) -> (Game<'_>, Vec<Choice>) {
+    let (mut g, _) = Game::new(rules, players, seed).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0xABCD);
+    let mut history = Vec::new();
+    let n = rules.components.len();
+    let mut last_time: Vec<i64> = (0..players).map(|p| time(&g, p)).collect();
+    while g.current().is_some() {
+        let choices = g.choices();
+        assert!(!choices.is_empty(), "seed {seed}: a player has no legal action");
+        let c = choices[rng.gen_range(0..choices.len())].clone();
+        g.apply(&c).unwrap();
+        history.push(c);
+        // Nothing created or lost: every component lies in exactly one zone.
+        assert_eq!(total_components(&g), n, "seed {seed}: components created or lost");
+        // Time never runs backwards.
+        for (p, last) in last_time.iter_mut().enumerate() {
+            let t = time(&g, p);
+            assert!(t >= *last, "seed {seed}: P{} went back from {last} to {t}", p + 1);
+            *last = t;
+        }
+        assert!(history.len() < 2_000, "seed {seed}: the game does not end");
+    }
+    (g, history)
+}
+
+#[test]
+fn random_games_keep_the_invariants_and_replay_exactly() {
+    let rules = thebes();
+    let mut seen = std::collections::HashSet::new();
+    for players in 2..=4 {
+        for seed in 0..4u64 {
+            let (g, history) = play_random(&rules, players, seed);
+            let mut cards: Vec<usize> = g.state.zones.iter().flatten().flatten().copied().collect();
+            cards.sort();
+            cards.dedup();
+            assert_eq!(cards.len(), rules.components.len(), "each component in exactly one zone");
+            // The end: every marker on the end space.
+            let end = if players == 4 { 2 * 52 + 1 } else { 3 * 52 + 1 };
+            assert!((0..players).all(|p| time(&g, p) == end));
+            // Scores recount: totals are the sum of the rule lines.
+            let sheet = g.scores().unwrap();
+            for p in 0..players {
+                assert_eq!(sheet.totals[p], sheet.rows.iter().map(|(_, v)| v[p]).sum::<i64>());
+            }
+            // A replay from the seed and the choices reproduces the game.
+            let (mut again, _) = Game::new(&rules, players, seed).unwrap();
+            for c in &history {
+                again.apply(c).unwrap();
+            }
+            assert_eq!(again.state.zones, g.state.zones);
+            assert_eq!(again.scores().unwrap(), sheet);
+            seen.insert(sheet.totals.clone());
+        }
+    }
+    assert!(seen.len() > 6, "different seeds give different games");
+}
+
+#[test]
+fn the_same_seed_sets_up_the_same_game_and_another_seed_another() {
+    let rules = thebes();
+    let (a, _) = Game::new(&rules, 3, 42).unwrap();
+    let (b, _) = Game::new(&rules, 3, 42).unwrap();
+    let (c, _) = Game::new(&rules, 3, 43).unwrap();
+    assert_eq!(a.state.zones, b.state.zones);
+    assert_eq!(a.state.order, b.state.order);
+    assert_ne!(a.state.zones, c.state.zones);
+}
+
+#[test]
+fn setup_follows_the_player_count() {
+    let rules = thebes();
+    for (players, start, year) in [(2, 0, 1901), (3, 16, 1901), (4, 0, 1902)] {
+        let (g, _) = Game::new(&rules, players, 1).unwrap();
+        assert!((0..players).all(|p| time(&g, p) == start), "{players}p start space");
+        assert_eq!(g.state.counters[counter(&g, "first_year", None)], V::Int(year));
+        let display = zone(&g, "display", None, None);
+        assert_eq!(g.state.count(display), 4);
+        let pile3 = zone(&g, "pile3", None, None);
+        let ex_in_pile3 =
+            g.state.cards(pile3).filter(|c| g.rules.components[*c].name.contains("exhibition")).count();
+        assert_eq!(ex_in_pile3, if players == 2 { 0 } else { 5 }, "{players}p: large exhibitions in pile 3");
+        for site in ["Greece", "Crete", "Egypt", "Palestine", "Mesopotamia"] {
+            assert_eq!(g.state.count(zone(&g, "bag", None, Some(site))), 30);
+            assert_eq!(g.state.count(zone(&g, "bonus", None, Some(site))), 1);
+        }
+    }
+}
+
+#[test]
+fn an_illegal_choice_changes_nothing() {
+    let rules = thebes();
+    let (mut g, _) = Game::new(&rules, 2, 12).unwrap();
+    let before = g.state.clone();
+    let c = notation::parse(&g, "dig Egypt 12").unwrap();
+    assert!(g.apply(&c).is_err());
+    assert_eq!(g.state.zones, before.zones);
+    assert_eq!(g.state.counters, before.counters);
+    assert!(notation::parse(&g, "take 9").is_err());
+    assert!(notation::parse(&g, "dig Atlantis 3").is_err());
+    assert!(notation::parse(&g, "fly").is_err());
+}
