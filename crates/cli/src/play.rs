@@ -192,7 +192,7 @@ fn play(rules: &Ruleset, source: &str, name: &str, args: PlayArgs) -> Result<Exi
                 Seat::Human => match ask(&game, &choices, source, &mut input)? {
                     Some(c) => c,
                     None => {
-                        outln!("input ended; the game stops unfinished");
+                        outln!("the game stops unfinished");
                         finish_save(&args.save, seed, players, &saved)?;
                         return Ok(ExitCode::FAILURE);
                     }
@@ -472,7 +472,7 @@ fn choice_list(game: &Game, choices: &[Choice], only: Option<&str>, per_action: 
         let n = shown.entry(c.action).or_default();
         if *n < per_action {
             *n += 1;
-            let _ = writeln!(out, "  {:>3}. {}", i + 1, notation::format(game, c));
+            let _ = writeln!(out, "  {:>3}. {}{}", i + 1, notation::format(game, c), preview(game, c));
         } else {
             *hidden.entry(name.clone()).or_default() += 1;
         }
@@ -481,6 +481,52 @@ fn choice_list(game: &Game, choices: &[Choice], only: Option<&str>, per_action: 
         let _ = writeln!(out, "       ... {n} more `{name}` choices (type `list {name}`)");
     }
     out
+}
+
+/// What a choice would do, as far as the player may know it: changes to the
+/// mover's numbers and how many components it takes from hidden zones.
+fn preview(game: &Game, choice: &Choice) -> String {
+    let Ok(events) = game.preview(choice) else { return String::new() };
+    let me = game.current().map(|p| p + 1);
+    let r = game.rules;
+    let mut deltas: Vec<(String, i64)> = Vec::new();
+    let mut hidden: Vec<(String, usize)> = Vec::new();
+    for e in &events {
+        match e {
+            Event::Counter { name, player, place: None, from, to, .. } if *player == me => {
+                if let (Some(a), Some(b)) = (from.as_i64(), to.as_i64()) {
+                    match deltas.iter_mut().find(|(n, _)| n == name) {
+                        Some((_, d)) => *d += b - a,
+                        None => deltas.push((name.clone(), b - a)),
+                    }
+                }
+            }
+            Event::Move { from, .. } => {
+                let hidden_zone = r.zones.iter().any(|z| {
+                    z.visibility == Visibility::Nobody
+                        && (from == &z.name || from.starts_with(&format!("{}[", z.name)))
+                });
+                if hidden_zone {
+                    match hidden.iter_mut().find(|(z, _)| z == from) {
+                        Some((_, n)) => *n += 1,
+                        None => hidden.push((from.clone(), 1)),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut parts: Vec<String> = deltas
+        .into_iter()
+        .filter(|(_, d)| *d != 0)
+        .map(|(n, d)| format!("{n} {}{d}", if d > 0 { "+" } else { "" }))
+        .collect();
+    parts.extend(hidden.into_iter().map(|(z, n)| format!("draws {n} from {z}")));
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("   ({})", parts.join(", "))
+    }
 }
 
 /// The table as player `me` may see it.

@@ -157,3 +157,137 @@ fn show_refuses_a_broken_ruleset() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("cannot show a ruleset with errors"), "{}", stderr(&o));
 }
+
+fn run_with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chronoscope"))
+        .args(args)
+        .current_dir(root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chronoscope-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn bots_play_a_whole_game_unattended() {
+    let o = run(&["play", THEBES, "--players", "3", "--seed", "7", "--quiet"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Final score"), "{out}");
+    assert!(out.contains("artifacts"), "{out}");
+    assert!(out.contains(" win"), "{out}");
+}
+
+#[test]
+fn the_same_seed_plays_the_same_game() {
+    let a = run(&["play", THEBES, "--players", "4", "--seed", "11"]);
+    let b = run(&["play", THEBES, "--players", "4", "--seed", "11"]);
+    assert_eq!(a.status.code(), Some(0));
+    assert_eq!(stdout(&a), stdout(&b));
+    let c = run(&["play", THEBES, "--players", "4", "--seed", "12"]);
+    assert_ne!(stdout(&a), stdout(&c));
+}
+
+#[test]
+fn a_saved_game_replays_from_its_script() {
+    let dir = temp("save");
+    let save = dir.join("game.txt");
+    let a = run(&["play", THEBES, "--players", "2", "--seed", "21", "--save", save.to_str().unwrap()]);
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    let text = std::fs::read_to_string(&save).unwrap();
+    assert!(text.contains("# seed 21") && text.contains("# players 2"), "{text}");
+    // No seed, no player count: both come from the script.
+    let b = run(&["play", THEBES, "--script", save.to_str().unwrap()]);
+    assert_eq!(b.status.code(), Some(0), "{}", stderr(&b));
+    assert_eq!(stdout(&a), stdout(&b));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_script_with_an_illegal_line_stops_with_its_line_number() {
+    let dir = temp("script");
+    let script = dir.join("bad.txt");
+    std::fs::write(&script, "# seed 3\n# players 2\nchange\nfly to the moon\n").unwrap();
+    let o = run(&["play", THEBES, "--script", script.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("script line 4: `fly to the moon`: no action `fly`"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_log_records_every_action_and_the_scores() {
+    let dir = temp("log");
+    let log = dir.join("game.jsonl");
+    let o =
+        run(&["play", THEBES, "--players", "2", "--seed", "5", "--quiet", "--log", log.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(lines[0]["type"], "start");
+    assert_eq!(lines[0]["seed"], 5);
+    assert_eq!(lines[1]["type"], "setup");
+    let end = lines.last().unwrap();
+    assert_eq!(end["type"], "end");
+    let actions: Vec<&serde_json::Value> = lines.iter().filter(|l| l["type"] == "action").collect();
+    assert_eq!(end["actions"], actions.len());
+    let dig = actions.iter().find(|a| a["action"] == "dig").expect("somebody digs");
+    let site = dig["params"]["s"].as_str().unwrap();
+    let from_bag = format!("bag[{site}]");
+    let events = dig["events"].as_array().unwrap();
+    assert!(events.iter().any(|e| e["event"] == "move" && e["from"] == from_bag.as_str()), "{dig}");
+    assert!(events.iter().all(|e| e["line"].as_u64().is_some()), "every event names its ruleset line");
+    assert!(dig["before"]["time"].as_i64() < dig["after"]["time"].as_i64());
+    assert!(dig["after"]["year"].as_i64().is_some());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_human_gets_reasons_and_the_same_prompt() {
+    let o = run_with_input(
+        &["play", THEBES, "--players", "2", "--seats", "human", "--seed", "3"],
+        "fly away\ndig Egypt 4\ntake 9\n99\nquit\n",
+    );
+    let out = stdout(&o);
+    assert!(out.contains("no action `fly`; actions are: take, change, dig, exhibit, stop"), "{out}");
+    assert!(
+        out.contains("not allowed: you need at least 1 point of specialized knowledge for this site"),
+        "{out}"
+    );
+    assert!(out.contains("`9` is not a possible `c`"), "{out}");
+    assert!(out.contains("no choice 99; choices run from 1 to"), "{out}");
+    assert_eq!(out.matches("P1> ").count(), 5, "{out}");
+    assert_eq!(o.status.code(), Some(1), "quitting leaves the game unfinished");
+}
+
+#[test]
+fn a_human_move_is_played() {
+    let o = run_with_input(
+        &["play", THEBES, "--players", "2", "--seats", "human,random", "--seed", "3"],
+        "2\nquit\n",
+    );
+    let out = stdout(&o);
+    assert!(out.contains("P1 take \"Congress, Moscow\""), "{out}");
+}
+
+#[test]
+fn play_refuses_bad_seats_and_counts() {
+    let o = run(&["play", THEBES, "--seats", "human,wizard"]);
+    assert_eq!(o.status.code(), Some(1));
+    insta::assert_snapshot!(stderr(&o), @"error: unknown seat `wizard`; seats are: human, random");
+    let o = run(&["play", THEBES, "--players", "6"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("Thebes is for 2 to 4 players, not 6"), "{}", stderr(&o));
+}

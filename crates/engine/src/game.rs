@@ -287,6 +287,19 @@ impl<'r> Game<'r> {
         Ok(())
     }
 
+    /// What a choice would do, without doing it: the events of a trial run
+    /// on a copy. Draws from hidden zones appear here with the components'
+    /// names: a caller showing a preview to a player must show only what
+    /// that player may see (how many, from where).
+    pub fn preview(&self, choice: &Choice) -> Result<Vec<Event>, Fail> {
+        let me = self.current().ok_or_else(|| Fail::Illegal {
+            reason: "the game is over".into(),
+            span: ruleset::Span::default(),
+        })?;
+        self.valid_args(choice, me)?;
+        self.try_on(choice, me, true).map(|(_, events)| events)
+    }
+
     /// Apply a legal choice. On any failure the state is unchanged.
     pub fn apply(&mut self, choice: &Choice) -> Result<Vec<Event>, Fail> {
         let me = self.current().ok_or_else(|| Fail::Illegal {
