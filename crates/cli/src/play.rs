@@ -337,6 +337,33 @@ fn player_summary(game: &Game, p: usize) -> serde_json::Value {
     serde_json::Value::Object(map)
 }
 
+/// Every let of a player and a place class, per place: in Thebes the
+/// knowledge, books, artifacts and permits per site.
+fn per_place_lets(game: &Game, p: usize) -> Vec<String> {
+    let r = game.rules;
+    let mut out = Vec::new();
+    for l in &r.lets {
+        let [first, second] = l.params.as_slice() else { continue };
+        let (ParamDomain::Type(Type::Player), ParamDomain::Type(Type::Place(Some(class)))) =
+            (&first.domain, &second.domain)
+        else {
+            continue;
+        };
+        let mut cells = Vec::new();
+        for place in &r.classes[*class].places {
+            let v = game.call_let(&l.name, Some(p), vec![V::Player(p), V::Place(*place)]);
+            let text = match v {
+                Some(Ok(V::Int(n))) => n.to_string(),
+                Some(Ok(V::Bool(b))) => (if b { "yes" } else { "no" }).to_string(),
+                _ => "?".to_string(),
+            };
+            cells.push(format!("{} {text}", r.places[*place].name));
+        }
+        out.push(format!("{} [{}]", l.name, cells.join(", ")));
+    }
+    out
+}
+
 /// `(time 12 -> 15)`: the plain numbers that changed.
 fn brief_change(before: &serde_json::Value, after: &serde_json::Value) -> String {
     let (Some(b), Some(a)) = (before.as_object(), after.as_object()) else { return String::new() };
@@ -562,6 +589,9 @@ fn table(game: &Game, me: usize) -> String {
                 };
                 parts.push(text.replace('"', ""));
             }
+        }
+        if p == me {
+            parts.extend(per_place_lets(game, p));
         }
         let who = if p == me { " (you)" } else { "" };
         let _ = writeln!(out, "P{}{who}: {}", p + 1, parts.join(" · "));

@@ -446,3 +446,223 @@ fn an_illegal_choice_changes_nothing() {
     assert!(notation::parse(&g, "dig Atlantis 3").is_err());
     assert!(notation::parse(&g, "fly").is_err());
 }
+
+fn names(g: &Game, inst: usize) -> Vec<String> {
+    g.state.cards(inst).map(|c| g.rules.components[c].name.clone()).collect()
+}
+
+#[test]
+fn a_lone_assistant_and_a_lone_shovel_work_once_and_are_discarded() {
+    // ES: a single assistant acts as two, a single shovel as two, each for
+    // one dig, then goes to the discard pile.
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 2, 13).unwrap();
+    to_move(&mut g, 0, 0);
+    set_place(&mut g, 0, "Egypt");
+    let tableau = zone(&g, "tableau", Some(0), None);
+    give(&mut g, "Egypt 1 book, Paris", tableau);
+    give(&mut g, "Assistant, Rome", tableau);
+    give(&mut g, "Shovel, London", tableau);
+    // 1 book + 1 for the lone assistant = 2 knowledge: 6 weeks draw 1 token
+    // (chronoscope row 2), +1 for the lone shovel = 2.
+    let events = act(&mut g, "dig Egypt 6 lone_assistant lone_shovel");
+    assert_eq!(drawn_from(&events, "bag[Egypt]"), 2);
+    assert_eq!(names(&g, tableau), ["Egypt 1 book, Paris"]);
+    let discard = zone(&g, "discard", None, None);
+    let discarded = names(&g, discard);
+    assert!(
+        discarded.contains(&"Assistant, Rome".to_string())
+            && discarded.contains(&"Shovel, London".to_string())
+    );
+}
+
+#[test]
+fn two_shovels_add_a_token_to_every_dig_and_stay() {
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 2, 14).unwrap();
+    to_move(&mut g, 0, 0);
+    set_place(&mut g, 0, "Egypt");
+    let tableau = zone(&g, "tableau", Some(0), None);
+    give(&mut g, "Egypt 3 books, London", tableau);
+    give(&mut g, "Shovel, London", tableau);
+    give(&mut g, "Shovel, Rome", tableau);
+    // 3 knowledge, 3 weeks: 1 token, +1 for two shovels.
+    let events = act(&mut g, "dig Egypt 3");
+    assert_eq!(drawn_from(&events, "bag[Egypt]"), 2);
+    assert_eq!(g.state.count(tableau), 3);
+}
+
+#[test]
+fn rumours_add_two_for_one_dig_and_the_special_permit_allows_a_second_dig() {
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 2, 15).unwrap();
+    to_move(&mut g, 0, 0);
+    set_place(&mut g, 0, "Crete");
+    let tableau = zone(&g, "tableau", Some(0), None);
+    give(&mut g, "Crete 1 book, Paris", tableau);
+    give(&mut g, "Rumours Crete", tableau);
+    give(&mut g, "Special permit, London", tableau);
+    // 1 + 2 = 3 knowledge: 3 weeks draw 1.
+    let events = act(&mut g, "dig Crete 3 use_rumours");
+    assert_eq!(drawn_from(&events, "bag[Crete]"), 1);
+    assert!(!names(&g, tableau).contains(&"Rumours Crete".to_string()));
+    // The permit is used; the special permit allows a second dig this year.
+    to_move(&mut g, 0, 10);
+    let plain = notation::parse(&g, "dig Crete 8").unwrap();
+    assert!(g.check(&plain).is_err());
+    let events = act(&mut g, "dig Crete 8 use_special_permit");
+    assert_eq!(drawn_from(&events, "bag[Crete]"), 1);
+    // The first-dig bonus went to the first dig only.
+    assert_eq!(drawn_from(&events, "bonus[Crete]"), 0);
+    assert_eq!(names(&g, tableau), ["Crete 1 book, Paris"]);
+    // A special permit is not spent while the permit is valid.
+    to_move(&mut g, 0, 60);
+    give(&mut g, "Special permit, Moscow", tableau);
+    let wasteful = notation::parse(&g, "dig Crete 8 use_special_permit").unwrap();
+    assert_eq!(g.check(&wasteful).unwrap_err().message(), "your permit is valid; keep the special permit");
+}
+
+#[test]
+fn an_exhibition_needs_its_artifacts_which_are_kept() {
+    // ES "Realizar una exposición", example: London needs 1 orange (Greece)
+    // and 2 yellow (Egypt) artifacts.
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 2, 16).unwrap();
+    to_move(&mut g, 0, 0);
+    let ex = zone(&g, "exhibitions", None, None);
+    let card = g.rules.components.iter().position(|c| c.name == "Small exhibition, London").unwrap();
+    for z in g.state.zones.iter_mut() {
+        if let Some(i) = z.iter().position(|x| *x == Some(card)) {
+            z.remove(i);
+        }
+    }
+    g.state.zones[ex][0] = Some(card);
+    let finds = zone(&g, "finds", Some(0), None);
+    give(&mut g, "Greece artifact 2", finds);
+    give(&mut g, "Egypt artifact 3", finds);
+    let c = notation::parse(&g, "exhibit 1").unwrap();
+    assert_eq!(g.check(&c).unwrap_err().message(), "you lack the artifacts this exhibition needs");
+    give(&mut g, "Egypt artifact 5", finds);
+    // Warsaw to London is 2 steps, the exhibition 3 weeks.
+    act(&mut g, "exhibit 1");
+    assert_eq!(time(&g, 0), 5);
+    assert_eq!(g.state.count(finds), 3, "the artifacts are only shown");
+    assert_eq!(g.scores().unwrap().rows.iter().find(|(n, _)| n == "exhibition_points").unwrap().1[0], 4);
+}
+
+#[test]
+fn a_tie_for_the_most_books_scores_three_each_and_books_from_the_bag_count() {
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 3, 17).unwrap();
+    {
+        let z = zone(&g, "tableau", Some(0), None);
+        give(&mut g, "Egypt 2 books, Berlin", z);
+    }
+    {
+        let z = zone(&g, "tableau", Some(1), None);
+        give(&mut g, "Egypt 1 book, Rome", z);
+    }
+    {
+        let z = zone(&g, "finds", Some(1), None);
+        give(&mut g, "Palestine bag: Egypt book", z);
+    }
+    {
+        let z = zone(&g, "tableau", Some(2), None);
+        give(&mut g, "Egypt 1 book, Moscow", z);
+    }
+    // Assistants and rumours do not count for the majority.
+    {
+        let z = zone(&g, "tableau", Some(2), None);
+        give(&mut g, "Rumours Egypt", z);
+    }
+    {
+        let z = zone(&g, "tableau", Some(2), None);
+        give(&mut g, "Assistant, Paris", z);
+    }
+    {
+        let z = zone(&g, "tableau", Some(2), None);
+        give(&mut g, "Assistant, Vienna", z);
+    }
+    let sheet = g.scores().unwrap();
+    let egypt = &sheet.rows.iter().find(|(n, _)| n == "site_majority[Egypt]").unwrap().1;
+    assert_eq!(egypt, &vec![3, 3, 0]);
+    let greece = &sheet.rows.iter().find(|(n, _)| n == "site_majority[Greece]").unwrap().1;
+    assert_eq!(greece, &vec![0, 0, 0], "nobody has a Greece book: nobody scores");
+}
+
+#[test]
+fn the_first_exhausted_deck_takes_the_discards_and_pile_three_later_only_discards() {
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 3, 18).unwrap();
+    to_move(&mut g, 0, 0);
+    let deck = zone(&g, "deck", None, None);
+    let pile3 = zone(&g, "pile3", None, None);
+    let discard = zone(&g, "discard", None, None);
+    // Empty the deck into the discard pile.
+    let cards: Vec<Option<usize>> = g.state.zones[deck].drain(..).collect();
+    g.state.zones[discard].extend(cards);
+    let in_play = g.state.count(discard) + g.state.count(pile3);
+    act(&mut g, "take 1");
+    assert_eq!(g.state.count(pile3), 0);
+    assert_eq!(g.state.count(discard), 0);
+    assert!(g.state.count(deck) >= in_play - 8, "the discards and pile 3 form the new deck");
+    // The second time only the discards come back (pile 3 is gone).
+    to_move(&mut g, 0, 10);
+    let cards: Vec<Option<usize>> = g.state.zones[deck].drain(..).collect();
+    g.state.zones[discard].extend(cards);
+    act(&mut g, "take 1");
+    assert_eq!(g.state.count(pile3), 0);
+    assert_eq!(g.state.count(zone(&g, "display", None, None)), 4);
+}
+
+#[test]
+fn a_view_shows_the_bags_as_counts_and_the_table_open() {
+    let r = thebes();
+    let (g, _) = Game::new(&r, 2, 19).unwrap();
+    let view = g.view(0);
+    let bag = zone(&g, "bag", None, Some("Egypt"));
+    assert_eq!(view.zones[bag], engine::ZoneView::Hidden(30));
+    let deck = zone(&g, "deck", None, None);
+    assert!(matches!(view.zones[deck], engine::ZoneView::Hidden(_)));
+    let display = zone(&g, "display", None, None);
+    assert!(matches!(view.zones[display], engine::ZoneView::Open(_)));
+}
+
+#[test]
+fn the_chronoscope_dig_log() {
+    // The events of the rulebook's chronoscope example, as a snapshot: trip,
+    // weeks, every token drawn and where it went.
+    let r = thebes();
+    let (mut g, _) = Game::new(&r, 2, 2).unwrap();
+    to_move(&mut g, 0, 5);
+    set_place(&mut g, 0, "Rome");
+    let tableau = zone(&g, "tableau", Some(0), None);
+    for card in [
+        "Crete 2 books, Paris",
+        "Crete 1 book, Berlin",
+        "Assistant, Paris",
+        "Assistant, Berlin",
+        "General knowledge 2, Paris",
+        "General knowledge 2, Berlin",
+        "General knowledge 1, Rome",
+    ] {
+        give(&mut g, card, tableau);
+    }
+    let events = act(&mut g, "dig Crete 4");
+    let text: Vec<String> = events
+        .iter()
+        .map(|e| match e {
+            Event::Move { card, from, to, .. } => format!("move {card}: {from} -> {to}"),
+            Event::Counter { name, player, place, from, to, .. } => {
+                format!(
+                    "{name}{} P{}: {from} -> {to}",
+                    place.as_ref().map_or(String::new(), |p| format!("[{p}]")),
+                    player.unwrap_or(0)
+                )
+            }
+            Event::Piece { name, from, to, steps, .. } => format!("{name}: {from} -> {to} ({steps:?} steps)"),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    insta::assert_snapshot!(text.join("\n"));
+}

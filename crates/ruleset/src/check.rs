@@ -2960,6 +2960,14 @@ impl<'f> Checker<'f> {
         }
     }
 
+    /// A let of a player (or of a player and a place) is shown to players
+    /// by `play` and written to the log: that is a use.
+    fn displayed(&self, sym: Sym) -> bool {
+        let Sym::Let(id) = sym else { return false };
+        let tys = &self.let_param_tys[id];
+        matches!(tys.as_slice(), [Ty::Player] | [Ty::Player, Ty::Place(Some(_))])
+    }
+
     fn unused(&mut self, file: &ast::File) {
         let _ = file;
         let mut found: Vec<(Span, String, &'static str)> = Vec::new();
@@ -2976,7 +2984,7 @@ impl<'f> Checker<'f> {
                     | Sym::Let(_)
                     | Sym::Procedure(_)
             );
-            if check && !self.used.contains(sym) {
+            if check && !self.used.contains(sym) && !self.displayed(*sym) {
                 found.push((*span, name.clone(), sym.noun()));
             }
         }
