@@ -581,10 +581,6 @@ impl Lower<'_> {
         file
     }
 
-    fn notes(&self, pair: Pair<Rule>) -> Vec<Note> {
-        pair.into_inner().map(|n| self.note(n)).collect()
-    }
-
     fn note(&self, pair: Pair<Rule>) -> Note {
         let span = self.span(&pair);
         let mut inner = pair.into_inner();
@@ -600,9 +596,9 @@ impl Lower<'_> {
         let mut notes = Vec::new();
         // Keywords carry no information once the rule is known.
         let mut inner: Vec<Pair<Rule>> = pair.into_inner().filter(|p| !is_keyword(p.as_rule())).collect();
-        while let Some(pos) = inner.iter().position(|p| p.as_rule() == Rule::notes) {
-            let more = self.notes(inner.remove(pos));
-            notes.extend(more);
+        while let Some(pos) = inner.iter().position(|p| p.as_rule() == Rule::note) {
+            let note = self.note(inner.remove(pos));
+            notes.push(note);
         }
         let mut it = inner.into_iter();
         let kind = match rule {
@@ -853,7 +849,7 @@ impl Lower<'_> {
                     }
                 }
                 Rule::field => fields.push(self.field(p)),
-                Rule::notes => notes = self.notes(p),
+                Rule::note => notes.push(self.note(p)),
                 _ => {}
             }
         }
@@ -944,7 +940,7 @@ impl Lower<'_> {
         let mut inner = pair.into_inner();
         let key = self.int(inner.next().expect("grammar: row key"));
         let row = self.int_row(inner.next().expect("grammar: row values"));
-        let notes = inner.next().map(|n| self.notes(n)).unwrap_or_default();
+        let notes = inner.map(|n| self.note(n)).collect();
         TableRow { key, row, notes, span }
     }
 
@@ -952,8 +948,8 @@ impl Lower<'_> {
         self.ident(pair.into_inner().next().expect("grammar: index class"))
     }
 
-    fn value(&mut self, pair: Pair<Rule>) -> Value {
-        let inner = pair.into_inner().next().expect("grammar: value");
+    /// A value: the pair is a map, a list, or one of a literal's pieces.
+    fn value(&mut self, inner: Pair<Rule>) -> Value {
         match inner.as_rule() {
             Rule::map_value => {
                 let span = self.span(&inner);
@@ -977,9 +973,10 @@ impl Lower<'_> {
         }
     }
 
-    fn literal(&mut self, pair: Pair<Rule>) -> Value {
-        let span = self.span(&pair);
-        let inner = pair.into_inner().next().expect("grammar: literal");
+    /// A number, a text, or a word (`yes`, `no`, `true`, `false` and `none`
+    /// are told apart here rather than tried first by the grammar).
+    fn literal(&mut self, inner: Pair<Rule>) -> Value {
+        let span = self.span(&inner);
         let kind = match inner.as_rule() {
             Rule::signed_int => ValueKind::Int(self.int(inner).0),
             Rule::string => ValueKind::Text(self.string(inner)),
