@@ -244,24 +244,29 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn player_opt(&self, e: Option<&Expr>, st: &State, f: &mut Frame) -> R<Option<usize>> {
-        match e {
-            None => Ok(None),
-            Some(e) => match self.eval(e, st, f)? {
-                V::Player(p) => Ok(Some(p)),
-                other => rule(e.span, format!("expected a player, found {other:?}")),
-            },
+    /// Evaluate an optional expression that must give a player or a place.
+    fn optional<T>(
+        &self,
+        e: Option<&Expr>,
+        st: &State,
+        f: &mut Frame,
+        what: &str,
+        pick: impl Fn(&V) -> Option<T>,
+    ) -> R<Option<T>> {
+        let Some(e) = e else { return Ok(None) };
+        let v = self.eval(e, st, f)?;
+        match pick(&v) {
+            Some(x) => Ok(Some(x)),
+            None => rule(e.span, format!("expected {what}, found {v:?}")),
         }
     }
 
+    fn player_opt(&self, e: Option<&Expr>, st: &State, f: &mut Frame) -> R<Option<usize>> {
+        self.optional(e, st, f, "a player", |v| if let V::Player(p) = v { Some(*p) } else { None })
+    }
+
     fn place_opt(&self, e: Option<&Expr>, st: &State, f: &mut Frame) -> R<Option<PlaceId>> {
-        match e {
-            None => Ok(None),
-            Some(e) => match self.eval(e, st, f)? {
-                V::Place(p) => Ok(Some(p)),
-                other => rule(e.span, format!("expected a place, found {other:?}")),
-            },
-        }
+        self.optional(e, st, f, "a place", |v| if let V::Place(p) = v { Some(*p) } else { None })
     }
 
     /// The zone instance a zone expression names.

@@ -163,30 +163,24 @@ fn value(game: &Game, param: &str, domain: &[V], w: &str) -> Result<V, String> {
     if let Some(v) = found {
         return Ok(v.clone());
     }
-    // A component may also be named by its position in the list, or by the
-    // start of its name when that is unambiguous.
+    // A component may also be named by its position in the list; a component
+    // or a place by the start of its name when that is unambiguous.
     if domain.iter().all(|v| matches!(v, V::Card(_))) && !domain.is_empty() {
         if let Ok(n) = w.parse::<usize>() {
             if (1..=domain.len()).contains(&n) {
                 return Ok(domain[n - 1].clone());
             }
         }
-        let starts: Vec<&V> = domain
-            .iter()
-            .filter(|v| matches!(v, V::Card(c) if r.components[*c].name.to_lowercase().starts_with(&lower)))
-            .collect();
-        if let [v] = starts.as_slice() {
-            return Ok((*v).clone());
-        }
     }
-    if let [V::Place(_), ..] = domain {
-        let starts: Vec<&V> = domain
-            .iter()
-            .filter(|v| matches!(v, V::Place(p) if r.places[*p].name.to_lowercase().starts_with(&lower)))
-            .collect();
-        if let [v] = starts.as_slice() {
-            return Ok((*v).clone());
-        }
+    let name_of = |v: &V| match v {
+        V::Card(c) => Some(r.components[*c].name.to_lowercase()),
+        V::Place(p) => Some(r.places[*p].name.to_lowercase()),
+        _ => None,
+    };
+    let starts: Vec<&V> =
+        domain.iter().filter(|v| name_of(v).is_some_and(|n| n.starts_with(&lower))).collect();
+    if let [v] = starts.as_slice() {
+        return Ok((*v).clone());
     }
     let options: Vec<String> = domain.iter().take(12).map(|v| word(game, v)).collect();
     let more = if domain.len() > 12 { ", ..." } else { "" };

@@ -59,6 +59,12 @@ fn give(g: &mut Game, name: &str, to: usize) {
     g.state.zones[to].push(Some(c));
 }
 
+/// Move a component into a player's (or a shared) zone.
+fn give_to(g: &mut Game, name: &str, zone_name: &str, player: Option<usize>) {
+    let z = zone(g, zone_name, player, None);
+    give(g, name, z);
+}
+
 /// Make `p` the player to move: everyone else far ahead.
 fn to_move(g: &mut Game, p: usize, t: i64) {
     for q in 0..g.players() {
@@ -554,35 +560,14 @@ fn an_exhibition_needs_its_artifacts_which_are_kept() {
 fn a_tie_for_the_most_books_scores_three_each_and_books_from_the_bag_count() {
     let r = thebes();
     let (mut g, _) = Game::new(&r, 3, 17).unwrap();
-    {
-        let z = zone(&g, "tableau", Some(0), None);
-        give(&mut g, "Egypt 2 books, Berlin", z);
-    }
-    {
-        let z = zone(&g, "tableau", Some(1), None);
-        give(&mut g, "Egypt 1 book, Rome", z);
-    }
-    {
-        let z = zone(&g, "finds", Some(1), None);
-        give(&mut g, "Palestine bag: Egypt book", z);
-    }
-    {
-        let z = zone(&g, "tableau", Some(2), None);
-        give(&mut g, "Egypt 1 book, Moscow", z);
-    }
+    give_to(&mut g, "Egypt 2 books, Berlin", "tableau", Some(0));
+    give_to(&mut g, "Egypt 1 book, Rome", "tableau", Some(1));
+    give_to(&mut g, "Palestine bag: Egypt book", "finds", Some(1));
+    give_to(&mut g, "Egypt 1 book, Moscow", "tableau", Some(2));
     // Assistants and rumours do not count for the majority.
-    {
-        let z = zone(&g, "tableau", Some(2), None);
-        give(&mut g, "Rumours Egypt", z);
-    }
-    {
-        let z = zone(&g, "tableau", Some(2), None);
-        give(&mut g, "Assistant, Paris", z);
-    }
-    {
-        let z = zone(&g, "tableau", Some(2), None);
-        give(&mut g, "Assistant, Vienna", z);
-    }
+    give_to(&mut g, "Rumours Egypt", "tableau", Some(2));
+    give_to(&mut g, "Assistant, Paris", "tableau", Some(2));
+    give_to(&mut g, "Assistant, Vienna", "tableau", Some(2));
     let sheet = g.scores().unwrap();
     let egypt = &sheet.rows.iter().find(|(n, _)| n == "site_majority[Egypt]").unwrap().1;
     assert_eq!(egypt, &vec![3, 3, 0]);

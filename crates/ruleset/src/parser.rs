@@ -1052,31 +1052,13 @@ impl Lower<'_> {
             }
             Rule::move_stmt => {
                 let what = self.selection(next("selection"));
-                let mut position = Position::Default;
-                let mut to = None;
-                for p in it {
-                    match p.as_rule() {
-                        Rule::position => position = position_of(p),
-                        Rule::expr => to = Some(self.expr(p)),
-                        _ => {}
-                    }
-                }
-                let to = to.expect("grammar: move destination");
+                let (position, to) = self.destination(it);
                 StmtKind::Move { what, position, to }
             }
             Rule::draw_stmt => {
                 let count = self.expr(next("draw count"));
                 let from = self.expr(next("draw source"));
-                let mut position = Position::Default;
-                let mut to = None;
-                for p in it {
-                    match p.as_rule() {
-                        Rule::position => position = position_of(p),
-                        Rule::expr => to = Some(self.expr(p)),
-                        _ => {}
-                    }
-                }
-                let to = to.expect("grammar: draw destination");
+                let (position, to) = self.destination(it);
                 StmtKind::Draw { count, from, position, to }
             }
             Rule::shuffle_stmt => StmtKind::Shuffle(self.expr(next("shuffle target"))),
@@ -1122,6 +1104,20 @@ impl Lower<'_> {
             other => unreachable!("grammar: {other:?} is not a statement"),
         };
         Stmt { kind, span }
+    }
+
+    /// The `[top of|bottom of|front of] ZONE` that ends `move` and `draw`.
+    fn destination<'i>(&mut self, rest: impl Iterator<Item = Pair<'i, Rule>>) -> (Position, Expr) {
+        let mut position = Position::Default;
+        let mut to = None;
+        for p in rest {
+            match p.as_rule() {
+                Rule::position => position = position_of(p),
+                Rule::expr => to = Some(self.expr(p)),
+                _ => {}
+            }
+        }
+        (position, to.expect("grammar: a destination zone"))
     }
 
     fn if_stmt(&mut self, parts: Vec<Pair<Rule>>) -> StmtKind {
