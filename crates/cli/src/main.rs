@@ -111,7 +111,7 @@ fn check(files: &[PathBuf], format: Format) -> ExitCode {
         failed |= loaded.checked.has_errors();
         match format {
             Format::Human => {
-                let report = render::report(&loaded.name, &loaded.source, &loaded.checked.diagnostics, true);
+                let report = render::report(&loaded.checked.sources, &loaded.checked.diagnostics, true);
                 eprint!("{report}");
                 let errors = loaded.checked.diagnostics.iter().filter(|d| d.is_error()).count();
                 let warnings = loaded.checked.diagnostics.len() - errors;
@@ -135,7 +135,7 @@ fn check(files: &[PathBuf], format: Format) -> ExitCode {
                 "file": loaded.name,
                 "ok": !loaded.checked.has_errors(),
                 "diagnostics": loaded.checked.diagnostics.iter()
-                    .map(|d| d.to_json(&loaded.name, &loaded.source)).collect::<Vec<_>>(),
+                    .map(|d| d.to_json(&loaded.checked.sources)).collect::<Vec<_>>(),
             })),
         }
     }

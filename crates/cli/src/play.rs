@@ -66,11 +66,11 @@ fn read_script(path: &Path) -> Result<Script, String> {
 pub fn run(args: PlayArgs) -> ExitCode {
     let loaded = render::load(&args.file);
     let Some(rules) = &loaded.checked.ruleset else {
-        eprint!("{}", render::report(&loaded.name, &loaded.source, &loaded.checked.diagnostics, true));
+        eprint!("{}", render::report(&loaded.checked.sources, &loaded.checked.diagnostics, true));
         eprintln!("{}: cannot play a ruleset with errors; fix them first", loaded.name);
         return ExitCode::FAILURE;
     };
-    match play(rules, &loaded.source, &loaded.name, args) {
+    match play(rules, &loaded.checked.sources, &loaded.name, args) {
         Ok(code) => code,
         Err(message) => {
             eprintln!("error: {message}");
@@ -79,7 +79,12 @@ pub fn run(args: PlayArgs) -> ExitCode {
     }
 }
 
-fn play(rules: &Ruleset, source: &str, name: &str, args: PlayArgs) -> Result<ExitCode, String> {
+fn play(
+    rules: &Ruleset,
+    sources: &[(String, String)],
+    name: &str,
+    args: PlayArgs,
+) -> Result<ExitCode, String> {
     let mut script = match &args.script {
         Some(p) => Some(read_script(p)?),
         None => None,
@@ -127,7 +132,7 @@ fn play(rules: &Ruleset, source: &str, name: &str, args: PlayArgs) -> Result<Exi
     }
 
     let (mut game, setup_events) =
-        Game::new(rules, players as usize, seed).map_err(|f| fail_text(&f, source))?;
+        Game::new(rules, players as usize, seed).map_err(|f| fail_text(&f, sources))?;
     let mut log = match &args.log {
         Some(p) => Some(std::io::BufWriter::new(
             std::fs::File::create(p).map_err(|e| format!("cannot write log `{}`: {e}", p.display()))?,
@@ -145,7 +150,7 @@ fn play(rules: &Ruleset, source: &str, name: &str, args: PlayArgs) -> Result<Exi
     )?;
     write_log(
         &mut log,
-        serde_json::json!({ "type": "setup", "events": events_json(&setup_events, source) }),
+        serde_json::json!({ "type": "setup", "events": events_json(&setup_events, sources) }),
     )?;
     if !args.quiet {
         outln!("{} for {players} players, seed {seed} (replay with --seed {seed})", rules.game.title);
@@ -179,7 +184,7 @@ fn play(rules: &Ruleset, source: &str, name: &str, args: PlayArgs) -> Result<Exi
             let choice =
                 notation::parse(&game, &text).map_err(|e| format!("script line {line_no}: `{text}`: {e}"))?;
             game.check(&choice).map_err(|f| {
-                format!("script line {line_no}: `{text}` is not legal: {}", fail_text(&f, source))
+                format!("script line {line_no}: `{text}` is not legal: {}", fail_text(&f, sources))
             })?;
             choice
         } else {
@@ -189,7 +194,7 @@ fn play(rules: &Ruleset, source: &str, name: &str, args: PlayArgs) -> Result<Exi
                     let i = bot.choose(&view, &choices);
                     choices[i.min(choices.len() - 1)].clone()
                 }
-                Seat::Human => match ask(&game, &choices, source, &mut input)? {
+                Seat::Human => match ask(&game, &choices, sources, &mut input)? {
                     Some(c) => c,
                     None => {
                         outln!("the game stops unfinished");
@@ -201,7 +206,7 @@ fn play(rules: &Ruleset, source: &str, name: &str, args: PlayArgs) -> Result<Exi
         };
         let text = notation::format(&game, &choice);
         let before = player_summary(&game, me);
-        let events = game.apply(&choice).map_err(|f| fail_text(&f, source))?;
+        let events = game.apply(&choice).map_err(|f| fail_text(&f, sources))?;
         let after = player_summary(&game, me);
         saved.push(text.clone());
         if !args.quiet {
@@ -213,14 +218,14 @@ fn play(rules: &Ruleset, source: &str, name: &str, args: PlayArgs) -> Result<Exi
                 "type": "action", "n": game.state.actions, "player": format!("P{}", me + 1),
                 "action": rules.actions[choice.action].name, "notation": text,
                 "params": params_json(&game, &choice), "before": before, "after": after,
-                "events": events_json(&events, source),
+                "events": events_json(&events, sources),
             }),
         )?;
         if args.save.is_some() {
             finish_save(&args.save, seed, players, &saved)?;
         }
     }
-    let sheet = game.scores().map_err(|f| fail_text(&f, source))?;
+    let sheet = game.scores().map_err(|f| fail_text(&f, sources))?;
     out!("{}", score_table(&sheet));
     write_log(
         &mut log,
@@ -260,19 +265,34 @@ fn write_log(
 }
 
 /// Events as JSON, with the ruleset line that made each one.
-fn events_json(events: &[Event], source: &str) -> Vec<serde_json::Value> {
+fn events_json(events: &[Event], sources: &[(String, String)]) -> Vec<serde_json::Value> {
     events
         .iter()
         .map(|e| {
             let mut v = serde_json::to_value(e).unwrap_or_default();
-            if let Some(obj) = v.as_object_mut() {
-                if let Some(at) = obj.remove("at").and_then(|a| a.as_u64()) {
-                    obj.insert("line".into(), line_col(source, at as usize).0.into());
+            let at = match e {
+                Event::Move { at, .. } | Event::Counter { at, .. } | Event::Piece { at, .. } => Some(*at),
+                _ => None,
+            };
+            if let (Some(obj), Some(at)) = (v.as_object_mut(), at) {
+                obj.remove("at");
+                let (file, line) = where_in(sources, at);
+                obj.insert("line".into(), line.into());
+                if at.file != 0 {
+                    obj.insert("file".into(), file.into());
                 }
             }
             v
         })
         .collect()
+}
+
+/// The file name and line of a span.
+fn where_in(sources: &[(String, String)], span: ruleset::Span) -> (String, usize) {
+    match sources.get(span.file) {
+        Some((name, text)) => (name.clone(), line_col(text, span.start).0),
+        None => (String::new(), 0),
+    }
 }
 
 fn params_json(game: &Game, choice: &Choice) -> serde_json::Value {
@@ -405,17 +425,18 @@ pub fn score_table(sheet: &ScoreSheet) -> String {
 
 /// The reason a choice failed, in words; a `require` without `else` text is
 /// quoted from the ruleset.
-pub fn fail_text(f: &Fail, source: &str) -> String {
+pub fn fail_text(f: &Fail, sources: &[(String, String)]) -> String {
     match f {
         Fail::Illegal { reason, span } if reason.is_empty() => {
-            let (line, _) = line_col(source, span.start);
-            let text = source.get(span.start..span.end).unwrap_or("").trim();
-            format!("the rules say `{text}` (line {line})")
+            let (file, line) = where_in(sources, *span);
+            let text =
+                sources.get(span.file).and_then(|(_, t)| t.get(span.start..span.end)).unwrap_or("").trim();
+            format!("the rules say `{text}` ({file}:{line})")
         }
         Fail::Illegal { reason, .. } => reason.clone(),
         Fail::Rule { message, span } => {
-            let (line, _) = line_col(source, span.start);
-            format!("the ruleset cannot go on at line {line}: {message}")
+            let (file, line) = where_in(sources, *span);
+            format!("the ruleset cannot go on at {file}:{line}: {message}")
         }
     }
 }
@@ -437,7 +458,7 @@ Other commands:
 fn ask(
     game: &Game,
     choices: &[Choice],
-    source: &str,
+    sources: &[(String, String)],
     input: &mut impl BufRead,
 ) -> Result<Option<Choice>, String> {
     let me = game.current().expect("a player is to move");
@@ -478,7 +499,7 @@ fn ask(
                     Err(e) => outln!("{e}"),
                     Ok(c) => match game.check(&c) {
                         Ok(()) => return Ok(Some(c)),
-                        Err(f) => outln!("not allowed: {}", fail_text(&f, source)),
+                        Err(f) => outln!("not allowed: {}", fail_text(&f, sources)),
                     },
                 }
             }

@@ -17,7 +17,7 @@ use crate::render;
 pub fn run(path: &Path, players: Option<u32>, provisional_only: bool) -> ExitCode {
     let loaded = render::load(path);
     let Some(rules) = &loaded.checked.ruleset else {
-        eprint!("{}", render::report(&loaded.name, &loaded.source, &loaded.checked.diagnostics, true));
+        eprint!("{}", render::report(&loaded.checked.sources, &loaded.checked.diagnostics, true));
         eprintln!("{}: cannot show a ruleset with errors; fix them first", loaded.name);
         return ExitCode::FAILURE;
     };
@@ -31,18 +31,19 @@ pub fn run(path: &Path, players: Option<u32>, provisional_only: bool) -> ExitCod
         }
     }
     let text = if provisional_only {
-        provisional(rules, &loaded.source, &loaded.name)
+        provisional(rules, &loaded.checked.sources)
     } else {
-        summary(rules, &loaded.source, &loaded.name, players)
+        summary(rules, &loaded.checked.sources, players)
     };
     out!("{text}");
     ExitCode::SUCCESS
 }
 
 /// The full summary.
-pub fn summary(r: &Ruleset, source: &str, file: &str, players: Option<u32>) -> String {
+pub fn summary(r: &Ruleset, sources: &[(String, String)], players: Option<u32>) -> String {
     let mut out = String::new();
-    let s = Show { r, source };
+    let s = Show { r, sources };
+    let file = sources.first().map_or("", |(n, _)| n.as_str());
     let _ = writeln!(
         out,
         "{} ({}), {} to {} players",
@@ -205,19 +206,40 @@ pub fn summary(r: &Ruleset, source: &str, file: &str, players: Option<u32>) -> S
         }
     }
 
-    out.push_str(&provisional(r, source, file));
+    out.push_str(&editions(r, sources));
+    out.push_str(&provisional(r, sources));
     out
 }
 
 /// Every item marked provisional, with its line, for owners of the physical
 /// components to check one by one.
-pub fn provisional(r: &Ruleset, source: &str, file: &str) -> String {
+pub fn provisional(r: &Ruleset, sources: &[(String, String)]) -> String {
     let mut out = String::new();
     let items: Vec<&Provenance> = r.provisional().collect();
     section(&mut out, &format!("Provisional: {}", items.len()));
     for p in items {
-        let (line, _) = line_col(source, p.span.start);
+        let (file, text) = sources.get(p.span.file).map_or(("", ""), |(n, t)| (n.as_str(), t.as_str()));
+        let (line, _) = line_col(text, p.span.start);
         let _ = writeln!(out, "  {file}:{line}  {}: {}", p.item, p.text);
+    }
+    out
+}
+
+/// Where items came from: the base, and what each edition file changed.
+pub fn editions(r: &Ruleset, sources: &[(String, String)]) -> String {
+    let mut out = String::new();
+    if sources.len() < 2 {
+        return out;
+    }
+    let base = sources.last().map_or("", |(n, _)| n.as_str());
+    section(&mut out, "Editions");
+    let _ = writeln!(out, "  everything not listed below comes from {base}");
+    for (file, (name, text)) in sources.iter().enumerate().rev().skip(1) {
+        let _ = writeln!(out, "  changed by {name}:");
+        for c in r.changes.iter().filter(|c| c.span.file == file) {
+            let (line, _) = line_col(text, c.span.start);
+            let _ = writeln!(out, "    {:<10} {}  (line {line})", c.how, c.item);
+        }
     }
     out
 }
@@ -228,12 +250,12 @@ fn section(out: &mut String, title: &str) {
 
 struct Show<'a> {
     r: &'a Ruleset,
-    source: &'a str,
+    sources: &'a [(String, String)],
 }
 
 impl Show<'_> {
     fn text(&self, span: ruleset::Span) -> String {
-        let raw = self.source.get(span.start..span.end).unwrap_or("?");
+        let raw = self.sources.get(span.file).and_then(|(_, t)| t.get(span.start..span.end)).unwrap_or("?");
         // Collapse line breaks and comments inside a quoted expression.
         raw.lines()
             .map(|l| l.split("//").next().unwrap_or("").trim())

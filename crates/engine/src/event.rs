@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-/// One change to the state. `at` is the byte offset in the ruleset of the
-/// statement that made it, so a log line can name the rule behind it.
+/// One change to the state. `at` is where in the ruleset's files the
+/// statement that made it is, so a log line can name the rule behind it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
@@ -12,7 +12,7 @@ pub enum Event {
         card: String,
         from: String,
         to: String,
-        at: usize,
+        at: ruleset::Span,
     },
     /// A counter changed value.
     Counter {
@@ -23,7 +23,7 @@ pub enum Event {
         place: Option<String>,
         from: serde_json::Value,
         to: serde_json::Value,
-        at: usize,
+        at: ruleset::Span,
     },
     /// A piece moved; `steps` is the shortest route between the two places.
     Piece {
@@ -33,7 +33,7 @@ pub enum Event {
         from: String,
         to: String,
         steps: Option<u32>,
-        at: usize,
+        at: ruleset::Span,
     },
     Shuffle {
         zone: String,

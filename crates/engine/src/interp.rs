@@ -563,7 +563,7 @@ impl<'a> Interp<'a> {
                         place: me.lay_counter_place(*counter, inst),
                         from: me.json(&old),
                         to: me.json(&v),
-                        at: span.start,
+                        at: span,
                     });
                 }
                 Ok(())
@@ -583,7 +583,7 @@ impl<'a> Interp<'a> {
                         from: me.r.places[from].name.clone(),
                         to: me.r.places[to].name.clone(),
                         steps: me.r.distances[from][to],
-                        at: span.start,
+                        at: span,
                     });
                 }
                 Ok(())
@@ -687,7 +687,7 @@ impl<'a> Interp<'a> {
                 card: me.r.components[c].name.clone(),
                 from: me.lay.zone_name(me.r, src),
                 to: me.lay.zone_name(me.r, dest),
-                at: span.start,
+                at: span,
             });
         }
         Ok(())
@@ -715,7 +715,7 @@ impl<'a> Interp<'a> {
                 card: me.r.components[out].name.clone(),
                 from: me.lay.zone_name(me.r, row),
                 to: me.lay.zone_name(me.r, dest),
-                at: span.start,
+                at: span,
             });
         }
         let zone = &mut st.zones[row];

@@ -30,10 +30,37 @@ pub struct Item {
     /// The whole item.
     pub span: Span,
     pub notes: Vec<Note>,
+    /// Written as `override ...`: the `override` keyword.
+    pub overrides: Option<Span>,
+    /// After merging an edition: the base item this one replaced or changed.
+    pub base: Option<Span>,
+    /// After merging: the overrides and removals that changed parts of this
+    /// item (a component list, table rows) while it kept its own span.
+    pub changed_by: Vec<Span>,
+}
+
+impl Item {
+    pub fn new(kind: ItemKind, span: Span, notes: Vec<Note>) -> Item {
+        Item { kind, span, notes, overrides: None, base: None, changed_by: Vec::new() }
+    }
 }
 
 #[derive(Clone, Debug)]
 pub enum ItemKind {
+    /// `extends "path"`, relative to the file it is written in.
+    Extends(String, Span),
+    /// `remove KIND NAME` or `remove cards GROUP "Component"`.
+    Remove {
+        what: Ident,
+        name: Ident,
+        instance: Option<Ident>,
+    },
+    /// `override table NAME[row][column] = value`.
+    TableCell {
+        name: Ident,
+        keys: Vec<(i64, Span)>,
+        value: (i64, Span),
+    },
     Game(Game),
     Option(OptionDecl),
     Place(PlaceDecl),
@@ -122,9 +149,12 @@ pub struct GroupDecl {
     /// `cards`, `tokens` or `tiles`: only a word for the reader.
     pub noun: String,
     pub name: Ident,
-    pub kind: Ident,
+    /// Required, except in an override (which keeps the base's kind).
+    pub kind: Option<Ident>,
     pub total: Option<(i64, Span)>,
     pub instances: Vec<Instance>,
+    /// `remove "Name"` lines (overrides only).
+    pub removals: Vec<Ident>,
 }
 
 #[derive(Clone, Debug)]

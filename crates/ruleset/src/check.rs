@@ -381,6 +381,8 @@ impl<'f> Checker<'f> {
         let mut route_items = Vec::new();
         for item in &file.items {
             match &item.kind {
+                // Consumed by the merge of an edition with its base.
+                K::Extends(..) | K::Remove { .. } | K::TableCell { .. } => {}
                 K::Game(_) | K::Option(_) | K::Place(_) => {}
                 K::Route(r) => route_items.push((r, item)),
                 K::Kind(k) => {
@@ -597,6 +599,8 @@ impl<'f> Checker<'f> {
             end: end?,
             scores: std::mem::take(&mut self.scores),
             provenance: std::mem::take(&mut self.provenance),
+            files: Vec::new(),
+            changes: Vec::new(),
         })
     }
 
@@ -1096,28 +1100,43 @@ impl<'f> Checker<'f> {
             return;
         }
         self.note_provenance(format!("{} {}", g.noun, g.name.name), &item.notes);
-        let kind = match self.symbols.get(&g.kind.name) {
-            Some((Sym::Kind(k), _)) => {
-                let k = *k;
-                self.used.insert(Sym::Kind(k));
-                Some(k)
-            }
-            _ => {
-                let help = help_for(&g.kind.name, self.kinds.iter().map(|k| k.name.as_str()));
-                self.error(
-                    Diagnostic::error(
-                        Code::UnknownKind,
-                        g.kind.span,
-                        format!("unknown kind `{}`", g.kind.name),
-                    )
-                    .label("no kind has this name")
-                    .help(
-                        help.unwrap_or_else(|| format!("declare it with `kind {} {{ ... }}`", g.kind.name)),
-                    ),
-                );
-                None
-            }
-        };
+        let kind =
+            match &g.kind {
+                None => {
+                    self.error(
+                        Diagnostic::error(
+                            Code::UnknownKind,
+                            g.name.span,
+                            format!("`{}` does not say its kind", g.name.name),
+                        )
+                        .label("which kind of component?")
+                        .help(format!("write `{} {} of KIND {{ ... }}`", g.noun, g.name.name)),
+                    );
+                    None
+                }
+                Some(kname) => match self.symbols.get(&kname.name) {
+                    Some((Sym::Kind(k), _)) => {
+                        let k = *k;
+                        self.used.insert(Sym::Kind(k));
+                        Some(k)
+                    }
+                    _ => {
+                        let help = help_for(&kname.name, self.kinds.iter().map(|k| k.name.as_str()));
+                        self.error(
+                            Diagnostic::error(
+                                Code::UnknownKind,
+                                kname.span,
+                                format!("unknown kind `{}`", kname.name),
+                            )
+                            .label("no kind has this name")
+                            .help(help.unwrap_or_else(|| {
+                                format!("declare it with `kind {} {{ ... }}`", kname.name)
+                            })),
+                        );
+                        None
+                    }
+                },
+            };
         let first = self.components.len();
         let mut total = 0i64;
         let mut names: HashMap<&str, Span> = HashMap::new();
@@ -3008,7 +3027,7 @@ impl<'f> Checker<'f> {
 
 fn head_span(item: &ast::Item) -> Span {
     // The first line of an item is enough to point at.
-    Span::new(item.span.start, item.span.start + 1)
+    Span::in_file(item.span.file, item.span.start, item.span.start + 1)
 }
 
 fn covered(seen: &HashMap<i64, Span>) -> String {
@@ -3118,7 +3137,7 @@ fn dijkstra(adj: &[Vec<(usize, u32)>], source: usize) -> Vec<Option<u32>> {
 impl Span {
     /// An empty span at this span's end.
     pub fn end_point(self) -> Span {
-        Span::new(self.end, self.end)
+        Span { start: self.end, end: self.end, file: self.file }
     }
 }
 

@@ -78,6 +78,13 @@ codes! {
     NoScore => "ruleset::check::no_score",
     Recursion => "ruleset::check::recursion",
     Unused => "ruleset::check::unused",
+    ExtendsUnreadable => "ruleset::extends::unreadable",
+    ExtendsCycle => "ruleset::extends::cycle",
+    ExtendsTwice => "ruleset::extends::twice",
+    NoBase => "ruleset::extends::no_base",
+    AlreadyInBase => "ruleset::extends::already_in_base",
+    NothingToOverride => "ruleset::extends::nothing_to_override",
+    WrongOverride => "ruleset::extends::wrong_override",
 }
 
 /// A labelled span.
@@ -141,15 +148,23 @@ impl Diagnostic {
     }
 
     /// A machine-readable form with 1-based lines and columns, for
-    /// `check --format json`.
-    pub fn to_json(&self, file: &str, source: &str) -> JsonDiagnostic {
+    /// `check --format json`. `sources` are the ruleset's files by number.
+    pub fn to_json(&self, sources: &[(String, String)]) -> JsonDiagnostic {
         let at = |span: Span| {
-            let (line, column) = line_col(source, span.start);
-            let (end_line, end_column) = line_col(source, span.end);
-            JsonSpan { start: span.start, end: span.end, line, column, end_line, end_column }
+            let (file, text) = sources.get(span.file).map_or(("", ""), |(n, t)| (n.as_str(), t.as_str()));
+            let (line, column) = line_col(text, span.start);
+            let (end_line, end_column) = line_col(text, span.end);
+            JsonSpan {
+                file: file.to_string(),
+                start: span.start,
+                end: span.end,
+                line,
+                column,
+                end_line,
+                end_column,
+            }
         };
         JsonDiagnostic {
-            file: file.to_string(),
             code: self.code.as_str(),
             severity: self.severity,
             message: self.message.clone(),
@@ -167,6 +182,7 @@ impl Diagnostic {
 
 #[derive(Serialize)]
 pub struct JsonSpan {
+    pub file: String,
     pub start: usize,
     pub end: usize,
     pub line: usize,
@@ -184,7 +200,6 @@ pub struct JsonLabel {
 
 #[derive(Serialize)]
 pub struct JsonDiagnostic {
-    pub file: String,
     pub code: &'static str,
     pub severity: Severity,
     pub message: String,
@@ -195,22 +210,73 @@ pub struct JsonDiagnostic {
     pub related: Vec<JsonLabel>,
 }
 
-/// A diagnostic together with its source, ready for a miette handler.
+/// A diagnostic together with its sources, ready for a miette handler.
+///
+/// miette shows one file per diagnostic: labels in the diagnostic's own file
+/// are drawn there, and each label in another file (the base item an edition
+/// overrides) becomes a related report drawn on that file.
 #[derive(Debug)]
 pub struct Report {
-    pub diagnostic: Diagnostic,
-    pub source: miette::NamedSource<String>,
+    message: String,
+    code: Option<&'static str>,
+    severity: miette::Severity,
+    help: Option<String>,
+    source: miette::NamedSource<String>,
+    labels: Vec<miette::LabeledSpan>,
+    related: Vec<Report>,
 }
 
 impl Report {
+    /// A report for a diagnostic in a single-file ruleset.
     pub fn new(diagnostic: Diagnostic, file: &str, source: &str) -> Self {
-        Report { diagnostic, source: miette::NamedSource::new(file, source.to_string()) }
+        Report::with_sources(&diagnostic, &[(file.to_string(), source.to_string())])
+    }
+
+    /// A report for a diagnostic whose labels may lie in several files.
+    pub fn with_sources(d: &Diagnostic, sources: &[(String, String)]) -> Self {
+        let named = |file: usize| {
+            let (name, text) = sources.get(file).cloned().unwrap_or_default();
+            miette::NamedSource::new(name, text)
+        };
+        let home = d.label.span.file;
+        let mut labels = vec![miette::LabeledSpan::new_primary_with_span(
+            (!d.label.text.is_empty()).then(|| d.label.text.clone()),
+            d.label.span,
+        )];
+        let mut related = Vec::new();
+        for l in &d.related {
+            if l.span.file == home {
+                labels.push(miette::LabeledSpan::new_with_span(Some(l.text.clone()), l.span));
+            } else {
+                related.push(Report {
+                    message: l.text.clone(),
+                    code: None,
+                    severity: miette::Severity::Advice,
+                    help: None,
+                    source: named(l.span.file),
+                    labels: vec![miette::LabeledSpan::new_primary_with_span(None, l.span)],
+                    related: Vec::new(),
+                });
+            }
+        }
+        Report {
+            message: d.message.clone(),
+            code: Some(d.code.as_str()),
+            severity: match d.severity {
+                Severity::Error => miette::Severity::Error,
+                Severity::Warning => miette::Severity::Warning,
+            },
+            help: d.help.clone(),
+            source: named(home),
+            labels,
+            related,
+        }
     }
 }
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.diagnostic.message)
+        f.write_str(&self.message)
     }
 }
 
@@ -218,18 +284,15 @@ impl std::error::Error for Report {}
 
 impl miette::Diagnostic for Report {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(self.diagnostic.code.as_str()))
+        self.code.map(|c| Box::new(c) as Box<dyn fmt::Display>)
     }
 
     fn severity(&self) -> Option<miette::Severity> {
-        Some(match self.diagnostic.severity {
-            Severity::Error => miette::Severity::Error,
-            Severity::Warning => miette::Severity::Warning,
-        })
+        Some(self.severity)
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.diagnostic.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
@@ -237,13 +300,14 @@ impl miette::Diagnostic for Report {
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
-        let d = &self.diagnostic;
-        let primary = miette::LabeledSpan::new_primary_with_span(
-            (!d.label.text.is_empty()).then(|| d.label.text.clone()),
-            d.label.span,
-        );
-        let related =
-            d.related.iter().map(|l| miette::LabeledSpan::new_with_span(Some(l.text.clone()), l.span));
-        Some(Box::new(std::iter::once(primary).chain(related)))
+        Some(Box::new(self.labels.iter().cloned()))
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            None
+        } else {
+            Some(Box::new(self.related.iter().map(|r| r as &dyn miette::Diagnostic)))
+        }
     }
 }

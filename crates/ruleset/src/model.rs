@@ -54,6 +54,10 @@ pub struct Ruleset {
     pub scores: Vec<Score>,
     /// Every `source` and `provisional` note, in file order.
     pub provenance: Vec<Provenance>,
+    /// The files this ruleset was read from: the one given, then its bases.
+    pub files: Vec<String>,
+    /// What each edition file changed in its base, in merge order.
+    pub changes: Vec<crate::merge::Change>,
 }
 
 #[derive(Clone, Debug)]

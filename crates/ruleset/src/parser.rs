@@ -27,6 +27,9 @@ pub const MAX_NESTING: usize = 64;
 const CALL_LIMIT: usize = 400_000_000;
 
 const ITEM_KEYWORDS: &[&str] = &[
+    "extends",
+    "override",
+    "remove",
     "game",
     "option",
     "place",
@@ -49,12 +52,17 @@ const ITEM_KEYWORDS: &[&str] = &[
     "score",
 ];
 
-/// Parse one ruleset file.
+/// Parse one ruleset file (file number 0).
 pub fn parse(source: &str) -> (File, Vec<Diagnostic>) {
+    parse_file(source, 0)
+}
+
+/// Parse one file of a ruleset; every span carries `file`.
+pub fn parse_file(source: &str, file_id: usize) -> (File, Vec<Diagnostic>) {
     // A byte-order mark is blank: blank it out, keeping every offset.
     if let Some(rest) = source.strip_prefix('\u{FEFF}') {
         let blanked = format!("   {rest}");
-        return parse(&blanked);
+        return parse_file(&blanked, file_id);
     }
     let mut diags = Vec::new();
     if source.len() > MAX_FILE_BYTES {
@@ -73,7 +81,7 @@ pub fn parse(source: &str) -> (File, Vec<Diagnostic>) {
         );
         return (File::default(), diags);
     }
-    if let Some(d) = nesting_error(source) {
+    if let Some(d) = nesting_error(source, file_id) {
         diags.push(d);
         return (File::default(), diags);
     }
@@ -81,7 +89,7 @@ pub fn parse(source: &str) -> (File, Vec<Diagnostic>) {
 
     match RulesetParser::parse(Rule::file, source) {
         Ok(pairs) => {
-            let mut lower = Lower { offset: 0, diags: &mut diags };
+            let mut lower = Lower { offset: 0, file: file_id, diags: &mut diags };
             let file = lower.file(pairs);
             (file, diags)
         }
@@ -96,17 +104,17 @@ pub fn parse(source: &str) -> (File, Vec<Diagnostic>) {
                 let chunk = &source[start..end];
                 match RulesetParser::parse(Rule::file, chunk) {
                     Ok(pairs) => {
-                        let mut lower = Lower { offset: start, diags: &mut diags };
+                        let mut lower = Lower { offset: start, file: file_id, diags: &mut diags };
                         file.items.extend(lower.file(pairs).items);
                     }
-                    Err(e) => diags.push(syntax_error(&e, source, start, end)),
+                    Err(e) => diags.push(syntax_error(&e, source, file_id, start, end)),
                 }
             }
             pest::set_error_detail(false);
             if !diags.iter().any(Diagnostic::is_error) {
                 // Every piece parsed alone (the whole file hit a limit, say):
                 // the whole-file error still stands.
-                diags.push(syntax_error(&whole, source, 0, source.len()));
+                diags.push(syntax_error(&whole, source, file_id, 0, source.len()));
             }
             (file, diags)
         }
@@ -130,7 +138,7 @@ fn chunk_starts(source: &str) -> Vec<usize> {
 }
 
 /// Refuse input nested deeper than `MAX_NESTING`, before pest recurses into it.
-fn nesting_error(source: &str) -> Option<Diagnostic> {
+fn nesting_error(source: &str, file: usize) -> Option<Diagnostic> {
     let mut depth = 0usize;
     let mut in_string = false;
     let mut in_comment = false;
@@ -153,7 +161,7 @@ fn nesting_error(source: &str) -> Option<Diagnostic> {
                     return Some(
                         Diagnostic::error(
                             Code::TooDeep,
-                            Span::new(i, i + 1),
+                            Span::in_file(file, i, i + 1),
                             format!("brackets nested more than {MAX_NESTING} deep"),
                         )
                         .label("this one is too deep")
@@ -185,6 +193,12 @@ fn describe(rule: Rule) -> Option<&'static str> {
         | Rule::postfix
         | Rule::primary => return None,
         Rule::kw_game => "`game`",
+        Rule::kw_extends => "`extends`",
+        Rule::kw_override => "`override`",
+        Rule::kw_remove => "`remove`",
+        Rule::extends_item | Rule::override_item | Rule::remove_item => "an item",
+        Rule::table_cell => "a table cell such as `table chart[3][4] = 5`",
+        Rule::instance_removal => "`remove \"Name\"`",
         Rule::kw_players => "`players`",
         Rule::kw_option => "`option`",
         Rule::kw_place => "`place`",
@@ -368,6 +382,7 @@ fn join_alternatives(mut names: Vec<&str>) -> String {
 fn syntax_error(
     error: &pest::error::Error<Rule>,
     source: &str,
+    file: usize,
     offset: usize,
     chunk_end: usize,
 ) -> Diagnostic {
@@ -378,7 +393,7 @@ fn syntax_error(
     };
     if let ErrorVariant::CustomError { message } = &error.variant {
         // pest only reports custom errors for the call limit.
-        let span = Span::new(offset + pos, offset + pos);
+        let span = Span::in_file(file, offset + pos, offset + pos);
         return Diagnostic::error(Code::TooComplex, span, format!("too complex to parse: {message}"))
             .label("parsing gave up here")
             .help("simplify this part of the file");
@@ -433,7 +448,7 @@ fn syntax_error(
         });
     }
     let (found, len) = describe_found(source, offset + pos);
-    let span = Span::new(offset + pos, offset + pos + len);
+    let span = Span::in_file(file, offset + pos, offset + pos + len);
     let expected = join_alternatives(names);
     let mut d = Diagnostic::error(Code::Syntax, span, format!("expected {expected}, found {found}"))
         .label(format!("expected {expected}"));
@@ -465,7 +480,10 @@ fn is_structural_token(token: &str) -> bool {
 fn is_item_keyword(rule: Rule) -> bool {
     matches!(
         rule,
-        Rule::kw_game
+        Rule::kw_extends
+            | Rule::kw_override
+            | Rule::kw_remove
+            | Rule::kw_game
             | Rule::kw_option
             | Rule::kw_place
             | Rule::kw_route
@@ -537,13 +555,14 @@ fn pratt() -> &'static PrattParser<Rule> {
 /// Pairs to AST: one function per grammar construct.
 struct Lower<'d> {
     offset: usize,
+    file: usize,
     diags: &'d mut Vec<Diagnostic>,
 }
 
 impl Lower<'_> {
     fn span(&self, pair: &Pair<Rule>) -> Span {
         let s = pair.as_span();
-        Span::new(self.offset + s.start(), self.offset + s.end())
+        Span::in_file(self.file, self.offset + s.start(), self.offset + s.end())
     }
 
     fn ident(&self, pair: Pair<Rule>) -> Ident {
@@ -591,6 +610,16 @@ impl Lower<'_> {
     }
 
     fn item(&mut self, pair: Pair<Rule>) -> Item {
+        if pair.as_rule() == Rule::override_item {
+            let span = self.span(&pair);
+            let mut inner = pair.into_inner();
+            let kw = inner.next().expect("grammar: override keyword");
+            let kw_span = self.span(&kw);
+            let mut item = self.item(inner.next().expect("grammar: overridden item"));
+            item.span = span;
+            item.overrides = Some(kw_span);
+            return item;
+        }
         let span = self.span(&pair);
         let rule = pair.as_rule();
         let mut notes = Vec::new();
@@ -602,6 +631,28 @@ impl Lower<'_> {
         }
         let mut it = inner.into_iter();
         let kind = match rule {
+            Rule::extends_item => {
+                let path = it.next().expect("grammar: extends path");
+                let pspan = self.span(&path);
+                ItemKind::Extends(self.string(path), pspan)
+            }
+            Rule::remove_item => {
+                let what = self.ident(it.next().expect("grammar: remove what"));
+                let name = self.ident(it.next().expect("grammar: remove name"));
+                let instance = it.next().map(|p| {
+                    let span = self.span(&p);
+                    let name =
+                        if p.as_rule() == Rule::string { self.string(p) } else { p.as_str().to_string() };
+                    Ident { name, span }
+                });
+                ItemKind::Remove { what, name, instance }
+            }
+            Rule::table_cell => {
+                let name = self.ident(it.next().expect("grammar: table name"));
+                let mut ints: Vec<(i64, Span)> = it.map(|p| self.int(p)).collect();
+                let value = ints.pop().expect("grammar: cell value");
+                ItemKind::TableCell { name, keys: ints, value }
+            }
             Rule::game_item => {
                 let name = self.ident(it.next().expect("grammar: game name"));
                 let mut title = None;
@@ -748,7 +799,7 @@ impl Lower<'_> {
             }
             other => unreachable!("grammar: {other:?} is not an item"),
         };
-        Item { kind, span, notes }
+        Item::new(kind, span, notes)
     }
 
     fn range(&mut self, pair: Pair<Rule>) -> RangeLit {
@@ -806,17 +857,28 @@ impl Lower<'_> {
     fn group<'i>(&mut self, mut it: impl Iterator<Item = Pair<'i, Rule>>) -> ItemKind {
         let noun = it.next().expect("grammar: group noun").as_str().to_string();
         let name = self.ident(it.next().expect("grammar: group name"));
-        let kind = self.ident(it.next().expect("grammar: group kind"));
+        let mut kind = None;
         let mut total = None;
         let mut instances = Vec::new();
+        let mut removals = Vec::new();
         for p in it {
             match p.as_rule() {
+                Rule::ident => kind = Some(self.ident(p)),
                 Rule::int => total = Some(self.int(p)),
                 Rule::instance => instances.push(self.instance(p)),
+                Rule::instance_removal => {
+                    let target = p.into_inner().find(|p| matches!(p.as_rule(), Rule::string | Rule::ident));
+                    if let Some(t) = target {
+                        let span = self.span(&t);
+                        let name =
+                            if t.as_rule() == Rule::string { self.string(t) } else { t.as_str().to_string() };
+                        removals.push(Ident { name, span });
+                    }
+                }
                 _ => {}
             }
         }
-        ItemKind::Group(GroupDecl { noun, name, kind, total, instances })
+        ItemKind::Group(GroupDecl { noun, name, kind, total, instances, removals })
     }
 
     fn instance(&mut self, pair: Pair<Rule>) -> Instance {
@@ -1170,22 +1232,23 @@ impl Lower<'_> {
             }
         }
         let offset = self.offset;
+        let file = self.file;
         // The closures below all need `self`; a RefCell would do, but passing
         // the diagnostics through a local keeps it simple.
         let diags = std::cell::RefCell::new(std::mem::take(self.diags));
         let result = pratt()
             .map_primary(|p| {
-                let mut lower = Lower { offset, diags: &mut diags.borrow_mut() };
+                let mut lower = Lower { offset, file, diags: &mut diags.borrow_mut() };
                 lower.primary(p)
             })
             .map_prefix(|op, rhs| {
-                let s = Span::new(offset + op.as_span().start(), rhs.span.end);
+                let s = Span::in_file(file, offset + op.as_span().start(), rhs.span.end);
                 let op = if op.as_rule() == Rule::neg { UnaryOp::Neg } else { UnaryOp::Not };
                 Expr { kind: ExprKind::Unary(op, Box::new(rhs)), span: s }
             })
             .map_postfix(|lhs, op| {
-                let s = Span::new(lhs.span.start, offset + op.as_span().end());
-                let mut lower = Lower { offset, diags: &mut diags.borrow_mut() };
+                let s = Span::in_file(file, lhs.span.start, offset + op.as_span().end());
+                let mut lower = Lower { offset, file, diags: &mut diags.borrow_mut() };
                 match op.as_rule() {
                     Rule::field_access => {
                         let name = lower.ident(op.into_inner().next().expect("grammar: field"));
@@ -1313,6 +1376,9 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_when
             | Rule::kw_score
             | Rule::kw_majority
+            | Rule::kw_extends
+            | Rule::kw_override
+            | Rule::kw_remove
             | Rule::kw_require
             | Rule::kw_else
             | Rule::kw_set

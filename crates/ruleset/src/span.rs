@@ -5,21 +5,33 @@
 
 use serde::Serialize;
 
-/// A half-open byte range `start..end` in one source file.
+/// A half-open byte range `start..end` in one source file. `file` numbers
+/// the files of a ruleset and the files it extends: 0 is the file given on
+/// the command line, then each base in `extends` order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
+    pub file: usize,
 }
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Self {
-        Span { start, end }
+        Span { start, end, file: 0 }
     }
 
-    /// The smallest span covering both.
+    pub fn in_file(file: usize, start: usize, end: usize) -> Self {
+        Span { start, end, file }
+    }
+
+    /// The smallest span covering both (in this span's file).
     pub fn to(self, other: Span) -> Span {
-        Span::new(self.start.min(other.start), self.end.max(other.end))
+        Span { start: self.start.min(other.start), end: self.end.max(other.end), file: self.file }
+    }
+
+    /// Whether `other` lies within this span, in the same file.
+    pub fn contains(self, other: Span) -> bool {
+        self.file == other.file && self.start <= other.start && other.end <= self.end
     }
 
     pub fn len(self) -> usize {

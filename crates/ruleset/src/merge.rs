@@ -1,0 +1,508 @@
+//! Editions and house rules: merge a file that `extends` a base into one
+//! syntax tree, which is then checked as a whole.
+//!
+//! Items are matched by kind and name. A new name adds an item; `override`
+//! replaces the base item (or, for a component list or a table, changes the
+//! components or rows it lists); `remove` takes an item or a component out.
+//! Every merged item remembers the base item it changed, so diagnostics can
+//! point at both files.
+
+use crate::ast::{File, Item, ItemKind, TableBody};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::span::{Ident, Span};
+use crate::suggest::help_for;
+
+/// One change an edition made, for `show` and `diff`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// What changed: `option car_stacks`, `cards research_cards "Car, Moscow"`.
+    pub item: String,
+    /// `added`, `overridden`, `changed` or `removed`.
+    pub how: &'static str,
+    pub span: Span,
+}
+
+/// The kind word and name an item is matched by; `None` for items that only
+/// add (places, routes).
+fn key(item: &Item) -> Option<(&'static str, String)> {
+    Some(match &item.kind {
+        ItemKind::Game(_) => ("game", String::new()),
+        ItemKind::Option(o) => ("option", o.name.name.clone()),
+        ItemKind::Kind(k) => ("kind", k.name.name.clone()),
+        ItemKind::Group(g) => ("cards", g.name.name.clone()),
+        ItemKind::Zone(z) => ("zone", z.name.name.clone()),
+        ItemKind::Counter(c) => ("counter", c.name.name.clone()),
+        ItemKind::Piece(p) => ("piece", p.name.name.clone()),
+        ItemKind::Table(t) => ("table", t.name.name.clone()),
+        ItemKind::Let(l) => ("let", l.name.name.clone()),
+        ItemKind::Procedure(p) => ("procedure", p.name.name.clone()),
+        ItemKind::Action(a) => ("action", a.name.name.clone()),
+        ItemKind::Score(s) => ("score", s.name.name.clone()),
+        ItemKind::Setup(_) => ("setup", String::new()),
+        ItemKind::Turns(_) => ("turns", String::new()),
+        ItemKind::AfterAction(_) => ("after action", String::new()),
+        ItemKind::End(_) => ("end", String::new()),
+        ItemKind::Place(_) | ItemKind::Route(_) => return None,
+        ItemKind::Extends(..) | ItemKind::Remove { .. } | ItemKind::TableCell { .. } => return None,
+    })
+}
+
+/// The kind word a `remove` names, normalised: `tokens` and `tiles` are
+/// `cards`.
+fn kind_word(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "option" => "option",
+        "kind" => "kind",
+        "cards" | "tokens" | "tiles" => "cards",
+        "zone" => "zone",
+        "counter" => "counter",
+        "piece" => "piece",
+        "table" => "table",
+        "let" => "let",
+        "procedure" => "procedure",
+        "action" => "action",
+        "score" => "score",
+        _ => return None,
+    })
+}
+
+fn describe(kind: &str, name: &str) -> String {
+    if name.is_empty() {
+        format!("`{kind}`")
+    } else {
+        format!("{kind} `{name}`")
+    }
+}
+
+/// Items of a file that only make sense in an edition, when the file has no
+/// `extends`: each is an error, and is dropped.
+pub fn reject_edition_items(file: &mut File, diags: &mut Vec<Diagnostic>) {
+    file.items.retain(|item| {
+        let (span, what) = match &item.kind {
+            ItemKind::Remove { what, .. } => (what.span, "`remove`"),
+            ItemKind::TableCell { name, .. } => (name.span, "`override table ...[...]`"),
+            _ => match item.overrides {
+                Some(span) => (span, "`override`"),
+                None => return true,
+            },
+        };
+        diags.push(
+            Diagnostic::error(Code::NoBase, span, format!("{what} needs a base ruleset to change"))
+                .label("nothing to change: this file extends nothing")
+                .help("start the file with `extends \"base.ruleset\"`, or define the item plainly"),
+        );
+        false
+    });
+}
+
+/// Merge `child` onto the already merged `base`.
+pub fn merge(base: File, child: File, diags: &mut Vec<Diagnostic>) -> (File, Vec<Change>) {
+    let mut items = base.items;
+    let mut changes = Vec::new();
+    for item in child.items {
+        match &item.kind {
+            ItemKind::Extends(..) => continue,
+            ItemKind::Remove { what, name, instance } => {
+                remove(&mut items, what, name, instance.as_ref(), item.span, diags, &mut changes);
+                continue;
+            }
+            ItemKind::TableCell { name, keys, value } => {
+                table_cell(&mut items, name, keys, *value, item.span, diags, &mut changes);
+                continue;
+            }
+            _ => {}
+        }
+        let Some((kind, name)) = key(&item) else {
+            // Places and routes add to the board.
+            changes.push(Change { item: item_label(&item), how: "added", span: item.span });
+            items.push(item);
+            continue;
+        };
+        let found = items.iter().position(|b| key(b).is_some_and(|(k, n)| k == kind && n == name));
+        match (found, item.overrides) {
+            (None, None) => {
+                changes.push(Change { item: describe(kind, &name), how: "added", span: item.span });
+                items.push(item);
+            }
+            (Some(i), None) if kind == "game" => {
+                // An edition names itself: its `game` replaces the base's.
+                let mut item = item;
+                item.base = Some(items[i].span);
+                changes.push(Change { item: "game".into(), how: "overridden", span: item.span });
+                items[i] = item;
+            }
+            (Some(i), None) => {
+                let name_span = item_name_span(&item);
+                diags.push(
+                    Diagnostic::error(
+                        Code::AlreadyInBase,
+                        name_span,
+                        format!("{} is already in the base ruleset", describe(kind, &name)),
+                    )
+                    .label("defined again")
+                    .related(item_name_span(&items[i]), "the base defines it here")
+                    .help(format!("write `override {kind} {name} ...` to change it, or choose another name")),
+                );
+            }
+            (None, Some(kw)) => {
+                let names: Vec<String> =
+                    items.iter().filter_map(key).filter(|(k, _)| *k == kind).map(|(_, n)| n).collect();
+                let help = help_for(&name, names.iter().map(String::as_str));
+                diags.push(
+                    Diagnostic::error(
+                        Code::NothingToOverride,
+                        item_name_span(&item),
+                        format!("the base has no {} to override", describe(kind, &name)),
+                    )
+                    .label("not in the base ruleset")
+                    .related(kw, "overridden here")
+                    .help(help.unwrap_or_else(|| format!("drop `override` to add a new {kind}"))),
+                );
+            }
+            (Some(i), Some(_)) => {
+                let base_span = items[i].span;
+                match (&mut items[i].kind, item.kind) {
+                    (ItemKind::Group(b), ItemKind::Group(g)) => {
+                        merge_group(b, g, diags, &mut changes, item.span);
+                        items[i].changed_by.push(item.span);
+                    }
+                    (ItemKind::Table(b), ItemKind::Table(t)) if t.dims.is_empty() => {
+                        match (&mut b.body, t.body) {
+                            (TableBody::Rows(base_rows), TableBody::Rows(rows)) => {
+                                for row in rows {
+                                    match base_rows.iter_mut().find(|r| r.key.0 == row.key.0) {
+                                        Some(r) => {
+                                            changes.push(Change {
+                                                item: format!("table {} row {}", b.name.name, row.key.0),
+                                                how: "overridden",
+                                                span: row.span,
+                                            });
+                                            *r = row;
+                                        }
+                                        None => diags.push(
+                                            Diagnostic::error(
+                                                Code::NothingToOverride,
+                                                row.key.1,
+                                                format!("table `{}` has no row {}", b.name.name, row.key.0),
+                                            )
+                                            .label("no such row in the base")
+                                            .related(b.name.span, "the base table")
+                                            .help("override only rows the table has"),
+                                        ),
+                                    }
+                                }
+                            }
+                            (body, flat) => {
+                                *body = flat;
+                                changes.push(Change {
+                                    item: format!("table {}", b.name.name),
+                                    how: "overridden",
+                                    span: item.span,
+                                });
+                            }
+                        }
+                        items[i].changed_by.push(item.span);
+                    }
+                    (_, kind_) => {
+                        changes.push(Change {
+                            item: describe(kind, &name),
+                            how: "overridden",
+                            span: item.span,
+                        });
+                        let notes = item.notes;
+                        items[i] = Item {
+                            kind: kind_,
+                            span: item.span,
+                            notes,
+                            overrides: item.overrides,
+                            base: Some(base_span),
+                            changed_by: Vec::new(),
+                        };
+                    }
+                }
+            }
+        }
+    }
+    (File { items }, changes)
+}
+
+fn item_label(item: &Item) -> String {
+    match &item.kind {
+        ItemKind::Place(p) => format!("place {}", p.class.name),
+        ItemKind::Route(_) => "route".into(),
+        _ => "item".into(),
+    }
+}
+
+fn item_name_span(item: &Item) -> Span {
+    match &item.kind {
+        ItemKind::Game(g) => g.name.span,
+        ItemKind::Option(o) => o.name.span,
+        ItemKind::Kind(k) => k.name.span,
+        ItemKind::Group(g) => g.name.span,
+        ItemKind::Zone(z) => z.name.span,
+        ItemKind::Counter(c) => c.name.span,
+        ItemKind::Piece(p) => p.name.span,
+        ItemKind::Table(t) => t.name.span,
+        ItemKind::Let(l) => l.name.span,
+        ItemKind::Procedure(p) => p.name.span,
+        ItemKind::Action(a) => a.name.span,
+        ItemKind::Score(s) => s.name.span,
+        _ => Span { start: item.span.start, end: item.span.start + 1, file: item.span.file },
+    }
+}
+
+fn merge_group(
+    base: &mut crate::ast::GroupDecl,
+    over: crate::ast::GroupDecl,
+    diags: &mut Vec<Diagnostic>,
+    changes: &mut Vec<Change>,
+    span: Span,
+) {
+    let group = base.name.name.clone();
+    if let Some(k) = &over.kind {
+        if base.kind.as_ref().is_some_and(|b| b.name != k.name) {
+            diags.push(
+                Diagnostic::error(
+                    Code::WrongOverride,
+                    k.span,
+                    format!(
+                        "`{group}` holds components of kind `{}`",
+                        base.kind.as_ref().map_or("", |b| b.name.as_str())
+                    ),
+                )
+                .label("a different kind")
+                .related(base.kind.as_ref().map_or(base.name.span, |b| b.span), "the base's kind")
+                .help("leave `of KIND` out of an override"),
+            );
+        }
+    }
+    if let Some(total) = over.total {
+        base.total = Some(total);
+        changes.push(Change { item: format!("cards {group} total"), how: "overridden", span: total.1 });
+    }
+    for r in over.removals {
+        match base.instances.iter().position(|i| i.name.name == r.name) {
+            Some(i) => {
+                base.instances.remove(i);
+                changes.push(Change {
+                    item: format!("cards {group} \"{}\"", r.name),
+                    how: "removed",
+                    span: r.span,
+                });
+            }
+            None => missing_instance(base, &r, diags),
+        }
+    }
+    for inst in over.instances {
+        match base.instances.iter_mut().find(|i| i.name.name == inst.name.name) {
+            Some(b) => {
+                if inst.count.is_some() {
+                    b.count = inst.count;
+                }
+                for f in inst.fields {
+                    match b.fields.iter_mut().find(|bf| bf.name.name == f.name.name) {
+                        Some(bf) => *bf = f,
+                        None => b.fields.push(f),
+                    }
+                }
+                b.notes.extend(inst.notes);
+                changes.push(Change {
+                    item: format!("cards {group} \"{}\"", inst.name.name),
+                    how: "changed",
+                    span: inst.span,
+                });
+            }
+            None => {
+                changes.push(Change {
+                    item: format!("cards {group} \"{}\"", inst.name.name),
+                    how: "added",
+                    span: inst.span,
+                });
+                base.instances.push(inst);
+            }
+        }
+    }
+    let _ = span;
+}
+
+fn missing_instance(base: &crate::ast::GroupDecl, r: &Ident, diags: &mut Vec<Diagnostic>) {
+    let help = help_for(&r.name, base.instances.iter().map(|i| i.name.name.as_str()));
+    diags.push(
+        Diagnostic::error(
+            Code::NothingToOverride,
+            r.span,
+            format!("`{}` has no component \"{}\"", base.name.name, r.name),
+        )
+        .label("not in the base list")
+        .related(base.name.span, "the base list")
+        .help(help.unwrap_or_else(|| "name a component the base lists".into())),
+    );
+}
+
+fn remove(
+    items: &mut Vec<Item>,
+    what: &Ident,
+    name: &Ident,
+    instance: Option<&Ident>,
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+    changes: &mut Vec<Change>,
+) {
+    let Some(kind) = kind_word(&what.name) else {
+        diags.push(
+            Diagnostic::error(
+                Code::WrongOverride,
+                what.span,
+                format!("`remove` cannot take out a `{}`", what.name),
+            )
+            .label("not a removable kind of item")
+            .help(
+                "remove an option, kind, cards, zone, counter, piece, table, let, procedure, action or score",
+            ),
+        );
+        return;
+    };
+    let found = items.iter().position(|b| key(b).is_some_and(|(k, n)| k == kind && n == name.name));
+    let Some(i) = found else {
+        let names: Vec<String> =
+            items.iter().filter_map(key).filter(|(k, _)| *k == kind).map(|(_, n)| n).collect();
+        let help = help_for(&name.name, names.iter().map(String::as_str));
+        diags.push(
+            Diagnostic::error(
+                Code::NothingToOverride,
+                name.span,
+                format!("the base has no {} to remove", describe(kind, &name.name)),
+            )
+            .label("not in the base ruleset")
+            .help(help.unwrap_or_else(|| "remove only what the base defines".into())),
+        );
+        return;
+    };
+    match instance {
+        Some(inst) => match &mut items[i].kind {
+            ItemKind::Group(g) => match g.instances.iter().position(|x| x.name.name == inst.name) {
+                Some(j) => {
+                    g.instances.remove(j);
+                    changes.push(Change {
+                        item: format!("cards {} \"{}\"", name.name, inst.name),
+                        how: "removed",
+                        span,
+                    });
+                    items[i].changed_by.push(span);
+                }
+                None => {
+                    let g = g.clone();
+                    missing_instance(&g, inst, diags);
+                }
+            },
+            _ => diags.push(
+                Diagnostic::error(
+                    Code::WrongOverride,
+                    inst.span,
+                    "only a component list has parts to remove",
+                )
+                .label("not a component")
+                .help(format!("write `remove {} {}`", what.name, name.name)),
+            ),
+        },
+        None => {
+            changes.push(Change { item: describe(kind, &name.name), how: "removed", span });
+            items.remove(i);
+        }
+    }
+}
+
+fn table_cell(
+    items: &mut [Item],
+    name: &Ident,
+    keys: &[(i64, Span)],
+    value: (i64, Span),
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+    changes: &mut Vec<Change>,
+) {
+    let found = items.iter().position(|b| matches!(&b.kind, ItemKind::Table(t) if t.name.name == name.name));
+    let Some(i) = found else {
+        let names: Vec<&str> = items
+            .iter()
+            .filter_map(|b| match &b.kind {
+                ItemKind::Table(t) => Some(t.name.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        diags.push(
+            Diagnostic::error(
+                Code::NothingToOverride,
+                name.span,
+                format!("the base has no table `{}`", name.name),
+            )
+            .label("not in the base ruleset")
+            .maybe_help(help_for(&name.name, names)),
+        );
+        return;
+    };
+    let ItemKind::Table(t) = &mut items[i].kind else { return };
+    let dims = t.dims.clone();
+    let out_of_range = |d: &crate::ast::Dimension, k: &(i64, Span)| {
+        Diagnostic::error(
+            Code::OutOfRange,
+            k.1,
+            format!(
+                "`{}` runs from {} to {}, not {}",
+                d.name.name,
+                d.range.lo,
+                d.range.hi.unwrap_or(d.range.lo),
+                k.0
+            ),
+        )
+        .label("outside the table")
+        .related(d.range_span, "the base table's range")
+        .help("name a cell the table has")
+    };
+    if keys.len() != dims.len() {
+        diags.push(
+            Diagnostic::error(
+                Code::TableIndex,
+                name.span,
+                format!("table `{}` has {} dimensions, the cell names {}", name.name, dims.len(), keys.len()),
+            )
+            .label("wrong number of indexes")
+            .help("give one index per dimension"),
+        );
+        return;
+    }
+    let col = |d: &crate::ast::Dimension, k: i64| (k - d.range.lo) as usize;
+    let inside = |d: &crate::ast::Dimension, k: i64| k >= d.range.lo && k <= d.range.hi.unwrap_or(d.range.lo);
+    for (d, k) in dims.iter().zip(keys) {
+        if !inside(d, k.0) {
+            diags.push(out_of_range(d, k));
+            return;
+        }
+    }
+    let cell = match (&mut t.body, dims.as_slice()) {
+        (TableBody::Flat(row), [d]) => row.values.get_mut(col(d, keys[0].0)),
+        (TableBody::Rows(rows), [_, d2]) => rows
+            .iter_mut()
+            .find(|r| r.key.0 == keys[0].0)
+            .and_then(|r| r.row.values.get_mut(col(d2, keys[1].0))),
+        _ => None,
+    };
+    match cell {
+        Some(c) => {
+            *c = value;
+            let at: Vec<String> = keys.iter().map(|k| format!("[{}]", k.0)).collect();
+            changes.push(Change {
+                item: format!("table {}{}", name.name, at.join("")),
+                how: "overridden",
+                span,
+            });
+            items[i].changed_by.push(span);
+        }
+        None => diags.push(
+            Diagnostic::error(Code::TableShape, name.span, "the base table has no such cell")
+                .label("its rows are shorter")
+                .help("fix the base table's shape first"),
+        ),
+    }
+}
