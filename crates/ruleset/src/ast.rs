@@ -64,6 +64,7 @@ pub enum ItemKind {
     Game(Game),
     Option(OptionDecl),
     Place(PlaceDecl),
+    Tags(Vec<Ident>),
     Route(Vec<RouteEdge>),
     Kind(KindDecl),
     Group(GroupDecl),

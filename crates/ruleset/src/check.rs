@@ -174,6 +174,8 @@ struct Checker<'f> {
     broken_route: bool,
     tags: Vec<String>,
     tag_ids: HashMap<String, TagId>,
+    /// The ruleset lists its tags with `tag`: components may use only those.
+    declared_tags: bool,
     attr_names: Vec<String>,
     kinds: Vec<Kind>,
     groups: Vec<Group>,
@@ -261,6 +263,7 @@ impl<'f> Checker<'f> {
             broken_route: false,
             tags: Vec::new(),
             tag_ids: HashMap::new(),
+            declared_tags: false,
             attr_names: Vec::new(),
             kinds: Vec::new(),
             groups: Vec::new(),
@@ -364,6 +367,12 @@ impl<'f> Checker<'f> {
         for item in &file.items {
             match &item.kind {
                 K::Game(g) => self.game_item(g, item),
+                K::Tags(names) => {
+                    self.declared_tags = true;
+                    for n in names {
+                        self.tag(&n.name);
+                    }
+                }
                 K::Option(o) => self.option_item(o, item),
                 K::Place(p) => self.place_item(p, item),
                 _ => {}
@@ -383,7 +392,7 @@ impl<'f> Checker<'f> {
             match &item.kind {
                 // Consumed by the merge of an edition with its base.
                 K::Extends(..) | K::Remove { .. } | K::TableCell { .. } => {}
-                K::Game(_) | K::Option(_) | K::Place(_) => {}
+                K::Game(_) | K::Option(_) | K::Place(_) | K::Tags(_) => {}
                 K::Route(r) => route_items.push((r, item)),
                 K::Kind(k) => {
                     let id = self.kinds.len();
@@ -955,6 +964,26 @@ impl<'f> Checker<'f> {
         id
     }
 
+    /// A tag written on a component: new tags are welcome unless the
+    /// ruleset lists its tags with `tag`, when a tag outside the list is a
+    /// typo.
+    fn component_tag(&mut self, name: &str, span: Span) -> Option<TagId> {
+        if self.declared_tags && !self.tag_ids.contains_key(name) {
+            let help = help_for(name, self.tags.iter().map(String::as_str));
+            self.error(
+                Diagnostic::error(
+                    Code::UnknownTag,
+                    span,
+                    format!("tag `{name}` is not in the ruleset's `tag` list"),
+                )
+                .label("not a declared tag")
+                .help(help.unwrap_or_else(|| format!("add it: `tag {name}`"))),
+            );
+            return None;
+        }
+        Some(self.tag(name))
+    }
+
     /// Check a written value against a type.
     fn literal(&mut self, v: &ast::Value, ty: &Type, what: &str) -> Option<Value> {
         let mismatch = |c: &mut Self, expected: String| {
@@ -999,14 +1028,14 @@ impl<'f> Checker<'f> {
             (Type::Bool, _) => mismatch(self, "`yes` or `no`".into()),
             (Type::Text, ValueKind::Text(t)) => Some(Value::Text(t.clone())),
             (Type::Text, _) => mismatch(self, "a quoted text".into()),
-            (Type::Tag, ValueKind::Name(n)) => Some(Value::Tag(self.tag(n))),
+            (Type::Tag, ValueKind::Name(n)) => Some(Value::Tag(self.component_tag(n, v.span)?)),
             (Type::Tag, _) => mismatch(self, "a tag name".into()),
-            (Type::Tags, ValueKind::Name(n)) => Some(Value::Tags(vec![self.tag(n)])),
+            (Type::Tags, ValueKind::Name(n)) => Some(Value::Tags(vec![self.component_tag(n, v.span)?])),
             (Type::Tags, ValueKind::List(items)) => {
                 let mut tags = Vec::new();
                 for item in items {
                     match &item.kind {
-                        ValueKind::Name(n) => tags.push(self.tag(n)),
+                        ValueKind::Name(n) => tags.push(self.component_tag(n, item.span)?),
                         _ => return mismatch(self, "a list of tag names such as `[car, one_shot]`".into()),
                     }
                 }

@@ -42,7 +42,7 @@ fn key(item: &Item) -> Option<(&'static str, String)> {
         ItemKind::Turns(_) => ("turns", String::new()),
         ItemKind::AfterAction(_) => ("after action", String::new()),
         ItemKind::End(_) => ("end", String::new()),
-        ItemKind::Place(_) | ItemKind::Route(_) => return None,
+        ItemKind::Place(_) | ItemKind::Route(_) | ItemKind::Tags(_) => return None,
         ItemKind::Extends(..) | ItemKind::Remove { .. } | ItemKind::TableCell { .. } => return None,
     })
 }
@@ -230,6 +230,7 @@ fn item_label(item: &Item) -> String {
     match &item.kind {
         ItemKind::Place(p) => format!("place {}", p.class.name),
         ItemKind::Route(_) => "route".into(),
+        ItemKind::Tags(_) => "tag".into(),
         _ => "item".into(),
     }
 }

@@ -203,6 +203,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::kw_option => "`option`",
         Rule::kw_place => "`place`",
         Rule::kw_route => "`route`",
+        Rule::kw_tag => "`tag`",
         Rule::kw_kind => "`kind`",
         Rule::kw_group => "`cards`, `tokens` or `tiles`",
         Rule::kw_of => "`of`",
@@ -287,6 +288,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::game_item
         | Rule::option_item
         | Rule::place_item
+        | Rule::tag_item
         | Rule::route_item
         | Rule::kind_item
         | Rule::group_item
@@ -487,6 +489,7 @@ fn is_item_keyword(rule: Rule) -> bool {
             | Rule::kw_option
             | Rule::kw_place
             | Rule::kw_route
+            | Rule::kw_tag
             | Rule::kw_kind
             | Rule::kw_group
             | Rule::kw_zone
@@ -687,6 +690,7 @@ impl Lower<'_> {
                 ItemKind::Place(PlaceDecl { class, places })
             }
             Rule::route_item => ItemKind::Route(it.map(|e| self.route_edge(e)).collect()),
+            Rule::tag_item => ItemKind::Tags(self.ident_list(it.next().expect("grammar: tag names"))),
             Rule::kind_item => {
                 let name = self.ident(it.next().expect("grammar: kind name"));
                 let attrs = it.map(|a| self.attr_decl(a)).collect();
@@ -1349,6 +1353,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_option
             | Rule::kw_place
             | Rule::kw_route
+            | Rule::kw_tag
             | Rule::kw_kind
             | Rule::kw_of
             | Rule::kw_total
