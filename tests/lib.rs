@@ -28,6 +28,23 @@ pub fn render(name: &str, source: &str, checked: &Checked) -> String {
     out
 }
 
+/// Render every diagnostic of a multi-file check (an edition and its bases).
+pub fn render_all(checked: &Checked) -> String {
+    let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+        .with_width(80)
+        .with_links(false);
+    let mut out = String::new();
+    for d in &checked.diagnostics {
+        let report = Report::with_sources(d, &checked.sources);
+        handler.render_report(&mut out, &report).expect("rendering to a String cannot fail");
+        out.push('\n');
+    }
+    if out.is_empty() {
+        out.push_str("(no diagnostics)\n");
+    }
+    out
+}
+
 /// Every `.ruleset` file under `dir`, sorted.
 pub fn ruleset_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();

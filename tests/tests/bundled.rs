@@ -1,22 +1,56 @@
 //! Every ruleset shipped in `rulesets/` checks clean: no errors, no warnings.
 
-use chronoscope_tests::{render, repo_root, ruleset_files};
+use chronoscope_tests::{render_all, repo_root, ruleset_files};
+
+fn check_path(path: &std::path::Path) -> ruleset::Checked {
+    ruleset::check_file(&path.display().to_string(), &mut |p| std::fs::read(p).map_err(|e| e.to_string()))
+}
 
 #[test]
 fn every_bundled_ruleset_checks_clean() {
     let files = ruleset_files(&repo_root().join("rulesets"));
-    assert!(!files.is_empty(), "rulesets/ holds at least the Thebes ruleset");
+    assert!(files.len() >= 9, "Thebes, three editions and five house rules");
     for path in files {
-        let source = std::fs::read_to_string(&path).expect("ruleset is readable");
-        let checked = ruleset::check_source(&source);
-        let name = path.display().to_string();
-        assert!(checked.diagnostics.is_empty(), "{name}:\n{}", render(&name, &source, &checked));
+        let checked = check_path(&path);
+        assert!(checked.diagnostics.is_empty(), "{}:\n{}", path.display(), render_all(&checked));
+        assert!(checked.ruleset.is_some());
     }
 }
 
+#[test]
+fn each_edition_and_house_rule_changes_what_it_says_and_only_that() {
+    let root = repo_root().join("rulesets/thebes");
+    let base = check_path(&root.join("thebes.ruleset")).ruleset.unwrap();
+    let option = |r: &ruleset::Ruleset, name: &str| r.option_named(name).unwrap().value.clone();
+    use ruleset::model::Value;
+    let ru = check_path(&root.join("editions/ru.ruleset")).ruleset.unwrap();
+    assert_eq!(option(&ru, "permits_refresh_at_once"), Value::Bool(true));
+    assert_eq!(option(&base, "permits_refresh_at_once"), Value::Bool(false));
+    let fr = check_path(&root.join("editions/fr.ruleset")).ruleset.unwrap();
+    assert_eq!(option(&fr, "two_player_piles"), Value::Int(2));
+    let es = check_path(&root.join("editions/es.ruleset")).ruleset.unwrap();
+    assert_eq!(option(&es, "blanks_per_bag"), Value::Int(16), "the misprint is documented, not played");
+    let nz = check_path(&root.join("house/no-zeppelins.ruleset")).ruleset.unwrap();
+    let count = |r: &ruleset::Ruleset, tag: &str| {
+        let t = r.tags.iter().position(|x| x == tag).unwrap();
+        r.components.iter().filter(|c| c.tags.contains(&t)).count()
+    };
+    assert_eq!((count(&base, "zeppelin"), count(&base, "car")), (2, 2));
+    assert_eq!((count(&nz, "zeppelin"), count(&nz, "car")), (0, 4));
+    assert_eq!(nz.groups.iter().find(|g| g.name == "research_cards").unwrap().components.len(), 85);
+    let kind = check_path(&root.join("house/kind-chronoscope.ruleset")).ruleset.unwrap();
+    let chrono = |r: &ruleset::Ruleset, k: i64, w: i64| {
+        r.tables.iter().find(|t| t.name == "chronoscope").unwrap().get(&[k, w])
+    };
+    assert_eq!((chrono(&base, 1, 4), chrono(&kind, 1, 4)), (Some(0), Some(1)));
+    assert_eq!((chrono(&base, 3, 2), chrono(&kind, 3, 2)), (Some(0), Some(1)));
+    assert_eq!(chrono(&kind, 8, 4), Some(5), "rows it does not name stay");
+    assert_eq!(kind.files.len(), 2);
+    assert!(kind.changes.iter().any(|c| c.item == "table chronoscope row 1" && c.span.file == 0));
+}
+
 fn thebes() -> ruleset::Ruleset {
-    let source = std::fs::read_to_string(repo_root().join("rulesets/thebes/thebes.ruleset")).unwrap();
-    ruleset::check_source(&source).ruleset.expect("Thebes checks clean")
+    check_path(&repo_root().join("rulesets/thebes/thebes.ruleset")).ruleset.expect("Thebes checks clean")
 }
 
 #[test]

@@ -27,3 +27,28 @@ fn the_valid_base_of_the_fixtures_checks_clean() {
     assert!(checked.diagnostics.is_empty(), "{}", render("mini.ruleset", &source, &checked));
     assert!(checked.ruleset.is_some());
 }
+
+/// Check a fixture through the file loader, naming files relative to
+/// `tests/` so snapshots do not depend on where the repository lies.
+fn check_fixture(relative: &str) -> ruleset::Checked {
+    let root = chronoscope_tests::repo_root().join("tests");
+    ruleset::check_file(relative, &mut |p| std::fs::read(root.join(p)).map_err(|e| e.to_string()))
+}
+
+#[test]
+fn every_broken_edition_fixture_reports_its_mistake() {
+    insta::glob!("../fixtures/extends", "case_*.ruleset", |path| {
+        let name = format!("fixtures/extends/{}", path.file_name().unwrap().to_string_lossy());
+        let checked = check_fixture(&name);
+        assert!(checked.has_errors(), "{name} should fail to check");
+        let report = chronoscope_tests::render_all(&checked);
+        let source = std::fs::read_to_string(path).unwrap();
+        insta::assert_snapshot!(format!("{source}\n----- report -----\n{report}"));
+    });
+}
+
+#[test]
+fn the_edition_fixtures_base_checks_clean() {
+    let checked = check_fixture("fixtures/extends/base.ruleset");
+    assert!(checked.diagnostics.is_empty(), "{}", chronoscope_tests::render_all(&checked));
+}

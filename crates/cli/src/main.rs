@@ -25,9 +25,11 @@ macro_rules! outln {
     ($($arg:tt)*) => {{ out!($($arg)*); out!("\n"); }};
 }
 
+mod diff;
 mod play;
 mod render;
 mod show;
+mod words;
 
 #[derive(Parser)]
 #[command(name = "chronoscope", version, about = "Play, check and study board games written as rulesets")]
@@ -80,6 +82,13 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Compare two rulesets after resolution: what was added, removed, changed.
+    Diff {
+        a: PathBuf,
+        b: PathBuf,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+    },
     /// Summarise a ruleset: components, board, tables, setup and provisional data.
     Show {
         file: PathBuf,
@@ -97,6 +106,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { files, format } => check(&files, format),
         Command::Show { file, players, provisional } => show::run(&file, players, provisional),
+        Command::Diff { a, b, format } => diff::run(&a, &b, format == Format::Json),
         Command::Play { file, players, seats, seed, script, save, log, quiet } => {
             play::run(play::PlayArgs { file, players, seats, seed, script, save, log, quiet })
         }

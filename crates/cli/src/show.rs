@@ -269,22 +269,7 @@ impl Show<'_> {
     }
 
     fn value(&self, v: &Value) -> String {
-        match v {
-            Value::Int(n) => n.to_string(),
-            Value::Bool(b) => (if *b { "yes" } else { "no" }).into(),
-            Value::None => "none".into(),
-            Value::Text(t) => format!("\"{t}\""),
-            Value::Place(p) => self.r.places[*p].name.clone(),
-            Value::Tag(t) => self.r.tags[*t].clone(),
-            Value::Tags(ts) => {
-                format!("[{}]", ts.iter().map(|t| self.r.tags[*t].as_str()).collect::<Vec<_>>().join(", "))
-            }
-            Value::Map(entries) => {
-                let parts: Vec<String> =
-                    entries.iter().map(|(p, n)| format!("{}: {n}", self.r.places[*p].name)).collect();
-                format!("{{ {} }}", parts.join(", "))
-            }
-        }
+        crate::words::value(self.r, v)
     }
 
     fn ty(&self, t: &Type) -> String {

@@ -291,3 +291,77 @@ fn play_refuses_bad_seats_and_counts() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("Thebes is for 2 to 4 players, not 6"), "{}", stderr(&o));
 }
+
+const EDITIONS: &[&str] = &[
+    "editions/es",
+    "editions/ru",
+    "editions/fr",
+    "house/steady-warsaw",
+    "house/kind-chronoscope",
+    "house/no-zeppelins",
+    "house/cars-stack",
+    "house/big-majorities",
+];
+
+#[test]
+fn diff_of_each_edition_and_house_rule_against_its_base() {
+    for e in EDITIONS {
+        let file = format!("rulesets/thebes/{e}.ruleset");
+        let o = run(&["diff", THEBES, &file]);
+        assert_eq!(o.status.code(), Some(1), "{e} differs from the base: {}", stderr(&o));
+        insta::assert_snapshot!(format!("diff_{}", e.replace('/', "_")), stdout(&o));
+    }
+}
+
+#[test]
+fn diff_of_a_ruleset_with_itself_is_empty() {
+    let o = run(&["diff", THEBES, THEBES]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("no differences"), "{}", stdout(&o));
+}
+
+#[test]
+fn diff_json_lists_changes_with_both_sources() {
+    let o = run(&["diff", "--format", "json", THEBES, "rulesets/thebes/house/cars-stack.ruleset"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["equal"], false);
+    let d = &v["differences"][0];
+    assert_eq!(d["group"], "options");
+    assert_eq!(d["item"], "car_stacks");
+    assert_eq!((d["old"].as_str(), d["new"].as_str()), (Some("no"), Some("yes")));
+    assert!(d["new_at"].as_str().unwrap().starts_with("rulesets/thebes/house/cars-stack.ruleset:"));
+}
+
+#[test]
+fn show_says_what_an_edition_changed() {
+    let o = run(&["show", "rulesets/thebes/house/no-zeppelins.ruleset", "--players", "2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("everything not listed below comes from rulesets/thebes/house/../thebes.ruleset")
+            || out.contains("everything not listed below comes from rulesets/thebes/thebes.ruleset"),
+        "{out}"
+    );
+    assert!(out.contains("removed    cards research_cards \"Zeppelin, Rome\""), "{out}");
+    assert!(out.contains("added      cards research_cards \"Car, Vienna\""), "{out}");
+}
+
+#[test]
+fn editions_and_house_rules_play() {
+    for e in EDITIONS {
+        let file = format!("rulesets/thebes/{e}.ruleset");
+        let o = run(&["play", &file, "--players", "2", "--seed", "4", "--quiet"]);
+        assert_eq!(o.status.code(), Some(0), "{e}: {}", stderr(&o));
+        assert!(stdout(&o).contains("Final score"), "{e}");
+    }
+}
+
+#[test]
+fn check_reports_an_edition_error_in_both_files() {
+    let o = run(&["check", "tests/fixtures/extends/case_removal_leaves_deck_short.ruleset"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("tests/fixtures/extends/base.ruleset:8:32"), "{err}");
+    assert!(err.contains("tests/fixtures/extends/case_removal_leaves_deck_short.ruleset:4:1"), "{err}");
+}

@@ -651,3 +651,64 @@ fn the_chronoscope_dig_log() {
         .collect();
     insta::assert_snapshot!(text.join("\n"));
 }
+
+#[test]
+fn every_edition_and_house_rule_plays_to_the_end_with_the_invariants() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/thebes");
+    let mut files = Vec::new();
+    for sub in ["editions", "house"] {
+        for e in std::fs::read_dir(format!("{dir}/{sub}")).unwrap().flatten() {
+            files.push(e.path());
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 8);
+    for path in files {
+        let name = path.display().to_string();
+        let checked = ruleset::check_file(&name, &mut |p| std::fs::read(p).map_err(|e| e.to_string()));
+        let rules = checked.ruleset.unwrap_or_else(|| panic!("{name} checks clean"));
+        for players in 2..=4 {
+            let (g, history) = play_random(&rules, players, 100 + players as u64);
+            let sheet = g.scores().unwrap();
+            for p in 0..players {
+                assert_eq!(sheet.totals[p], sheet.rows.iter().map(|(_, v)| v[p]).sum::<i64>(), "{name}");
+            }
+            let (mut again, _) = Game::new(&rules, players, 100 + players as u64).unwrap();
+            for c in &history {
+                again.apply(c).unwrap();
+            }
+            assert_eq!(again.scores().unwrap(), sheet, "{name}: replays");
+        }
+    }
+}
+
+#[test]
+fn the_french_two_player_game_sets_nothing_aside() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/thebes/editions/fr.ruleset");
+    let rules =
+        ruleset::check_file(path, &mut |p| std::fs::read(p).map_err(|e| e.to_string())).ruleset.unwrap();
+    let (g, _) = Game::new(&rules, 2, 1).unwrap();
+    assert_eq!(g.state.count(zone(&g, "pile3", None, None)), 0);
+    assert_eq!(g.state.count(zone(&g, "deck", None, None)), 85 + 10 - 4);
+}
+
+#[test]
+fn with_russian_permits_a_trip_into_the_new_year_frees_the_permit() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/thebes/editions/ru.ruleset");
+    let ru = ruleset::check_file(path, &mut |p| std::fs::read(p).map_err(|e| e.to_string())).ruleset.unwrap();
+    let es = thebes();
+    for (rules, expect_legal) in [(&ru, true), (&es, false)] {
+        let (mut g, _) = Game::new(rules, 2, 20).unwrap();
+        to_move(&mut g, 0, 10);
+        set_place(&mut g, 0, "Egypt");
+        let tableau = zone(&g, "tableau", Some(0), None);
+        give(&mut g, "Egypt 3 books, London", tableau);
+        act(&mut g, "dig Egypt 3");
+        // Week 51 in Rome: the 2-week trip to Egypt reaches week 53, the new
+        // year, before the dig starts.
+        to_move(&mut g, 0, 51);
+        set_place(&mut g, 0, "Rome");
+        let c = notation::parse(&g, "dig Egypt 3").unwrap();
+        assert_eq!(g.check(&c).is_ok(), expect_legal, "{}", rules.game.title);
+    }
+}

@@ -203,6 +203,9 @@ const BUILTIN_NAMES: &[&str] = &["me", "players", "player_count"];
 /// rule `reserved`): a declaration may not take them either.
 pub const RESERVED: &[&str] = &[
     "game",
+    "extends",
+    "override",
+    "remove",
     "option",
     "route",
     "kind",

@@ -187,8 +187,18 @@ impl Loader<'_> {
             chain.pop();
             return file;
         }
+        let before = self.diags.len();
         let base_file = self.load(&base_path, chain, Some(span));
         chain.pop();
+        if self.diags[before..].iter().any(|d| d.code == Code::ExtendsUnreadable) {
+            // Without its base, what this file changes cannot be checked:
+            // say nothing more about it than that the base is missing.
+            file.items.retain(|i| {
+                i.overrides.is_none()
+                    && !matches!(i.kind, ast::ItemKind::Remove { .. } | ast::ItemKind::TableCell { .. })
+            });
+            return file;
+        }
         let (merged, changes) = merge::merge(base_file, file, &mut self.diags);
         self.changes.extend(changes);
         merged
@@ -239,15 +249,21 @@ fn normalize(path: &str) -> String {
 fn relate_to_base(file: &ast::File, diags: &mut [Diagnostic]) {
     for d in diags.iter_mut() {
         let at = d.label.span;
-        let Some(item) = file.items.iter().find(|i| i.span.contains(at)) else { continue };
+        let in_item = file.items.iter().find(|i| i.span.contains(at));
+        let in_change = file.items.iter().find(|i| i.changed_by.iter().any(|c| c.contains(at)));
         let mut extra = Vec::new();
-        if let Some(base) = item.base {
-            extra.push((base, "the base definition this overrides"));
-        }
-        for c in &item.changed_by {
-            if c.file != at.file {
-                extra.push((*c, "changed here"));
+        if let Some(item) = in_item {
+            if let Some(base) = item.base {
+                extra.push((base, "the base definition this overrides"));
             }
+            for c in &item.changed_by {
+                if c.file != at.file {
+                    extra.push((*c, "changed here"));
+                }
+            }
+        } else if let Some(item) = in_change {
+            // The mistake is in an override of part of this base item.
+            extra.push((merge::item_name_span(item), "the base definition this changes"));
         }
         for (span, text) in extra {
             if !d.related.iter().any(|l| l.span == span) && span != at {

@@ -127,7 +127,7 @@ pub fn merge(base: File, child: File, diags: &mut Vec<Diagnostic>) -> (File, Vec
             (Some(i), None) if kind == "game" => {
                 // An edition names itself: its `game` replaces the base's.
                 let mut item = item;
-                item.base = Some(items[i].span);
+                item.base = Some(item_name_span(&items[i]));
                 changes.push(Change { item: "game".into(), how: "overridden", span: item.span });
                 items[i] = item;
             }
@@ -160,7 +160,29 @@ pub fn merge(base: File, child: File, diags: &mut Vec<Diagnostic>) -> (File, Vec
                 );
             }
             (Some(i), Some(_)) => {
-                let base_span = items[i].span;
+                let base_span = item_name_span(&items[i]);
+                if let (ItemKind::Option(b), ItemKind::Option(o)) = (&items[i].kind, &item.kind) {
+                    let sort = |v: &crate::ast::ValueKind| match v {
+                        crate::ast::ValueKind::Int(_) => "a number",
+                        crate::ast::ValueKind::Bool(_) => "yes/no",
+                        crate::ast::ValueKind::Text(_) => "a text",
+                        _ => "something else",
+                    };
+                    let (was, now) = (sort(&b.value.kind), sort(&o.value.kind));
+                    if was != now {
+                        diags.push(
+                            Diagnostic::error(
+                                Code::WrongOverride,
+                                o.value.span,
+                                format!("option `{}` is {was} in the base, not {now}", o.name.name),
+                            )
+                            .label(now.to_string())
+                            .related(b.value.span, format!("the base value, {was}"))
+                            .help("an override keeps the option's type; the rules read it as before"),
+                        );
+                        continue;
+                    }
+                }
                 match (&mut items[i].kind, item.kind) {
                     (ItemKind::Group(b), ItemKind::Group(g)) => {
                         merge_group(b, g, diags, &mut changes, item.span);
@@ -235,7 +257,8 @@ fn item_label(item: &Item) -> String {
     }
 }
 
-fn item_name_span(item: &Item) -> Span {
+/// Where an item's name is written (its first character for unnamed items).
+pub fn item_name_span(item: &Item) -> Span {
     match &item.kind {
         ItemKind::Game(g) => g.name.span,
         ItemKind::Option(o) => o.name.span,

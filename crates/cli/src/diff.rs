@@ -1,0 +1,573 @@
+//! `chronoscope diff A B`: the semantic difference of two rulesets after
+//! resolution (editions merged, names resolved), grouped by kind of item.
+//! Data (options, cards, tables, board) is compared value by value; rules
+//! (setup, actions, lets, scoring) by their text with comments and layout
+//! removed.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+
+use ruleset::model::*;
+use ruleset::span::line_col;
+use ruleset::Span;
+use serde::Serialize;
+
+use crate::render;
+
+/// One difference.
+#[derive(Serialize, Debug, Clone)]
+pub struct Entry {
+    pub group: &'static str,
+    /// `added`, `removed` or `changed`.
+    pub change: &'static str,
+    pub item: String,
+    pub old: Option<String>,
+    pub new: Option<String>,
+    /// `file:line` where A and B define the item.
+    pub old_at: Option<String>,
+    pub new_at: Option<String>,
+}
+
+/// The order groups are printed in.
+const GROUPS: &[&str] = &[
+    "game", "options", "board", "kinds", "cards", "tokens", "zones", "counters", "tables", "setup", "turns",
+    "actions", "rules", "scoring",
+];
+
+pub fn run(a: &Path, b: &Path, json: bool) -> ExitCode {
+    let la = render::load(a);
+    let lb = render::load(b);
+    let mut broken = false;
+    for l in [&la, &lb] {
+        if l.checked.has_errors() {
+            eprint!("{}", render::report(&l.checked.sources, &l.checked.diagnostics, true));
+            eprintln!("{}: has errors; fix them before comparing", l.name);
+            broken = true;
+        }
+    }
+    let (Some(ra), Some(rb)) = (&la.checked.ruleset, &lb.checked.ruleset) else {
+        return ExitCode::from(2);
+    };
+    if broken {
+        return ExitCode::from(2);
+    }
+    let entries =
+        diff(Side { r: ra, sources: &la.checked.sources }, Side { r: rb, sources: &lb.checked.sources });
+    if json {
+        let out = serde_json::json!({
+            "a": la.name, "b": lb.name, "equal": entries.is_empty(), "differences": entries,
+        });
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    } else {
+        out!("{}", human(&la.name, &lb.name, &entries));
+    }
+    if entries.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+pub fn human(a: &str, b: &str, entries: &[Entry]) -> String {
+    let mut out = format!("diff {a} {b}\n");
+    for group in GROUPS {
+        let in_group: Vec<&Entry> = entries.iter().filter(|e| e.group == *group).collect();
+        if in_group.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "\n{group}");
+        for e in in_group {
+            let mark = match e.change {
+                "added" => "+",
+                "removed" => "-",
+                _ => "~",
+            };
+            let value = match (&e.old, &e.new) {
+                (Some(o), Some(n)) => format!(": {} -> {}", short(o), short(n)),
+                (None, Some(n)) => format!(": {}", short(n)),
+                (Some(o), None) => format!(": {}", short(o)),
+                (None, None) => String::new(),
+            };
+            let _ = writeln!(out, "  {mark} {}{value}", e.item);
+            let at = match (&e.old_at, &e.new_at) {
+                (Some(o), Some(n)) if o != n => format!("{o} -> {n}"),
+                (Some(o), Some(_)) => o.clone(),
+                (Some(o), None) => o.clone(),
+                (None, Some(n)) => n.clone(),
+                (None, None) => String::new(),
+            };
+            if !at.is_empty() {
+                let _ = writeln!(out, "      {at}");
+            }
+        }
+    }
+    let n = entries.len();
+    let _ = writeln!(
+        out,
+        "\n{}",
+        if n == 0 {
+            "no differences".to_string()
+        } else {
+            format!("{n} difference{}", if n == 1 { "" } else { "s" })
+        }
+    );
+    out
+}
+
+fn short(text: &str) -> String {
+    const MAX: usize = 160;
+    if text.chars().count() > MAX {
+        let cut: String = text.chars().take(MAX).collect();
+        format!("{cut} ...")
+    } else {
+        text.to_string()
+    }
+}
+
+#[derive(Clone, Copy)]
+pub struct Side<'a> {
+    pub r: &'a Ruleset,
+    pub sources: &'a [(String, String)],
+}
+
+impl Side<'_> {
+    /// Where an edition last changed part of an item (a component, a table
+    /// row or cell), if it did.
+    fn edited(&self, labels: &[String]) -> Option<Span> {
+        self.r.changes.iter().rev().find(|c| labels.contains(&c.item)).map(|c| c.span)
+    }
+
+    fn at(&self, span: Span) -> String {
+        match self.sources.get(span.file) {
+            Some((name, text)) => format!("{name}:{}", line_col(text, span.start).0),
+            None => "?".into(),
+        }
+    }
+
+    /// Source text with comments and layout removed.
+    fn text(&self, span: Span) -> String {
+        let raw = self.sources.get(span.file).and_then(|(_, t)| t.get(span.start..span.end)).unwrap_or("");
+        raw.lines()
+            .map(|l| l.split("//").next().unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn stmts(&self, stmts: &[Stmt]) -> String {
+        stmts.iter().map(|s| self.text(s.span)).collect::<Vec<_>>().join("; ")
+    }
+
+    fn value(&self, v: &Value) -> String {
+        crate::words::value(self.r, v)
+    }
+
+    fn params(&self, params: &[Param]) -> String {
+        params
+            .iter()
+            .map(|p| match &p.domain {
+                ParamDomain::Type(t) => format!("{}: {}", p.name, self.ty(t)),
+                ParamDomain::In(e) => format!("{}: in {}", p.name, self.text(e.span)),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn ty(&self, t: &Type) -> String {
+        match t {
+            Type::Int { lo: Some(lo), hi: Some(hi) } => format!("{lo}..{hi}"),
+            Type::Int { lo: Some(lo), hi: None } => format!("{lo}.."),
+            Type::Int { .. } => "int".into(),
+            Type::Bool => "flag".into(),
+            Type::Text => "text".into(),
+            Type::Tag => "tag".into(),
+            Type::Tags => "tags".into(),
+            Type::Player => "player".into(),
+            Type::Place(Some(c)) => self.r.classes[*c].name.clone(),
+            Type::Place(None) => "place".into(),
+            Type::Card => "card".into(),
+            Type::Map(c, inner) => format!("{} -> {}", self.r.classes[*c].name, self.ty(inner)),
+            Type::Optional(inner) => format!("{}?", self.ty(inner)),
+        }
+    }
+
+    /// Components of a group by name: (copies, attributes, where).
+    fn components(&self, g: &Group) -> BTreeMap<String, (usize, String, Span)> {
+        let mut out: BTreeMap<String, (usize, String, Span)> = BTreeMap::new();
+        for c in g.components.clone() {
+            let comp = &self.r.components[c];
+            let kind = &self.r.kinds[comp.kind];
+            let attrs: Vec<String> = kind
+                .slots
+                .iter()
+                .zip(&comp.values)
+                .filter(|((_, _, default), v)| v != &default)
+                .map(|((a, _, _), v)| format!("{} {}", self.r.attr_names[*a], self.value(v)))
+                .collect();
+            let entry = out.entry(comp.name.clone()).or_insert((0, attrs.join(", "), comp.span));
+            entry.0 += 1;
+        }
+        out
+    }
+}
+
+/// Compare keyed items: `describe` gives each item's comparable text and
+/// where it is defined.
+fn compare<K: Ord + Clone + std::fmt::Display>(
+    out: &mut Vec<Entry>,
+    group: &'static str,
+    a: BTreeMap<K, (String, String)>,
+    b: BTreeMap<K, (String, String)>,
+) {
+    for (k, (va, at_a)) in &a {
+        match b.get(k) {
+            None => out.push(Entry {
+                group,
+                change: "removed",
+                item: k.to_string(),
+                old: Some(va.clone()),
+                new: None,
+                old_at: Some(at_a.clone()),
+                new_at: None,
+            }),
+            Some((vb, at_b)) if vb != va => out.push(Entry {
+                group,
+                change: "changed",
+                item: k.to_string(),
+                old: Some(va.clone()),
+                new: Some(vb.clone()),
+                old_at: Some(at_a.clone()),
+                new_at: Some(at_b.clone()),
+            }),
+            Some(_) => {}
+        }
+    }
+    for (k, (vb, at_b)) in &b {
+        if !a.contains_key(k) {
+            out.push(Entry {
+                group,
+                change: "added",
+                item: k.to_string(),
+                old: None,
+                new: Some(vb.clone()),
+                old_at: None,
+                new_at: Some(at_b.clone()),
+            });
+        }
+    }
+}
+
+pub fn diff(a: Side, b: Side) -> Vec<Entry> {
+    let mut out = Vec::new();
+    let game = |s: Side| {
+        let g = &s.r.game;
+        let mut m = BTreeMap::new();
+        m.insert("title".to_string(), (g.title.clone(), String::new()));
+        m.insert("players".to_string(), (format!("{}..{}", g.min_players, g.max_players), String::new()));
+        m
+    };
+    compare(&mut out, "game", game(a), game(b));
+
+    let options = |s: Side| {
+        s.r.options
+            .iter()
+            .map(|o| (o.name.clone(), (s.value(&o.value), s.at(o.span))))
+            .collect::<BTreeMap<_, _>>()
+    };
+    compare(&mut out, "options", options(a), options(b));
+
+    let board = |s: Side| {
+        let mut m = BTreeMap::new();
+        for p in &s.r.places {
+            m.insert(format!("place {}", p.name), (s.r.classes[p.class].name.clone(), s.at(p.span)));
+        }
+        for rt in &s.r.routes {
+            let (x, y) = (&s.r.places[rt.a].name, &s.r.places[rt.b].name);
+            let (x, y) = if x <= y { (x, y) } else { (y, x) };
+            m.insert(
+                format!("route {x} - {y}"),
+                (format!("{} step{}", rt.steps, if rt.steps == 1 { "" } else { "s" }), s.at(rt.span)),
+            );
+        }
+        for p in &s.r.pieces {
+            m.insert(
+                format!("piece {}", p.name),
+                (format!("starts at {}", s.r.places[p.start].name), s.at(p.span)),
+            );
+        }
+        m
+    };
+    compare(&mut out, "board", board(a), board(b));
+
+    let kinds = |s: Side| {
+        s.r.kinds
+            .iter()
+            .map(|k| {
+                let slots: Vec<String> = k
+                    .slots
+                    .iter()
+                    .map(|(attr, t, d)| format!("{}: {} = {}", s.r.attr_names[*attr], s.ty(t), s.value(d)))
+                    .collect();
+                (k.name.clone(), (slots.join(", "), s.at(k.span)))
+            })
+            .collect::<BTreeMap<_, _>>()
+    };
+    compare(&mut out, "kinds", kinds(a), kinds(b));
+
+    // Components, group by group.
+    let ga: BTreeMap<String, &Group> = a.r.groups.iter().map(|g| (g.name.clone(), g)).collect();
+    let gb: BTreeMap<String, &Group> = b.r.groups.iter().map(|g| (g.name.clone(), g)).collect();
+    for (name, g) in &ga {
+        let group: &'static str = if g.noun == "tokens" { "tokens" } else { "cards" };
+        match gb.get(name) {
+            None => out.push(Entry {
+                group,
+                change: "removed",
+                item: format!("{} {name}", g.noun),
+                old: Some(format!("{} components", g.components.len())),
+                new: None,
+                old_at: Some(a.at(g.span)),
+                new_at: None,
+            }),
+            Some(h) => {
+                let total = |x: &Group| x.declared_total.map_or("none".to_string(), |t| t.to_string());
+                if g.declared_total != h.declared_total {
+                    out.push(Entry {
+                        group,
+                        change: "changed",
+                        item: format!("{name} total"),
+                        old: Some(total(g)),
+                        new: Some(total(h)),
+                        old_at: Some(a.at(g.span)),
+                        new_at: Some(b.at(h.span)),
+                    });
+                }
+                let describe = |s: Side, x: &Group| {
+                    s.components(x)
+                        .into_iter()
+                        .map(|(n, (copies, attrs, span))| {
+                            let span = s.edited(&[format!("cards {name} \"{n}\"")]).unwrap_or(span);
+                            let count = if copies > 1 { format!("x{copies} ") } else { String::new() };
+                            (format!("{name} \"{n}\""), (format!("{count}{{ {attrs} }}"), s.at(span)))
+                        })
+                        .collect::<BTreeMap<_, _>>()
+                };
+                compare(&mut out, group, describe(a, g), describe(b, h));
+            }
+        }
+    }
+    for (name, h) in &gb {
+        if !ga.contains_key(name) {
+            out.push(Entry {
+                group: if h.noun == "tokens" { "tokens" } else { "cards" },
+                change: "added",
+                item: format!("{} {name}", h.noun),
+                old: None,
+                new: Some(format!("{} components", h.components.len())),
+                old_at: None,
+                new_at: Some(b.at(h.span)),
+            });
+        }
+    }
+
+    let zones = |s: Side| {
+        s.r.zones
+            .iter()
+            .map(|z| {
+                let mut d = z.kind.name().to_string();
+                if let Some(c) = z.index {
+                    let _ = write!(d, " per {}", s.r.classes[c].name);
+                }
+                if z.per_player {
+                    d.push_str(" per player");
+                }
+                if !z.slots.is_empty() {
+                    let _ = write!(d, ", slots {}", z.slots.join(" "));
+                }
+                if let Some(o) = z.overflow {
+                    let _ = write!(d, ", overflow to {}", s.r.zones[o].name);
+                }
+                let _ = write!(d, ", visible to {}", z.visibility.name());
+                (z.name.clone(), (d, s.at(z.span)))
+            })
+            .collect::<BTreeMap<_, _>>()
+    };
+    compare(&mut out, "zones", zones(a), zones(b));
+
+    let counters = |s: Side| {
+        s.r.counters
+            .iter()
+            .map(|c| {
+                let mut d = format!("{} = {}", s.ty(&c.ty), s.text(c.init.span));
+                if c.per_player {
+                    d.push_str(", per player");
+                }
+                if let Some(k) = c.index {
+                    let _ = write!(d, ", per {}", s.r.classes[k].name);
+                }
+                (c.name.clone(), (d, s.at(c.span)))
+            })
+            .collect::<BTreeMap<_, _>>()
+    };
+    compare(&mut out, "counters", counters(a), counters(b));
+
+    // Tables: cell by cell when the shapes agree.
+    let ta: BTreeMap<String, &Table> = a.r.tables.iter().map(|t| (t.name.clone(), t)).collect();
+    let tb: BTreeMap<String, &Table> = b.r.tables.iter().map(|t| (t.name.clone(), t)).collect();
+    let shape = |t: &Table| {
+        t.dims
+            .iter()
+            .map(|d| format!("[{} {}..{}{}]", d.name, d.lo, d.hi, if d.clamp { " clamp" } else { "" }))
+            .collect::<String>()
+    };
+    for (name, t) in &ta {
+        match tb.get(name) {
+            None => out.push(Entry {
+                group: "tables",
+                change: "removed",
+                item: format!("table {name}"),
+                old: Some(shape(t)),
+                new: None,
+                old_at: Some(a.at(t.span)),
+                new_at: None,
+            }),
+            Some(u) if shape(t) != shape(u) => out.push(Entry {
+                group: "tables",
+                change: "changed",
+                item: format!("table {name} shape"),
+                old: Some(shape(t)),
+                new: Some(shape(u)),
+                old_at: Some(a.at(t.span)),
+                new_at: Some(b.at(u.span)),
+            }),
+            Some(u) => {
+                let keys = cells(t);
+                for ((key, row), (x, y)) in keys.iter().zip(t.values.iter().zip(&u.values)) {
+                    if x != y {
+                        let labels = [
+                            format!("table {name}{key}"),
+                            format!("table {name} row {row}"),
+                            format!("table {name}"),
+                        ];
+                        out.push(Entry {
+                            group: "tables",
+                            change: "changed",
+                            item: format!("{name}{key}"),
+                            old: Some(x.to_string()),
+                            new: Some(y.to_string()),
+                            old_at: Some(a.at(a.edited(&labels).unwrap_or(t.span))),
+                            new_at: Some(b.at(b.edited(&labels).unwrap_or(u.span))),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    for (name, u) in &tb {
+        if !ta.contains_key(name) {
+            out.push(Entry {
+                group: "tables",
+                change: "added",
+                item: format!("table {name}"),
+                old: None,
+                new: Some(shape(u)),
+                old_at: None,
+                new_at: Some(b.at(u.span)),
+            });
+        }
+    }
+
+    let single = |s: Side, which: &str| {
+        let mut m = BTreeMap::new();
+        match which {
+            "setup" => {
+                m.insert("setup".to_string(), (s.stmts(&s.r.setup.stmts), String::new()));
+            }
+            "turns" => {
+                let t = match s.r.turns {
+                    TurnPolicy::LowestCounter(c) => format!("by lowest {}", s.r.counters[c].name),
+                    TurnPolicy::Clockwise => "clockwise".into(),
+                };
+                m.insert("turns".to_string(), (t, String::new()));
+                m.insert("end when".to_string(), (s.text(s.r.end.span), s.at(s.r.end.span)));
+                m.insert("after action".to_string(), (s.stmts(&s.r.after_action.stmts), String::new()));
+            }
+            _ => {}
+        }
+        m
+    };
+    compare(&mut out, "setup", single(a, "setup"), single(b, "setup"));
+    compare(&mut out, "turns", single(a, "turns"), single(b, "turns"));
+
+    let actions = |s: Side| {
+        s.r.actions
+            .iter()
+            .map(|x| {
+                (
+                    format!("action {}", x.name),
+                    (format!("({}) {}", s.params(&x.params), s.stmts(&x.body.stmts)), s.at(x.span)),
+                )
+            })
+            .collect::<BTreeMap<_, _>>()
+    };
+    compare(&mut out, "actions", actions(a), actions(b));
+
+    let rules = |s: Side| {
+        let mut m: BTreeMap<String, (String, String)> =
+            s.r.lets
+                .iter()
+                .map(|l| {
+                    (
+                        format!("let {}", l.name),
+                        (format!("({}) = {}", s.params(&l.params), s.text(l.body.span)), s.at(l.span)),
+                    )
+                })
+                .collect();
+        for p in &s.r.procedures {
+            m.insert(
+                format!("procedure {}", p.name),
+                (format!("({}) {}", s.params(&p.params), s.stmts(&p.body.stmts)), s.at(p.span)),
+            );
+        }
+        m
+    };
+    compare(&mut out, "rules", rules(a), rules(b));
+
+    let scoring = |s: Side| {
+        s.r.scores
+            .iter()
+            .map(|sc| {
+                let index = sc.index.map_or(String::new(), |c| format!("[{}] ", s.r.classes[c].name));
+                let text = match &sc.form {
+                    ScoreForm::Expr(e) => s.text(e.span),
+                    ScoreForm::Majority { measure, alone, tied, minimum } => format!(
+                        "majority {} {{ alone: {}, tied: {}, minimum: {} }}",
+                        s.text(measure.span),
+                        s.text(alone.span),
+                        s.text(tied.span),
+                        s.text(minimum.span)
+                    ),
+                };
+                (format!("score {}", sc.name), (format!("{index}{text}"), s.at(sc.span)))
+            })
+            .collect::<BTreeMap<_, _>>()
+    };
+    compare(&mut out, "scoring", scoring(a), scoring(b));
+    out
+}
+
+/// `([k1][k2], k1)` for every cell of a table, row-major.
+fn cells(t: &Table) -> Vec<(String, i64)> {
+    let mut keys: Vec<(String, i64)> = vec![(String::new(), 0)];
+    for (n, d) in t.dims.iter().enumerate() {
+        keys = keys
+            .iter()
+            .flat_map(|(k, row)| {
+                (d.lo..=d.hi).map(move |i| (format!("{k}[{i}]"), if n == 0 { i } else { *row }))
+            })
+            .collect();
+    }
+    keys
+}
