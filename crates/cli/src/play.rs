@@ -444,10 +444,10 @@ pub fn fail_text(f: &Fail, sources: &[(String, String)]) -> String {
 // ------------------------------------------------------------- humans
 
 const HELP: &str = "\
-Type the number of a choice, or write it: the action, then its values in
-order; flags by name when you want them. Examples:
-  take \"Car, Moscow\"        take 2           (the 2nd card offered)
-  dig Egypt 4 use_rumours   change by_zeppelin
+Type the number of a choice, or write it as listed: the action, then its
+values in order (a name with spaces in quotes, or a component's number in
+its zone's list), then the flags you want by name. Any unambiguous start of
+an action or a name will do.
 Other commands:
   list [ACTION]   all legal choices (of one action)
   show            the table again

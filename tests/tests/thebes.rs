@@ -9,7 +9,7 @@ use rand::{Rng, SeedableRng};
 use ruleset::Ruleset;
 
 fn thebes() -> Ruleset {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/thebes/thebes.ruleset");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rulesets/thebes/thebes.ruleset");
     let src = std::fs::read_to_string(path).expect("the Thebes ruleset is readable");
     ruleset::check_source(&src).ruleset.expect("Thebes checks clean")
 }
@@ -654,7 +654,7 @@ fn the_chronoscope_dig_log() {
 
 #[test]
 fn every_edition_and_house_rule_plays_to_the_end_with_the_invariants() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/thebes");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../rulesets/thebes");
     let mut files = Vec::new();
     for sub in ["editions", "house"] {
         for e in std::fs::read_dir(format!("{dir}/{sub}")).unwrap().flatten() {
@@ -684,7 +684,7 @@ fn every_edition_and_house_rule_plays_to_the_end_with_the_invariants() {
 
 #[test]
 fn the_french_two_player_game_sets_nothing_aside() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/thebes/editions/fr.ruleset");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rulesets/thebes/editions/fr.ruleset");
     let rules =
         ruleset::check_file(path, &mut |p| std::fs::read(p).map_err(|e| e.to_string())).ruleset.unwrap();
     let (g, _) = Game::new(&rules, 2, 1).unwrap();
@@ -694,7 +694,7 @@ fn the_french_two_player_game_sets_nothing_aside() {
 
 #[test]
 fn with_russian_permits_a_trip_into_the_new_year_frees_the_permit() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/thebes/editions/ru.ruleset");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rulesets/thebes/editions/ru.ruleset");
     let ru = ruleset::check_file(path, &mut |p| std::fs::read(p).map_err(|e| e.to_string())).ruleset.unwrap();
     let es = thebes();
     for (rules, expect_legal) in [(&ru, true), (&es, false)] {
