@@ -712,3 +712,38 @@ fn with_russian_permits_a_trip_into_the_new_year_frees_the_permit() {
         assert_eq!(g.check(&c).is_ok(), expect_legal, "{}", rules.game.title);
     }
 }
+
+#[test]
+fn bots_cannot_peek_permuting_what_a_seat_cannot_see_changes_nothing() {
+    use bots::{Bot, GreedyBot, Seat};
+    let rules = thebes();
+    let (mut g, _) = Game::new(&rules, 3, 31).unwrap();
+    // Play into the game a little, so that cards and tokens are spread out.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    for _ in 0..12 {
+        let choices = g.choices();
+        g.apply(&choices[rng.gen_range(0..choices.len())]).unwrap();
+    }
+    let me = g.current().unwrap();
+    // The same game with its hidden parts moved around: the deck reversed
+    // and a token swapped between two bags.
+    let mut other = g.clone();
+    let deck = zone(&other, "deck", None, None);
+    other.state.zones[deck].reverse();
+    let (a, b) = (zone(&other, "bag", None, Some("Egypt")), zone(&other, "bag", None, Some("Greece")));
+    let (x, y) = (other.state.zones[a][0], other.state.zones[b][0]);
+    other.state.zones[a][0] = y;
+    other.state.zones[b][0] = x;
+    assert_ne!(other.state.zones, g.state.zones);
+    assert_eq!(other.view(me), g.view(me), "the seat sees no difference");
+    let choices = g.choices();
+    assert_eq!(other.choices(), choices);
+    for seed in 0..5 {
+        let pick_a = GreedyBot::new(seed).choose(&Seat::new(&g, me), &choices);
+        let pick_b = GreedyBot::new(seed).choose(&Seat::new(&other, me), &choices);
+        assert_eq!(pick_a, pick_b, "bot seed {seed}");
+        let sa = Seat::new(&g, me).sample(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+        let sb = Seat::new(&other, me).sample(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+        assert_eq!(sa.state.zones, sb.state.zones, "samples depend only on what the seat may know");
+    }
+}

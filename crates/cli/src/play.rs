@@ -25,7 +25,7 @@ pub struct PlayArgs {
 
 enum Seat {
     Human,
-    Bot(Box<dyn bots::Bot>),
+    Bot(Box<dyn bots::Bot + Send>),
 }
 
 /// A script: `# seed N` and `# players N` lines, then one action per line.
@@ -190,8 +190,7 @@ fn play(
         } else {
             match &mut seats[me] {
                 Seat::Bot(bot) => {
-                    let view = game.view(me);
-                    let i = bot.choose(&view, &choices);
+                    let i = bot.choose(&bots::Seat::new(&game, me), &choices);
                     choices[i.min(choices.len() - 1)].clone()
                 }
                 Seat::Human => match ask(&game, &choices, sources, &mut input)? {

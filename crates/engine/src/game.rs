@@ -44,6 +44,7 @@ pub struct ScoreSheet {
     pub winners: Vec<usize>,
 }
 
+#[derive(Clone)]
 pub struct Game<'r> {
     pub rules: &'r Ruleset,
     pub layout: Layout,
@@ -314,21 +315,9 @@ impl<'r> Game<'r> {
 
     /// What `player` may see.
     pub fn view(&self, player: usize) -> View {
-        let zones = self
-            .layout
-            .instances
-            .iter()
-            .enumerate()
-            .map(|(i, inst)| {
-                let visible = match inst.source {
-                    Ok(z) => match self.rules.zones[z].visibility {
-                        Visibility::All => true,
-                        Visibility::Owner => inst.player == Some(player),
-                        Visibility::Nobody => false,
-                    },
-                    Err(_) => false,
-                };
-                if visible {
+        let zones = (0..self.layout.instances.len())
+            .map(|i| {
+                if self.visible_to(i, player) {
                     ZoneView::Open(self.state.zones[i].clone())
                 } else {
                     ZoneView::Hidden(self.state.count(i))
@@ -342,6 +331,48 @@ impl<'r> Game<'r> {
             counters: self.state.counters.clone(),
             pieces: self.state.pieces.clone(),
         }
+    }
+
+    /// Whether `viewer` may see what lies in a zone instance.
+    pub fn visible_to(&self, inst: usize, viewer: usize) -> bool {
+        let i = self.layout.instances[inst];
+        match i.source {
+            Ok(z) => match self.rules.zones[z].visibility {
+                Visibility::All => true,
+                Visibility::Owner => i.player == Some(viewer),
+                Visibility::Nobody => false,
+            },
+            Err(_) => false,
+        }
+    }
+
+    /// A copy of the game as `viewer` could imagine it: every component
+    /// `viewer` cannot see is dealt at random (from `rng`) among the places
+    /// `viewer` cannot see, keeping how many each holds, and the chance to
+    /// come is reseeded from `rng`. The result depends only on what `viewer`
+    /// may know, never on where the hidden components really are: a bot that
+    /// plans on samples cannot peek.
+    pub fn sample_for(&self, viewer: usize, rng: &mut impl rand::Rng) -> Game<'r> {
+        let mut g = self.clone();
+        let hidden: Vec<usize> = (0..g.state.zones.len()).filter(|i| !self.visible_to(*i, viewer)).collect();
+        let mut pool: Vec<ComponentId> = hidden.iter().flat_map(|i| g.state.cards(*i)).collect();
+        // Sort first, so the deal depends on which components are hidden,
+        // not on where they lie.
+        pool.sort_unstable();
+        for i in (1..pool.len()).rev() {
+            let j = rng.gen_range(0..=i);
+            pool.swap(i, j);
+        }
+        let mut next = pool.into_iter();
+        for i in hidden {
+            for slot in g.state.zones[i].iter_mut() {
+                if slot.is_some() {
+                    *slot = next.next();
+                }
+            }
+        }
+        g.state.rng = ChaCha8Rng::seed_from_u64(rng.gen());
+        g
     }
 
     /// Evaluate an expression for a player (for displays and tests).
