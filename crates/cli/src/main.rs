@@ -29,6 +29,7 @@ mod diff;
 mod play;
 mod render;
 mod show;
+mod simulate;
 mod words;
 
 #[derive(Parser)]
@@ -89,6 +90,8 @@ enum Command {
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
     },
+    /// Play many games with bots and report win rates, scores and game length.
+    Simulate(SimulateCmd),
     /// Summarise a ruleset: components, board, tables, setup and provisional data.
     Show {
         file: PathBuf,
@@ -101,11 +104,75 @@ enum Command {
     },
 }
 
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+struct SimulateCmd {
+    #[command(subcommand)]
+    merge: Option<SimulateSub>,
+    /// The ruleset to simulate.
+    file: Option<PathBuf>,
+    /// How many games (the whole run, when sharded).
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    #[arg(long)]
+    players: Option<u32>,
+    /// Bots by seat, comma-separated: `random`, `greedy`; unnamed seats are random.
+    #[arg(long)]
+    seats: Option<String>,
+    /// Game i uses seed SEED + i.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    jobs: Option<usize>,
+    #[arg(long, value_enum, default_value = "table")]
+    format: simulate::SimFormat,
+    /// Write an SVG histogram of final scores per seat.
+    #[arg(long)]
+    plot: Option<PathBuf>,
+    /// Run only the K-th of N equal slices of the games (for batch schedulers); combine with `simulate merge`.
+    #[arg(long)]
+    shard: Option<String>,
+    /// Run this ruleset on the same seeds too, and report the differences.
+    #[arg(long)]
+    compare: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum SimulateSub {
+    /// Combine `simulate --format json` results of shards exactly.
+    Merge {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "table")]
+        format: simulate::SimFormat,
+    },
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { files, format } => check(&files, format),
         Command::Show { file, players, provisional } => show::run(&file, players, provisional),
+        Command::Simulate(cmd) => match (cmd.merge, cmd.file) {
+            (Some(SimulateSub::Merge { files, format }), _) => simulate::merge(&files, format),
+            (None, Some(file)) => simulate::run(simulate::SimArgs {
+                file,
+                games: cmd.games,
+                players: cmd.players,
+                seats: cmd.seats,
+                seed: cmd.seed,
+                jobs: cmd.jobs,
+                format: cmd.format,
+                plot: cmd.plot,
+                shard: cmd.shard,
+                compare: cmd.compare,
+            }),
+            (None, None) => {
+                eprintln!("error: give a ruleset to simulate, or `simulate merge FILES...`");
+                ExitCode::from(2)
+            }
+        },
         Command::Diff { a, b, format } => diff::run(&a, &b, format == Format::Json),
         Command::Play { file, players, seats, seed, script, save, log, quiet } => {
             play::run(play::PlayArgs { file, players, seats, seed, script, save, log, quiet })

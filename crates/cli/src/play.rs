@@ -89,32 +89,18 @@ fn play(
         Some(p) => Some(read_script(p)?),
         None => None,
     };
-    let seat_words: Vec<String> = args
-        .seats
-        .as_deref()
-        .map(|s| s.split(',').map(|w| w.trim().to_lowercase()).filter(|w| !w.is_empty()).collect())
-        .unwrap_or_default();
-    let players = args
-        .players
-        .or(script.as_ref().and_then(|s| s.players))
-        .unwrap_or_else(|| (seat_words.len() as u32).max(rules.game.min_players));
-    if players < rules.game.min_players || players > rules.game.max_players {
-        return Err(format!(
-            "{} is for {} to {} players, not {players}",
-            rules.game.title, rules.game.min_players, rules.game.max_players
-        ));
-    }
-    if seat_words.len() > players as usize {
-        return Err(format!("{} seats given for {players} players", seat_words.len()));
-    }
+    let script_players = script.as_ref().and_then(|s| s.players);
+    let (players, seat_words) =
+        crate::simulate::seating(rules, args.seats.as_deref(), args.players.or(script_players))?;
+    let players = players as u32;
     let seed = args.seed.or(script.as_ref().and_then(|s| s.seed)).unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
     });
     let mut seats = Vec::new();
     let mut seat_names = Vec::new();
-    for i in 0..players as usize {
-        let word = seat_words.get(i).map_or("random", String::as_str);
-        let bot_seed = seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1));
+    for (i, word) in seat_words.iter().enumerate() {
+        let word = word.as_str();
+        let bot_seed = crate::simulate::bot_seed(seed, i);
         let seat = match word {
             "human" => Seat::Human,
             kind => match bots::make(kind, bot_seed) {

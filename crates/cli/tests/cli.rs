@@ -286,7 +286,7 @@ fn a_human_move_is_played() {
 fn play_refuses_bad_seats_and_counts() {
     let o = run(&["play", THEBES, "--seats", "human,wizard"]);
     assert_eq!(o.status.code(), Some(1));
-    insta::assert_snapshot!(stderr(&o), @"error: unknown seat `wizard`; seats are: human, random");
+    insta::assert_snapshot!(stderr(&o), @"error: unknown seat `wizard`; seats are: human, random, greedy");
     let o = run(&["play", THEBES, "--players", "6"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("Thebes is for 2 to 4 players, not 6"), "{}", stderr(&o));
@@ -364,4 +364,85 @@ fn check_reports_an_edition_error_in_both_files() {
     let err = stderr(&o);
     assert!(err.contains("tests/fixtures/extends/base.ruleset:8:32"), "{err}");
     assert!(err.contains("tests/fixtures/extends/case_removal_leaves_deck_short.ruleset:4:1"), "{err}");
+}
+
+fn simulate_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["simulate", THEBES, "--players", "2", "--format", "json"];
+    all.extend_from_slice(args);
+    let o = run(&all);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).expect("simulate --format json prints JSON")
+}
+
+#[test]
+fn simulate_gives_the_same_results_whatever_the_number_of_threads() {
+    let one = simulate_json(&["--games", "4", "--seed", "9", "--jobs", "1"]);
+    let two = simulate_json(&["--games", "4", "--seed", "9", "--jobs", "2"]);
+    assert_eq!(one, two);
+    assert_eq!(one["summary"]["games"], 4);
+    let seats = one["summary"]["seats"].as_array().unwrap();
+    let total: f64 = seats.iter().map(|s| s["win_rate"].as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-9, "win rates add up to 1 with ties shared");
+}
+
+#[test]
+fn simulate_shards_merge_into_the_whole_run() {
+    let dir = temp("shards");
+    let whole = simulate_json(&["--games", "5", "--seed", "2"]);
+    let mut files = Vec::new();
+    for k in 1..=2 {
+        let part = simulate_json(&["--games", "5", "--seed", "2", "--shard", &format!("{k}/2")]);
+        let f = dir.join(format!("part{k}.json"));
+        std::fs::write(&f, part.to_string()).unwrap();
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let mut args = vec!["simulate", "merge", "--format", "json"];
+    args.extend(files.iter().map(String::as_str));
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let merged: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(merged["records"], whole["records"]);
+    assert_eq!(merged["summary"], whole["summary"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn simulate_compares_two_rulesets_on_the_same_seeds_and_plots() {
+    let dir = temp("compare");
+    let plot = dir.join("scores.svg");
+    let o = run(&[
+        "simulate",
+        THEBES,
+        "--players",
+        "2",
+        "--games",
+        "3",
+        "--compare",
+        "rulesets/thebes/house/big-majorities.ruleset",
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("compared with rulesets/thebes/thebes.ruleset on the same seeds"), "{out}");
+    assert!(out.contains("first-player advantage"), "{out}");
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("<polyline"), "{svg}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn simulate_writes_csv_and_refuses_bad_arguments() {
+    let o =
+        run(&["simulate", THEBES, "--players", "2", "--games", "2", "--format", "csv", "--seats", "greedy"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("ruleset,seat,bot,games,win_rate"), "{out}");
+    assert!(out.contains(",P1,greedy,2,"), "{out}");
+    let o = run(&["simulate", THEBES, "--games", "2", "--shard", "3/2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--shard takes K/N"), "{}", stderr(&o));
+    let o = run(&["simulate", THEBES, "--seats", "oracle"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown bot `oracle`"), "{}", stderr(&o));
 }

@@ -1,0 +1,652 @@
+//! `chronoscope simulate`: many games with bots, for balance questions.
+//!
+//! Game `i` of a run uses seed `SEED + i`, whatever the number of threads,
+//! so results are the same for any `--jobs`, and a shard (`--shard K/N`) is a
+//! slice of the same games. A JSON result holds every game's record, so
+//! `simulate merge` recombines shards exactly.
+
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use engine::Game;
+use ruleset::Ruleset;
+use serde::{Deserialize, Serialize};
+
+use crate::render;
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SimFormat {
+    Table,
+    Json,
+    Csv,
+}
+
+pub struct SimArgs {
+    pub file: PathBuf,
+    pub games: u64,
+    pub players: Option<u32>,
+    pub seats: Option<String>,
+    pub seed: u64,
+    pub jobs: Option<usize>,
+    pub format: SimFormat,
+    pub plot: Option<PathBuf>,
+    pub shard: Option<String>,
+    pub compare: Option<PathBuf>,
+}
+
+/// One game's outcome.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Record {
+    pub game: u64,
+    pub seed: u64,
+    pub actions: u64,
+    /// The seat that moved first.
+    pub first: usize,
+    pub totals: Vec<i64>,
+    pub winners: Vec<usize>,
+    /// Points per scoring rule (in `Results::rules` order), per seat.
+    pub rules: Vec<Vec<i64>>,
+}
+
+/// A run's results: enough to merge shards exactly.
+#[derive(Serialize, Deserialize, Clone, Debug)]
+pub struct Results {
+    pub ruleset: String,
+    pub players: usize,
+    pub seats: Vec<String>,
+    pub seed: u64,
+    /// Games in the whole run (all shards).
+    pub games: u64,
+    pub rules: Vec<String>,
+    pub records: Vec<Record>,
+}
+
+pub fn run(args: SimArgs) -> ExitCode {
+    match simulate(args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn load(path: &Path) -> Result<(render::Loaded, Ruleset), String> {
+    let loaded = render::load(path);
+    match loaded.checked.ruleset.clone() {
+        Some(r) => Ok((loaded, r)),
+        None => {
+            eprint!("{}", render::report(&loaded.checked.sources, &loaded.checked.diagnostics, true));
+            Err(format!("{}: cannot simulate a ruleset with errors", loaded.name))
+        }
+    }
+}
+
+fn simulate(args: SimArgs) -> Result<ExitCode, String> {
+    let (loaded, rules) = load(&args.file)?;
+    let (players, seats) = seating(&rules, args.seats.as_deref(), args.players)?;
+    for s in &seats {
+        if bots::make(s, 0).is_none() {
+            return Err(format!("unknown bot `{s}`; bots are: {}", bots::KINDS.join(", ")));
+        }
+    }
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let (from, to) = match &args.shard {
+        None => (0, args.games),
+        Some(spec) => shard_range(spec, args.games)?,
+    };
+    let jobs =
+        args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let a = run_games(&rules, &loaded.name, players, &seats, args.seed, args.games, from, to, jobs)?;
+    if let Some(other) = &args.compare {
+        let (lb, rb) = load(other)?;
+        if players < rb.game.min_players as usize || players > rb.game.max_players as usize {
+            return Err(format!("{} is not for {players} players", rb.game.title));
+        }
+        let b = run_games(&rb, &lb.name, players, &seats, args.seed, args.games, from, to, jobs)?;
+        if let Some(plot) = &args.plot {
+            write_plot(plot, &a)?;
+        }
+        let text = match args.format {
+            SimFormat::Json => serde_json::to_string_pretty(&serde_json::json!({
+                "a": { "results": a, "summary": summary(&a) },
+                "b": { "results": b, "summary": summary(&b) },
+                "difference": compare_json(&a, &b),
+            }))
+            .unwrap_or_default(),
+            SimFormat::Csv => format!(
+                "{}{}",
+                csv(&a),
+                csv(&b).lines().skip(1).map(|l| format!("{l}\n")).collect::<String>()
+            ),
+            SimFormat::Table => format!("{}\n{}\n{}", table(&a), table(&b), compare_table(&a, &b)),
+        };
+        outln!("{text}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(plot) = &args.plot {
+        write_plot(plot, &a)?;
+    }
+    outln!("{}", render_results(&a, args.format));
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn merge(files: &[PathBuf], format: SimFormat) -> ExitCode {
+    let mut merged: Option<Results> = None;
+    for f in files {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read `{}`: {e}", f.display());
+                return ExitCode::from(2);
+            }
+        };
+        let r: Results = match serde_json::from_str::<Results>(&text) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: `{}` is not a `simulate --format json` result: {e}", f.display());
+                return ExitCode::from(2);
+            }
+        };
+        merged = match merged {
+            None => Some(r),
+            Some(mut m) => {
+                if (m.ruleset.as_str(), m.players, &m.seats, m.seed, m.games, &m.rules)
+                    != (r.ruleset.as_str(), r.players, &r.seats, r.seed, r.games, &r.rules)
+                {
+                    eprintln!(
+                        "error: `{}` is a different run (ruleset, players, seats, seed or games differ)",
+                        f.display()
+                    );
+                    return ExitCode::from(2);
+                }
+                m.records.extend(r.records);
+                Some(m)
+            }
+        };
+    }
+    let Some(mut m) = merged else {
+        eprintln!("error: nothing to merge");
+        return ExitCode::from(2);
+    };
+    m.records.sort_by_key(|r| r.game);
+    let before = m.records.len();
+    m.records.dedup_by_key(|r| r.game);
+    if m.records.len() != before {
+        eprintln!(
+            "warning: {} games appeared in more than one file; each is counted once",
+            before - m.records.len()
+        );
+    }
+    outln!("{}", render_results(&m, format));
+    ExitCode::SUCCESS
+}
+
+fn render_results(r: &Results, format: SimFormat) -> String {
+    match format {
+        SimFormat::Json => serde_json::to_string_pretty(&serde_json::json!({
+            "ruleset": r.ruleset, "players": r.players, "seats": r.seats, "seed": r.seed,
+            "games": r.games, "rules": r.rules, "records": r.records, "summary": summary(r),
+        }))
+        .unwrap_or_default(),
+        SimFormat::Csv => csv(r),
+        SimFormat::Table => table(r),
+    }
+}
+
+/// `K/N` (1-based K) to the half-open range of games of that shard.
+fn shard_range(spec: &str, games: u64) -> Result<(u64, u64), String> {
+    let bad = || format!("--shard takes K/N with 1 <= K <= N, not `{spec}`");
+    let (k, n) = spec.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if n == 0 || k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok(((k - 1) * games / n, k * games / n))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_games(
+    rules: &Ruleset,
+    name: &str,
+    players: usize,
+    seats: &[String],
+    seed: u64,
+    games: u64,
+    from: u64,
+    to: u64,
+    jobs: usize,
+) -> Result<Results, String> {
+    let n = to - from;
+    let next = AtomicU64::new(from);
+    let done = AtomicU64::new(0);
+    let slots: Mutex<Vec<Option<Result<Record, String>>>> = Mutex::new(vec![None; n as usize]);
+    let progress = std::io::stderr().is_terminal();
+    let started = std::time::Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(n as usize).max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= to {
+                    break;
+                }
+                let record = play_one(rules, players, seats, i, seed.wrapping_add(i));
+                if let Ok(mut s) = slots.lock() {
+                    s[(i - from) as usize] = Some(record);
+                }
+                done.fetch_add(1, Ordering::Relaxed);
+            });
+        }
+        if progress {
+            let mut last = 0;
+            while done.load(Ordering::Relaxed) < n {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                let d = done.load(Ordering::Relaxed);
+                if d != last {
+                    last = d;
+                    let rate = d as f64 / started.elapsed().as_secs_f64().max(1e-9);
+                    let left = (n - d) as f64 / rate.max(1e-9);
+                    eprint!("\r  {d}/{n} games  {rate:.1}/s  {left:.0} s left   ");
+                }
+            }
+            eprint!("\r{:60}\r", "");
+        }
+    });
+    let slots = slots.into_inner().map_err(|_| "a worker thread failed".to_string())?;
+    let mut records = Vec::with_capacity(n as usize);
+    for (i, s) in slots.into_iter().enumerate() {
+        match s {
+            Some(Ok(r)) => records.push(r),
+            Some(Err(e)) => {
+                return Err(format!(
+                    "game {} (seed {}): {e}",
+                    from + i as u64,
+                    seed.wrapping_add(from + i as u64)
+                ))
+            }
+            None => return Err(format!("game {} did not run", from + i as u64)),
+        }
+    }
+    let rules_names = engine::Game::new(rules, players, seed)
+        .ok()
+        .and_then(|(g, _)| g.scores().ok())
+        .map(|s| s.rows.into_iter().map(|(n, _)| n).collect())
+        .unwrap_or_default();
+    Ok(Results {
+        ruleset: name.to_string(),
+        players,
+        seats: seats.to_vec(),
+        seed,
+        games,
+        rules: rules_names,
+        records,
+    })
+}
+
+/// How many play and who sits where: `--players`, else as many as seats are
+/// named (at least the game's minimum); unnamed seats are random bots.
+pub fn seating(
+    rules: &Ruleset,
+    seats: Option<&str>,
+    players: Option<u32>,
+) -> Result<(usize, Vec<String>), String> {
+    let named: Vec<String> = seats
+        .map(|s| s.split(',').map(|w| w.trim().to_lowercase()).filter(|w| !w.is_empty()).collect())
+        .unwrap_or_default();
+    let players = players.unwrap_or_else(|| (named.len() as u32).max(rules.game.min_players));
+    if players < rules.game.min_players || players > rules.game.max_players {
+        return Err(format!(
+            "{} is for {} to {} players, not {players}",
+            rules.game.title, rules.game.min_players, rules.game.max_players
+        ));
+    }
+    if named.len() > players as usize {
+        return Err(format!("{} seats given for {players} players", named.len()));
+    }
+    let all =
+        (0..players as usize).map(|i| named.get(i).cloned().unwrap_or_else(|| "random".into())).collect();
+    Ok((players as usize, all))
+}
+
+/// The bot seed for a seat: the game seed mixed with the seat, as in `play`.
+pub fn bot_seed(seed: u64, seat: usize) -> u64 {
+    seed ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(seat as u64 + 1)
+}
+
+fn play_one(
+    rules: &Ruleset,
+    players: usize,
+    seats: &[String],
+    game: u64,
+    seed: u64,
+) -> Result<Record, String> {
+    let (mut g, _) = Game::new(rules, players, seed).map_err(|f| f.message().to_string())?;
+    let first = g.current().unwrap_or(0);
+    let mut bots: Vec<Box<dyn bots::Bot + Send>> = seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| bots::make(s, bot_seed(seed, i)).expect("seats checked before"))
+        .collect();
+    while let Some(me) = g.current() {
+        let choices = g.choices();
+        if choices.is_empty() {
+            return Err(format!("P{} has no legal action", me + 1));
+        }
+        let i = bots[me].choose(&bots::Seat::new(&g, me), &choices);
+        g.apply(&choices[i.min(choices.len() - 1)]).map_err(|f| f.message().to_string())?;
+        if g.state.actions > 100_000 {
+            return Err("the game did not end within 100000 actions".into());
+        }
+    }
+    let sheet = g.scores().map_err(|f| f.message().to_string())?;
+    Ok(Record {
+        game,
+        seed,
+        actions: g.state.actions,
+        first,
+        totals: sheet.totals.clone(),
+        winners: sheet.winners.clone(),
+        rules: sheet.rows.iter().map(|(_, v)| v.clone()).collect(),
+    })
+}
+
+// ------------------------------------------------------------- statistics
+
+/// Wilson score interval for a proportion, 95%.
+fn wilson(successes: f64, n: f64) -> (f64, f64) {
+    if n == 0.0 {
+        return (0.0, 0.0);
+    }
+    let z = 1.96f64;
+    let p = successes / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).max(0.0)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// Each game's win shared equally among its winners.
+fn wins(r: &Results) -> Vec<f64> {
+    let mut w = vec![0.0; r.players];
+    for g in &r.records {
+        for p in &g.winners {
+            w[*p] += 1.0 / g.winners.len() as f64;
+        }
+    }
+    w
+}
+
+fn first_player_wins(r: &Results) -> f64 {
+    r.records.iter().filter(|g| g.winners.contains(&g.first)).map(|g| 1.0 / g.winners.len() as f64).sum()
+}
+
+#[derive(Serialize)]
+struct SeatSummary {
+    seat: String,
+    bot: String,
+    win_rate: f64,
+    win_ci95: (f64, f64),
+    mean: f64,
+    median: f64,
+    sd: f64,
+    min: i64,
+    max: i64,
+}
+
+fn summary(r: &Results) -> serde_json::Value {
+    let n = r.records.len() as f64;
+    let w = wins(r);
+    let seats: Vec<SeatSummary> = (0..r.players)
+        .map(|p| {
+            let mut scores: Vec<i64> = r.records.iter().map(|g| g.totals[p]).collect();
+            scores.sort_unstable();
+            let mean = scores.iter().sum::<i64>() as f64 / n.max(1.0);
+            let var = scores.iter().map(|s| (*s as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+            let median = if scores.is_empty() {
+                0.0
+            } else if scores.len() % 2 == 1 {
+                scores[scores.len() / 2] as f64
+            } else {
+                (scores[scores.len() / 2 - 1] + scores[scores.len() / 2]) as f64 / 2.0
+            };
+            SeatSummary {
+                seat: format!("P{}", p + 1),
+                bot: r.seats[p].clone(),
+                win_rate: w[p] / n.max(1.0),
+                win_ci95: wilson(w[p], n),
+                mean,
+                median,
+                sd: var.sqrt(),
+                min: scores.first().copied().unwrap_or(0),
+                max: scores.last().copied().unwrap_or(0),
+            }
+        })
+        .collect();
+    let rules: Vec<serde_json::Value> = r
+        .rules
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let means: Vec<f64> = (0..r.players)
+                .map(|p| {
+                    r.records.iter().map(|g| g.rules.get(i).map_or(0, |v| v[p])).sum::<i64>() as f64
+                        / n.max(1.0)
+                })
+                .collect();
+            serde_json::json!({ "rule": name, "mean_points": means })
+        })
+        .collect();
+    let fw = first_player_wins(r);
+    serde_json::json!({
+        "games": r.records.len(),
+        "seats": seats,
+        "rules": rules,
+        "mean_actions": r.records.iter().map(|g| g.actions).sum::<u64>() as f64 / n.max(1.0),
+        "first_player": {
+            "win_rate": fw / n.max(1.0),
+            "win_ci95": wilson(fw, n),
+            "fair_share": 1.0 / r.players as f64,
+        },
+    })
+}
+
+fn table(r: &Results) -> String {
+    let s = summary(r);
+    let mut out = String::new();
+    let n = r.records.len();
+    let _ = writeln!(
+        out,
+        "{}: {n} games, {} players, seeds {}..{}",
+        r.ruleset,
+        r.players,
+        r.records.first().map_or(0, |g| g.seed),
+        r.records.last().map_or(0, |g| g.seed)
+    );
+    let _ = writeln!(out, "  seat  bot       win rate (95% CI)        mean  median    sd   min   max");
+    for seat in s["seats"].as_array().into_iter().flatten() {
+        let ci = &seat["win_ci95"];
+        let _ = writeln!(
+            out,
+            "  {:<5} {:<8} {:>6.1}% ({:>5.1}% - {:>5.1}%)  {:>6.1} {:>7.1} {:>5.1} {:>5} {:>5}",
+            seat["seat"].as_str().unwrap_or(""),
+            seat["bot"].as_str().unwrap_or(""),
+            seat["win_rate"].as_f64().unwrap_or(0.0) * 100.0,
+            ci[0].as_f64().unwrap_or(0.0) * 100.0,
+            ci[1].as_f64().unwrap_or(0.0) * 100.0,
+            seat["mean"].as_f64().unwrap_or(0.0),
+            seat["median"].as_f64().unwrap_or(0.0),
+            seat["sd"].as_f64().unwrap_or(0.0),
+            seat["min"].as_i64().unwrap_or(0),
+            seat["max"].as_i64().unwrap_or(0),
+        );
+    }
+    let _ = writeln!(out, "  mean points by rule:");
+    for rule in s["rules"].as_array().into_iter().flatten() {
+        let means: Vec<String> = rule["mean_points"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|m| format!("{:>6.2}", m.as_f64().unwrap_or(0.0)))
+            .collect();
+        let _ = writeln!(out, "    {:<28}{}", rule["rule"].as_str().unwrap_or(""), means.join(""));
+    }
+    let _ = writeln!(out, "  mean game length: {:.1} actions", s["mean_actions"].as_f64().unwrap_or(0.0));
+    let fp = &s["first_player"];
+    let _ = writeln!(
+        out,
+        "  first player wins {:.1}% (95% CI {:.1}% - {:.1}%); a fair share is {:.1}%",
+        fp["win_rate"].as_f64().unwrap_or(0.0) * 100.0,
+        fp["win_ci95"][0].as_f64().unwrap_or(0.0) * 100.0,
+        fp["win_ci95"][1].as_f64().unwrap_or(0.0) * 100.0,
+        fp["fair_share"].as_f64().unwrap_or(0.0) * 100.0
+    );
+    out
+}
+
+fn csv(r: &Results) -> String {
+    let s = summary(r);
+    let mut out =
+        String::from("ruleset,seat,bot,games,win_rate,win_ci_low,win_ci_high,mean,median,sd,min,max\n");
+    for seat in s["seats"].as_array().into_iter().flatten() {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{:.4},{:.4},{:.4},{:.3},{},{:.3},{},{}",
+            r.ruleset,
+            seat["seat"].as_str().unwrap_or(""),
+            seat["bot"].as_str().unwrap_or(""),
+            r.records.len(),
+            seat["win_rate"].as_f64().unwrap_or(0.0),
+            seat["win_ci95"][0].as_f64().unwrap_or(0.0),
+            seat["win_ci95"][1].as_f64().unwrap_or(0.0),
+            seat["mean"].as_f64().unwrap_or(0.0),
+            seat["median"],
+            seat["sd"].as_f64().unwrap_or(0.0),
+            seat["min"],
+            seat["max"]
+        );
+    }
+    out
+}
+
+/// Difference of two proportions with a 95% normal interval.
+fn difference(pa: f64, pb: f64, na: f64, nb: f64) -> (f64, f64, f64) {
+    let d = pb - pa;
+    let se = (pa * (1.0 - pa) / na.max(1.0) + pb * (1.0 - pb) / nb.max(1.0)).sqrt();
+    (d, d - 1.96 * se, d + 1.96 * se)
+}
+
+fn compare_json(a: &Results, b: &Results) -> serde_json::Value {
+    let (na, nb) = (a.records.len() as f64, b.records.len() as f64);
+    let (wa, wb) = (wins(a), wins(b));
+    let seats: Vec<serde_json::Value> = (0..a.players)
+        .map(|p| {
+            let (d, lo, hi) = difference(wa[p] / na, wb[p] / nb, na, nb);
+            serde_json::json!({ "seat": format!("P{}", p + 1), "win_rate_difference": d, "ci95": (lo, hi) })
+        })
+        .collect();
+    let (d, lo, hi) = difference(first_player_wins(a) / na, first_player_wins(b) / nb, na, nb);
+    serde_json::json!({ "seats": seats, "first_player": { "win_rate_difference": d, "ci95": (lo, hi) } })
+}
+
+fn compare_table(a: &Results, b: &Results) -> String {
+    let c = compare_json(a, b);
+    let mut out = format!("{} compared with {} on the same seeds:\n", b.ruleset, a.ruleset);
+    let pct = |v: &serde_json::Value| v.as_f64().unwrap_or(0.0) * 100.0;
+    for s in c["seats"].as_array().into_iter().flatten() {
+        let _ = writeln!(
+            out,
+            "  {} win rate {:+.1} points (95% CI {:+.1} to {:+.1})",
+            s["seat"].as_str().unwrap_or(""),
+            pct(&s["win_rate_difference"]),
+            pct(&s["ci95"][0]),
+            pct(&s["ci95"][1])
+        );
+    }
+    let f = &c["first_player"];
+    let _ = writeln!(
+        out,
+        "  first-player advantage {:+.1} points (95% CI {:+.1} to {:+.1})",
+        pct(&f["win_rate_difference"]),
+        pct(&f["ci95"][0]),
+        pct(&f["ci95"][1])
+    );
+    out
+}
+
+/// An SVG histogram of final scores, one outline per seat.
+fn write_plot(path: &Path, r: &Results) -> Result<(), String> {
+    let all: Vec<i64> = r.records.iter().flat_map(|g| g.totals.iter().copied()).collect();
+    let (lo, hi) = (all.iter().copied().min().unwrap_or(0), all.iter().copied().max().unwrap_or(1));
+    let bins = ((hi - lo + 1) as usize).clamp(1, 40);
+    let width = ((hi - lo + 1) as f64 / bins as f64).max(1.0);
+    let mut counts = vec![vec![0usize; bins]; r.players];
+    for g in &r.records {
+        for (p, t) in g.totals.iter().enumerate() {
+            let b = (((*t - lo) as f64 / width) as usize).min(bins - 1);
+            counts[p][b] += 1;
+        }
+    }
+    let top = counts.iter().flatten().copied().max().unwrap_or(1).max(1) as f64;
+    let (w, h, m) = (720.0, 360.0, 40.0);
+    let colours = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"];
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"{m}\" y=\"20\">{} - final scores, {} games</text>\n",
+        xml(&r.ruleset),
+        r.records.len()
+    );
+    let x = |b: f64| m + b / bins as f64 * (w - 2.0 * m);
+    let y = |c: f64| h - m - c / top * (h - 2.0 * m);
+    let _ = writeln!(
+        svg,
+        "<line x1=\"{m}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"black\"/>",
+        h - m,
+        w - m,
+        h - m
+    );
+    for (p, row) in counts.iter().enumerate() {
+        let mut points = format!("{:.1},{:.1}", x(0.0), y(0.0));
+        for (b, c) in row.iter().enumerate() {
+            let _ = write!(
+                points,
+                " {:.1},{:.1} {:.1},{:.1}",
+                x(b as f64),
+                y(*c as f64),
+                x(b as f64 + 1.0),
+                y(*c as f64)
+            );
+        }
+        let _ = write!(points, " {:.1},{:.1}", x(bins as f64), y(0.0));
+        let colour = colours[p % colours.len()];
+        let _ = writeln!(
+            svg,
+            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{points}\"/>"
+        );
+        let _ = writeln!(
+            svg,
+            "<text x=\"{}\" y=\"{}\" fill=\"{colour}\">P{} {}</text>",
+            w - m - 110.0,
+            40.0 + 16.0 * p as f64,
+            p + 1,
+            xml(&r.seats[p])
+        );
+    }
+    let _ = writeln!(
+        svg,
+        "<text x=\"{m}\" y=\"{}\">{lo}</text><text x=\"{}\" y=\"{}\">{hi}</text>",
+        h - m + 16.0,
+        w - m - 20.0,
+        h - m + 16.0
+    );
+    svg.push_str("</svg>\n");
+    std::fs::write(path, svg).map_err(|e| format!("cannot write `{}`: {e}", path.display()))
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
