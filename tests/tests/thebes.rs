@@ -747,3 +747,45 @@ fn bots_cannot_peek_permuting_what_a_seat_cannot_see_changes_nothing() {
         assert_eq!(sa.state.zones, sb.state.zones, "samples depend only on what the seat may know");
     }
 }
+
+/// Every combination of parameter values, filtered by `check`: the slow,
+/// obviously right list that `choices` must match.
+fn brute_force_choices(g: &Game) -> Vec<Choice> {
+    let me = g.current().unwrap();
+    let mut out = Vec::new();
+    for (id, action) in g.rules.actions.iter().enumerate() {
+        let domains = g.domains(action, me).unwrap();
+        let mut combos: Vec<Vec<V>> = vec![Vec::new()];
+        for d in &domains {
+            combos = combos
+                .into_iter()
+                .flat_map(|c| d.iter().map(move |v| [c.clone(), vec![v.clone()]].concat()))
+                .collect();
+        }
+        for args in combos {
+            let c = Choice { action: id, args };
+            if g.check(&c).is_ok() {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn pruned_enumeration_finds_exactly_the_legal_choices() {
+    let rules = thebes();
+    for (players, seed) in [(2, 41), (3, 42), (4, 43)] {
+        let (mut g, _) = Game::new(&rules, players, seed).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut step = 0;
+        while g.current().is_some() {
+            let choices = g.choices();
+            if step % 9 == 0 {
+                assert_eq!(choices, brute_force_choices(&g), "{players}p seed {seed}, action {step}");
+            }
+            g.apply(&choices[rng.gen_range(0..choices.len())]).unwrap();
+            step += 1;
+        }
+    }
+}

@@ -164,29 +164,61 @@ impl<'r> Game<'r> {
             if domains.iter().any(Vec::is_empty) {
                 continue;
             }
-            let mut index = vec![0usize; domains.len()];
-            'combos: loop {
-                let args: Vec<V> = index.iter().zip(&domains).map(|(i, d)| d[*i].clone()).collect();
-                let choice = Choice { action: id, args };
-                if self.try_choice(&choice, me).is_ok() {
-                    out.push(choice);
-                }
-                // Next combination, the last parameter turning fastest.
-                let mut k = domains.len();
-                loop {
-                    if k == 0 {
-                        break 'combos;
-                    }
-                    k -= 1;
-                    index[k] += 1;
-                    if index[k] < domains[k].len() {
-                        continue 'combos;
-                    }
-                    index[k] = 0;
-                }
-            }
+            let plan = plan(action);
+            let mut frame = Frame::new(Some(me), action.body.locals.max(domains.len()));
+            let mut args = Vec::with_capacity(domains.len());
+            self.enumerate(id, action, &plan, &domains, me, &mut frame, &mut args, &mut out);
         }
         out
+    }
+
+    /// Depth-first through the parameter values: after binding parameter
+    /// `k`, run the leading `require`s and `let`s that need no later
+    /// parameter, and drop the whole subtree when one fails. Each complete
+    /// choice that survives is tried for real.
+    #[allow(clippy::too_many_arguments)]
+    fn enumerate(
+        &self,
+        id: ActionId,
+        action: &Action,
+        plan: &[usize],
+        domains: &[Vec<V>],
+        me: usize,
+        frame: &mut Frame,
+        args: &mut Vec<V>,
+        out: &mut Vec<Choice>,
+    ) {
+        let depth = args.len();
+        let it = self.interp(false);
+        for (stmt, ready) in action.body.stmts.iter().zip(plan) {
+            if *ready != depth {
+                continue;
+            }
+            match &stmt.kind {
+                StmtKind::Require { cond, .. } => match it.bool(cond, &self.state, frame) {
+                    Ok(true) => {}
+                    _ => return,
+                },
+                StmtKind::Let { slot, value } => match it.eval(value, &self.state, frame) {
+                    Ok(v) => frame.set(*slot, v),
+                    Err(_) => return,
+                },
+                _ => {}
+            }
+        }
+        if depth == domains.len() {
+            let choice = Choice { action: id, args: args.clone() };
+            if self.try_choice(&choice, me).is_ok() {
+                out.push(choice);
+            }
+            return;
+        }
+        for v in &domains[depth] {
+            frame.set(depth, v.clone());
+            args.push(v.clone());
+            self.enumerate(id, action, plan, domains, me, frame, args, out);
+            args.pop();
+        }
     }
 
     /// The values each parameter of an action may take now.
@@ -449,6 +481,62 @@ impl<'r> Game<'r> {
         let best = totals.iter().copied().max().unwrap_or(0);
         let winners = (0..n).filter(|p| totals[*p] == best).collect();
         Ok(ScoreSheet { rows, totals, winners })
+    }
+}
+
+/// For each statement of an action's body, how many parameters must be
+/// bound before it can run on its own: `usize::MAX` from the first
+/// statement that changes anything (those only run in a full trial).
+fn plan(action: &Action) -> Vec<usize> {
+    let n = action.params.len();
+    // The level of each local slot: parameter k needs k + 1 bound; a `let`
+    // needs what its value needs.
+    let mut slot_level: Vec<usize> = (0..n).map(|k| k + 1).collect();
+    let mut out = Vec::with_capacity(action.body.stmts.len());
+    let mut open = true;
+    for s in &action.body.stmts {
+        let level = match (&s.kind, open) {
+            (StmtKind::Require { cond, .. }, true) => needs(cond, &slot_level),
+            (StmtKind::Let { slot, value }, true) => {
+                let l = needs(value, &slot_level);
+                if *slot >= slot_level.len() {
+                    slot_level.resize(*slot + 1, 0);
+                }
+                slot_level[*slot] = l;
+                l
+            }
+            _ => {
+                open = false;
+                usize::MAX
+            }
+        };
+        out.push(level);
+    }
+    out
+}
+
+/// The most parameters an expression needs bound (see `plan`).
+fn needs(e: &Expr, slot_level: &[usize]) -> usize {
+    let all = |xs: &mut dyn Iterator<Item = &Expr>| xs.map(|x| needs(x, slot_level)).max().unwrap_or(0);
+    match &e.kind {
+        ExprKind::Local(slot) => slot_level.get(*slot).copied().unwrap_or(0),
+        ExprKind::Zone { player, index, .. } | ExprKind::Counter { player, index, .. } => {
+            all(&mut player.iter().chain(index.iter()).map(|b| b.as_ref()))
+        }
+        ExprKind::Piece { player, .. } => all(&mut player.iter().map(|b| b.as_ref())),
+        ExprKind::Attr { card, .. } => needs(card, slot_level),
+        ExprKind::MapGet { map, key } => needs(map, slot_level).max(needs(key, slot_level)),
+        ExprKind::Table { keys, .. } => all(&mut keys.iter()),
+        ExprKind::Let { args, .. } | ExprKind::Builtin(_, args) => all(&mut args.iter()),
+        ExprKind::Aggregate { value, domain, filter, .. } => all(&mut value
+            .iter()
+            .chain(filter.iter())
+            .map(|b| b.as_ref())
+            .chain(std::iter::once(domain.as_ref()))),
+        ExprKind::Unary(_, x) => needs(x, slot_level),
+        ExprKind::Binary(_, a, b) => needs(a, slot_level).max(needs(b, slot_level)),
+        ExprKind::If(c, a, b) => needs(c, slot_level).max(needs(a, slot_level)).max(needs(b, slot_level)),
+        _ => 0,
     }
 }
 

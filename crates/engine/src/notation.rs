@@ -12,14 +12,17 @@ use crate::state::V;
 pub fn format(game: &Game, choice: &Choice) -> String {
     let r = game.rules;
     let Some(action) = r.actions.get(choice.action) else { return "?".into() };
+    // Values in order, then the flags that are set, by name.
     let mut parts = vec![action.name.clone()];
+    let mut flags = Vec::new();
     for (p, v) in action.params.iter().zip(&choice.args) {
         match v {
-            V::Bool(true) => parts.push(p.name.clone()),
+            V::Bool(true) => flags.push(p.name.clone()),
             V::Bool(false) => {}
             other => parts.push(word(game, other)),
         }
     }
+    parts.extend(flags);
     parts.join(" ")
 }
 
