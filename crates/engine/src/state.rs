@@ -155,7 +155,7 @@ impl Layout {
         }
     }
 
-    /// A readable name: `bag[Egypt]`, `tableau of P2`, `supply of research_cards`.
+    /// A readable name: `bag[Place]`, `tableau of P2`, `supply of GROUP`.
     pub fn zone_name(&self, r: &Ruleset, inst: usize) -> String {
         let i = self.instances[inst];
         let mut name = match i.source {
