@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use crate::ast::{self, ItemKind, NoteKind, TypeKind, ValueKind};
+use crate::ast::{self, ItemKind, TypeKind, ValueKind};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::{self, *};
 use crate::span::{Ident, Span};
@@ -577,9 +577,9 @@ impl<'f> Checker<'f> {
         // Pass 4: whole-ruleset checks.
         let distances = self.reachability();
         self.procedure_recursion();
-        self.required_items(file, &setup_items, turns.is_some(), end.is_some());
+        self.required_items(file, turns.is_some(), end.is_some());
         if !self.quiet {
-            self.unused(file);
+            self.unused();
         }
 
         if self.diags.iter().any(Diagnostic::is_error) {
@@ -863,11 +863,10 @@ impl<'f> Checker<'f> {
                 None => Value::None,
             };
             let attr = self.attr_id(&a.name.name);
-            // A marker for "required": no default and not optional.
+            // No default and not optional: `None` marks it required.
             let required = a.default.is_none() && !matches!(ty, Type::Optional(_) | Type::Tags);
             let default = if required { Value::None } else { default_for(&ty, default) };
             slots.push((attr, ty, default));
-            let _ = required;
         }
         self.note_provenance(format!("kind {}", k.name.name), &item.notes);
         self.kinds[id].slots = slots;
@@ -2953,13 +2952,7 @@ impl<'f> Checker<'f> {
         state[id] = 2;
     }
 
-    fn required_items(
-        &mut self,
-        file: &ast::File,
-        setups: &[(&ast::Block, &ast::Item)],
-        has_turns: bool,
-        has_end: bool,
-    ) {
+    fn required_items(&mut self, file: &ast::File, has_turns: bool, has_end: bool) {
         if self.quiet {
             return;
         }
@@ -2980,7 +2973,6 @@ impl<'f> Checker<'f> {
                     .help("start the file with `game NAME \"Title\" { players 2..4 }`"),
             );
         }
-        let _ = setups;
         if !has_turns {
             self.error(
                 Diagnostic::error(Code::MissingTurns, at, "the ruleset does not say who moves next")
@@ -3019,8 +3011,7 @@ impl<'f> Checker<'f> {
         matches!(tys.as_slice(), [Ty::Player] | [Ty::Player, Ty::Place(Some(_))])
     }
 
-    fn unused(&mut self, file: &ast::File) {
-        let _ = file;
+    fn unused(&mut self) {
         let mut found: Vec<(Span, String, &'static str)> = Vec::new();
         for (name, (sym, span)) in &self.symbols {
             let check = matches!(
@@ -3170,13 +3161,5 @@ impl Span {
     /// An empty span at this span's end.
     pub fn end_point(self) -> Span {
         Span { start: self.end, end: self.end, file: self.file }
-    }
-}
-
-#[allow(dead_code)]
-fn note_kind_name(k: NoteKind) -> &'static str {
-    match k {
-        NoteKind::Source => "source",
-        NoteKind::Provisional => "provisional",
     }
 }

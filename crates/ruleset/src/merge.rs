@@ -185,7 +185,7 @@ pub fn merge(base: File, child: File, diags: &mut Vec<Diagnostic>) -> (File, Vec
                 }
                 match (&mut items[i].kind, item.kind) {
                     (ItemKind::Group(b), ItemKind::Group(g)) => {
-                        merge_group(b, g, diags, &mut changes, item.span);
+                        merge_group(b, g, diags, &mut changes);
                         items[i].changed_by.push(item.span);
                     }
                     (ItemKind::Table(b), ItemKind::Table(t)) if t.dims.is_empty() => {
@@ -281,7 +281,6 @@ fn merge_group(
     over: crate::ast::GroupDecl,
     diags: &mut Vec<Diagnostic>,
     changes: &mut Vec<Change>,
-    span: Span,
 ) {
     let group = base.name.name.clone();
     if let Some(k) = &over.kind {
@@ -347,7 +346,6 @@ fn merge_group(
             }
         }
     }
-    let _ = span;
 }
 
 fn missing_instance(base: &crate::ast::GroupDecl, r: &Ident, diags: &mut Vec<Diagnostic>) {
