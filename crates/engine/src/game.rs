@@ -258,7 +258,7 @@ impl<'r> Game<'r> {
         })?;
         let mut frame = Frame::new(Some(me), action.body.locals.max(choice.args.len()));
         for (i, a) in choice.args.iter().enumerate() {
-            frame.locals[i] = a.clone();
+            frame.set(i, a.clone());
         }
         let mut it = self.interp(record);
         // Most choices fail on a `require` before anything changes: find
@@ -267,7 +267,7 @@ impl<'r> Game<'r> {
         let mut st = self.state.clone();
         let mut frame = Frame::new(Some(me), action.body.locals.max(choice.args.len()));
         for (i, a) in choice.args.iter().enumerate() {
-            frame.locals[i] = a.clone();
+            frame.set(i, a.clone());
         }
         let before: Vec<i64> = match self.rules.turns {
             TurnPolicy::LowestCounter(c) => (0..self.players()).map(|p| self.turn_value(&st, c, p)).collect(),
@@ -409,7 +409,7 @@ impl<'r> Game<'r> {
 
     /// Evaluate an expression for a player (for displays and tests).
     pub fn eval(&self, e: &Expr, me: Option<usize>, locals: Vec<V>) -> Result<V, Fail> {
-        let mut f = Frame { me, locals };
+        let mut f = Frame::with(me, locals);
         self.interp(false).eval(e, &self.state, &mut f)
     }
 
@@ -439,7 +439,7 @@ impl<'r> Game<'r> {
                 let frame = |me: usize| {
                     let mut f = Frame::new(Some(me), s.locals.max(1));
                     if let Some(p) = index {
-                        f.locals[0] = V::Place(p);
+                        f.set(0, V::Place(p));
                     }
                     f
                 };

@@ -45,24 +45,51 @@ fn rule<T>(span: Span, message: impl Into<String>) -> R<T> {
 /// How often `repeat while` may loop before the engine calls it endless.
 pub const MAX_LOOP: usize = 100_000;
 
+/// How many locals a frame keeps inline, without allocating: a let or
+/// procedure call happens thousands of times per turn.
+const INLINE: usize = 8;
+
 /// One call's locals and whose turn it is.
 pub struct Frame {
     pub me: Option<usize>,
-    pub locals: Vec<V>,
+    inline: [V; INLINE],
+    spill: Vec<V>,
 }
 
 impl Frame {
-    pub fn new(me: Option<usize>, size: usize) -> Frame {
-        Frame { me, locals: vec![V::None; size] }
+    pub fn new(me: Option<usize>, _size: usize) -> Frame {
+        Frame { me, inline: std::array::from_fn(|_| V::None), spill: Vec::new() }
+    }
+
+    /// A frame holding these values in its first slots.
+    pub fn with(me: Option<usize>, values: Vec<V>) -> Frame {
+        let mut f = Frame::new(me, values.len());
+        for (i, v) in values.into_iter().enumerate() {
+            f.set(i, v);
+        }
+        f
+    }
+
+    pub fn get(&self, slot: usize) -> V {
+        if slot < INLINE {
+            self.inline[slot].clone()
+        } else {
+            self.spill.get(slot - INLINE).cloned().unwrap_or(V::None)
+        }
     }
 
     /// Bind a local slot; expressions evaluated on their own (the end
     /// condition, a counter's start) get their slots as they bind them.
     pub fn set(&mut self, slot: usize, v: V) {
-        if slot >= self.locals.len() {
-            self.locals.resize(slot + 1, V::None);
+        if slot < INLINE {
+            self.inline[slot] = v;
+        } else {
+            let i = slot - INLINE;
+            if i >= self.spill.len() {
+                self.spill.resize(i + 1, V::None);
+            }
+            self.spill[i] = v;
         }
-        self.locals[slot] = v;
     }
 }
 
@@ -101,7 +128,7 @@ impl<'a> Interp<'a> {
             ExprKind::Bool(b) => V::Bool(*b),
             ExprKind::Text(t) => V::Text(t.as_str().into()),
             ExprKind::None => V::None,
-            ExprKind::Local(slot) => f.locals.get(*slot).cloned().unwrap_or(V::None),
+            ExprKind::Local(slot) => f.get(*slot),
             ExprKind::Me => match f.me {
                 Some(p) => V::Player(p),
                 None => return rule(e.span, "`me` used where nobody is acting"),
@@ -169,20 +196,35 @@ impl<'a> Interp<'a> {
             }
             ExprKind::Let { id, args } => {
                 let l = &self.r.lets[*id];
-                let mut inner = Frame::new(f.me, l.locals.max(args.len()));
+                let mut inner = Frame::new(f.me, l.locals);
                 for (i, a) in args.iter().enumerate() {
-                    inner.locals[i] = self.eval(a, st, f)?;
+                    let v = self.eval(a, st, f)?;
+                    inner.set(i, v);
                 }
                 self.eval(&l.body, st, &mut inner)?
             }
             ExprKind::Builtin(b, args) => self.builtin(*b, args, e.span, st, f)?,
             ExprKind::Aggregate { func, value, var, domain, filter } => {
                 let d = self.eval(domain, st, f)?;
-                let items = self.elements(&d, st, domain.span)?;
+                let len = match &d {
+                    V::Players => self.lay.players,
+                    V::Class(c) => self.r.classes[*c].places.len(),
+                    V::Zone(z) => st.zones[*z].len(),
+                    other => return rule(domain.span, format!("cannot go through {other:?}")),
+                };
                 let mut count = 0i64;
                 let mut sum = 0i64;
                 let mut best: Option<i64> = None;
-                for item in items {
+                for i in 0..len {
+                    let item = match &d {
+                        V::Players => V::Player(i),
+                        V::Class(c) => V::Place(self.r.classes[*c].places[i]),
+                        V::Zone(z) => match st.zones[*z][i] {
+                            Some(c) => V::Card(c),
+                            None => continue,
+                        },
+                        _ => unreachable!("checked above"),
+                    };
                     f.set(*var, item);
                     if let Some(flt) = filter {
                         let pass = self.bool(flt, st, f)?;
@@ -534,9 +576,10 @@ impl<'a> Interp<'a> {
             }
             StmtKind::Do { procedure, args } => {
                 let p = &self.r.procedures[*procedure];
-                let mut inner = Frame::new(f.me, p.body.locals.max(args.len()));
+                let mut inner = Frame::new(f.me, p.body.locals);
                 for (i, a) in args.iter().enumerate() {
-                    inner.locals[i] = self.eval(a, st, f)?;
+                    let v = self.eval(a, st, f)?;
+                    inner.set(i, v);
                 }
                 self.exec(&p.body.stmts, st, &mut inner)?;
             }
