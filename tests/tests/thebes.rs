@@ -711,7 +711,7 @@ fn with_russian_permits_a_trip_into_the_new_year_frees_the_permit() {
 
 #[test]
 fn bots_cannot_peek_permuting_what_a_seat_cannot_see_changes_nothing() {
-    use bots::{Bot, GreedyBot, Seat};
+    use bots::{Bot, Budget, GreedyBot, MctsBot, Seat};
     let rules = thebes();
     let (mut g, _) = Game::new(&rules, 3, 31).unwrap();
     // Play into the game a little, so that cards and tokens are spread out.
@@ -738,6 +738,12 @@ fn bots_cannot_peek_permuting_what_a_seat_cannot_see_changes_nothing() {
         let pick_a = GreedyBot::new(seed).choose(&Seat::new(&g, me), &choices);
         let pick_b = GreedyBot::new(seed).choose(&Seat::new(&other, me), &choices);
         assert_eq!(pick_a, pick_b, "bot seed {seed}");
+        if seed < 2 {
+            let budget = Budget::Iterations(3);
+            let pick_a = MctsBot::new(seed, budget).choose(&Seat::new(&g, me), &choices);
+            let pick_b = MctsBot::new(seed, budget).choose(&Seat::new(&other, me), &choices);
+            assert_eq!(pick_a, pick_b, "mcts, bot seed {seed}");
+        }
         let sa = Seat::new(&g, me).sample(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
         let sb = Seat::new(&other, me).sample(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
         assert_eq!(sa.state.zones, sb.state.zones, "samples depend only on what the seat may know");

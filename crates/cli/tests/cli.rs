@@ -286,7 +286,7 @@ fn a_human_move_is_played() {
 fn play_refuses_bad_seats_and_counts() {
     let o = run(&["play", THEBES, "--seats", "human,wizard"]);
     assert_eq!(o.status.code(), Some(1));
-    insta::assert_snapshot!(stderr(&o), @"error: unknown seat `wizard`; seats are: human, random, greedy");
+    insta::assert_snapshot!(stderr(&o), @"error: unknown seat `wizard`; seats are: human, random, greedy, mcts");
     let o = run(&["play", THEBES, "--players", "6"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("Thebes is for 2 to 4 players, not 6"), "{}", stderr(&o));
