@@ -1,4 +1,5 @@
-//! `cargo bench -p chronoscope-engine`: random games per second.
+//! `cargo bench -p chronoscope-tests --bench games`: random games per second
+//! of the engine playing a bundled ruleset.
 //!
 //! The engine names no game; the ruleset is read from `rulesets/` like any
 //! user file. Issue 6's goal is 10,000 random 4-player Thebes games per
@@ -9,7 +10,7 @@ use engine::Game;
 use rand::{Rng, SeedableRng};
 
 fn ruleset() -> ruleset::Ruleset {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/thebes/thebes.ruleset");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rulesets/thebes/thebes.ruleset");
     ruleset::check_file(path, &mut |p| std::fs::read(p).map_err(|e| e.to_string()))
         .ruleset
         .expect("the bundled ruleset checks clean")
