@@ -2,6 +2,8 @@
 //! rendering diagnostics the way snapshots expect (fixed theme and width, no
 //! colour, so snapshots do not depend on the terminal).
 
+pub mod reference;
+
 use std::path::{Path, PathBuf};
 
 use ruleset::{Checked, Report};

@@ -791,3 +791,43 @@ fn pruned_enumeration_finds_exactly_the_legal_choices() {
         }
     }
 }
+
+#[test]
+fn the_hand_written_reference_agrees_with_the_engine_on_legal_moves_weeks_and_scores() {
+    use chronoscope_tests::reference::{draws_of, replay, Thebes};
+    let rules = thebes();
+    for (players, seed) in [(2, 61), (3, 62), (4, 63), (4, 64)] {
+        let (mut g, _) = Game::new(&rules, players, seed).unwrap();
+        let mut t = Thebes::from_game(&g);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut step = 0;
+        while let Some(me) = g.current() {
+            assert_eq!(t.current(), Some(me), "{players}p seed {seed} action {step}: whose turn");
+            let choices = g.choices();
+            let mut engine: Vec<String> = choices.iter().map(|c| notation::format(&g, c)).collect();
+            let reference = t.legal();
+            let mut expected: Vec<String> = reference.iter().map(|(s, _)| s.clone()).collect();
+            engine.sort();
+            expected.sort();
+            assert_eq!(engine, expected, "{players}p seed {seed} action {step}: legal moves");
+            let choice = &choices[rng.gen_range(0..choices.len())];
+            let text = notation::format(&g, choice);
+            let m = reference.iter().find(|(s, _)| *s == text).map(|(_, m)| m.clone()).unwrap();
+            let events = g.apply(choice).unwrap();
+            t.apply(&m, &mut replay(draws_of(&events)));
+            for p in 0..players {
+                assert_eq!(
+                    t.time[p],
+                    time(&g, p),
+                    "{players}p seed {seed} action {step} `{text}`: weeks of P{}",
+                    p + 1
+                );
+            }
+            step += 1;
+        }
+        assert_eq!(t.current(), None);
+        let sheet = g.scores().unwrap();
+        let rows: Vec<Vec<i64>> = sheet.rows.iter().map(|(_, v)| v.clone()).collect();
+        assert_eq!(t.scores(), rows, "{players}p seed {seed}: final scores");
+    }
+}
