@@ -48,8 +48,10 @@ pub struct Record {
     pub first: usize,
     pub totals: Vec<i64>,
     pub winners: Vec<usize>,
-    /// Points per scoring rule (in `Results::rules` order), per seat.
-    pub rules: Vec<Vec<i64>>,
+    /// Points per scoring rule (in `Results::rules` order) and seat, rule
+    /// by rule: `rules[rule * players + seat]`. One flat list keeps a run of
+    /// 100,000 games small.
+    pub rules: Vec<i64>,
 }
 
 /// A run's results: enough to merge shards exactly.
@@ -352,7 +354,7 @@ fn play_one(
         first,
         totals: sheet.totals.clone(),
         winners: sheet.winners.clone(),
-        rules: sheet.rows.iter().map(|(_, v)| v.clone()).collect(),
+        rules: sheet.rows.iter().flat_map(|(_, v)| v.iter().copied()).collect(),
     })
 }
 
@@ -435,7 +437,10 @@ fn summary(r: &Results) -> serde_json::Value {
         .map(|(i, name)| {
             let means: Vec<f64> = (0..r.players)
                 .map(|p| {
-                    r.records.iter().map(|g| g.rules.get(i).map_or(0, |v| v[p])).sum::<i64>() as f64
+                    r.records
+                        .iter()
+                        .map(|g| g.rules.get(i * r.players + p).copied().unwrap_or(0))
+                        .sum::<i64>() as f64
                         / n.max(1.0)
                 })
                 .collect();
