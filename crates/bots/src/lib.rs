@@ -138,9 +138,9 @@ pub enum Budget {
 /// Information-set Monte Carlo tree search (single observer): every
 /// iteration deals a fresh sample of what the seat cannot see, walks the
 /// tree by UCB among the choices legal in that sample (each player
-/// maximising their own reward), adds one node, plays random moves to the
-/// end, and backs up each player's reward: 1/k for a k-way win, else 0,
-/// plus a little for the score lead so that close games still teach.
+/// maximising their own reward), adds one node, plays up to 16 random moves,
+/// and backs up each player's reward: half for winning as things stand (1/k
+/// for a k-way tie), half for the score lead.
 pub struct MctsBot {
     rng: ChaCha8Rng,
     budget: Budget,
@@ -188,6 +188,8 @@ impl Tree {
 }
 
 const UCB: f64 = 0.7;
+/// How many random actions a play-out takes before the score judges it.
+const PLAYOUT: usize = 16;
 
 fn rewards(game: &Game) -> Vec<f64> {
     match game.scores() {
@@ -197,7 +199,7 @@ fn rewards(game: &Game) -> Vec<f64> {
                 let best_other =
                     sheet.totals.iter().enumerate().filter(|(q, _)| *q != p).map(|(_, t)| *t).max();
                 let lead = (sheet.totals[p] - best_other.unwrap_or(0)) as f64;
-                0.9 * win + 0.1 * (0.5 + 0.5 * (lead / 10.0).tanh())
+                0.5 * win + 0.5 * (0.5 + 0.5 * (lead / 10.0).tanh())
             })
             .collect(),
         Err(_) => Vec::new(),
@@ -261,9 +263,10 @@ impl MctsBot {
             path.push(k);
             node = Some(k);
         }
-        // Random play-out to the end.
+        // Random play-out, cut off after `PLAYOUT` actions: the score so far
+        // (with its lead term) judges the rest, and iterations stay cheap.
         let mut steps = 0;
-        while game.current().is_some() && steps < 10_000 {
+        while game.current().is_some() && steps < PLAYOUT {
             let legal = game.choices();
             if legal.is_empty() {
                 break;
