@@ -113,7 +113,7 @@ impl<'r> Game<'r> {
         let mut it = self.interp(true);
         // Counters and pieces start where the ruleset says.
         for (id, c) in self.rules.counters.iter().enumerate() {
-            let v = it.eval(&c.init, &st, &mut Frame::new(None, 0))?;
+            let v = it.eval(&c.init, &st, &mut Frame::new(None))?;
             let owners = if c.per_player { self.layout.players } else { 1 };
             let places = c.index.map_or(1, |k| self.rules.classes[k].places.len());
             let base = self.layout.counter(self.rules, id, None, None);
@@ -127,7 +127,7 @@ impl<'r> Game<'r> {
                 st.pieces[self.layout.piece(id, Some(o))] = p.start;
             }
         }
-        let mut frame = Frame::new(None, self.rules.setup.locals);
+        let mut frame = Frame::new(None);
         it.exec(&self.rules.setup.stmts, &mut st, &mut frame)?;
         let events = it.events.take().unwrap_or_default();
         st.finished = self.ended(&st)?;
@@ -136,7 +136,7 @@ impl<'r> Game<'r> {
     }
 
     fn ended(&self, st: &State) -> Result<bool, Fail> {
-        self.interp(false).bool(&self.rules.end, st, &mut Frame::new(None, 0))
+        self.interp(false).bool(&self.rules.end, st, &mut Frame::new(None))
     }
 
     /// The value of the turn-order counter for a player.
@@ -165,7 +165,7 @@ impl<'r> Game<'r> {
                 continue;
             }
             let plan = plan(action);
-            let mut frame = Frame::new(Some(me), action.body.locals.max(domains.len()));
+            let mut frame = Frame::new(Some(me));
             let mut args = Vec::with_capacity(domains.len());
             self.enumerate(id, action, &plan, &domains, me, &mut frame, &mut args, &mut out);
         }
@@ -238,7 +238,7 @@ impl<'r> Game<'r> {
                     _ => Vec::new(),
                 },
                 ParamDomain::In(e) => {
-                    let z = it.zone_inst(e, &self.state, &mut Frame::new(Some(me), 0))?;
+                    let z = it.zone_inst(e, &self.state, &mut Frame::new(Some(me)))?;
                     self.state.cards(z).map(V::Card).collect()
                 }
             });
@@ -256,25 +256,19 @@ impl<'r> Game<'r> {
             reason: "no such action".into(),
             span: ruleset::Span::default(),
         })?;
-        let mut frame = Frame::new(Some(me), action.body.locals.max(choice.args.len()));
-        for (i, a) in choice.args.iter().enumerate() {
-            frame.set(i, a.clone());
-        }
+        let mut frame = Frame::with(Some(me), choice.args.clone());
         let mut it = self.interp(record);
         // Most choices fail on a `require` before anything changes: find
         // out on the real state, without copying it.
         let _: Probe = it.probe(&action.body.stmts, &self.state, &mut frame)?;
         let mut st = self.state.clone();
-        let mut frame = Frame::new(Some(me), action.body.locals.max(choice.args.len()));
-        for (i, a) in choice.args.iter().enumerate() {
-            frame.set(i, a.clone());
-        }
+        let mut frame = Frame::with(Some(me), choice.args.clone());
         let before: Vec<i64> = match self.rules.turns {
             TurnPolicy::LowestCounter(c) => (0..self.players()).map(|p| self.turn_value(&st, c, p)).collect(),
             TurnPolicy::Clockwise => Vec::new(),
         };
         it.exec(&action.body.stmts, &mut st, &mut frame)?;
-        let mut hook = Frame::new(Some(me), self.rules.after_action.locals);
+        let mut hook = Frame::new(Some(me));
         it.exec(&self.rules.after_action.stmts, &mut st, &mut hook)?;
         match self.rules.turns {
             TurnPolicy::LowestCounter(c) => {
@@ -437,7 +431,7 @@ impl<'r> Game<'r> {
                     None => s.name.clone(),
                 };
                 let frame = |me: usize| {
-                    let mut f = Frame::new(Some(me), s.locals.max(1));
+                    let mut f = Frame::new(Some(me));
                     if let Some(p) = index {
                         f.set(0, V::Place(p));
                     }

@@ -57,13 +57,13 @@ pub struct Frame {
 }
 
 impl Frame {
-    pub fn new(me: Option<usize>, _size: usize) -> Frame {
+    pub fn new(me: Option<usize>) -> Frame {
         Frame { me, inline: std::array::from_fn(|_| V::None), spill: Vec::new() }
     }
 
     /// A frame holding these values in its first slots.
     pub fn with(me: Option<usize>, values: Vec<V>) -> Frame {
-        let mut f = Frame::new(me, values.len());
+        let mut f = Frame::new(me);
         for (i, v) in values.into_iter().enumerate() {
             f.set(i, v);
         }
@@ -196,7 +196,7 @@ impl<'a> Interp<'a> {
             }
             ExprKind::Let { id, args } => {
                 let l = &self.r.lets[*id];
-                let mut inner = Frame::new(f.me, l.locals);
+                let mut inner = Frame::new(f.me);
                 for (i, a) in args.iter().enumerate() {
                     let v = self.eval(a, st, f)?;
                     inner.set(i, v);
@@ -576,7 +576,7 @@ impl<'a> Interp<'a> {
             }
             StmtKind::Do { procedure, args } => {
                 let p = &self.r.procedures[*procedure];
-                let mut inner = Frame::new(f.me, p.body.locals);
+                let mut inner = Frame::new(f.me);
                 for (i, a) in args.iter().enumerate() {
                     let v = self.eval(a, st, f)?;
                     inner.set(i, v);
