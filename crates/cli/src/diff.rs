@@ -493,6 +493,14 @@ pub fn diff(a: Side, b: Side) -> Vec<Entry> {
                 m.insert("turns".to_string(), (t, String::new()));
                 m.insert("end when".to_string(), (s.text(s.r.end.span), s.at(s.r.end.span)));
                 m.insert("after action".to_string(), (s.stmts(&s.r.after_action.stmts), String::new()));
+                let keys: Vec<String> = s
+                    .r
+                    .tiebreaks
+                    .iter()
+                    .map(|k| format!("{} {}", if k.lowest { "lowest" } else { "highest" }, s.text(k.by.span)))
+                    .collect();
+                let at = s.r.tiebreaks.first().map_or(String::new(), |k| s.at(k.by.span));
+                m.insert("tiebreak".to_string(), (keys.join(", "), at));
             }
             _ => {}
         }

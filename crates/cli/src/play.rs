@@ -197,6 +197,21 @@ fn play(
         if !args.quiet {
             outln!("{:>4}. P{} {text}{}", game.state.actions, me + 1, brief_change(&before, &after));
         }
+        // What a rule showed to this seat alone, told only to a human in it.
+        if matches!(seats[me], Seat::Human) {
+            for e in &events {
+                if let Event::Reveal { zone, player, cards, .. } = e {
+                    if *player == me + 1 {
+                        let seen = if cards.is_empty() {
+                            "nothing".to_string()
+                        } else {
+                            collapse(cards.iter().map(String::as_str)).join(" · ")
+                        };
+                        outln!("      you see in {zone}: {seen}");
+                    }
+                }
+            }
+        }
         write_log(
             &mut log,
             serde_json::json!({
@@ -256,7 +271,10 @@ fn events_json(events: &[Event], sources: &[(String, String)]) -> Vec<serde_json
         .map(|e| {
             let mut v = serde_json::to_value(e).unwrap_or_default();
             let at = match e {
-                Event::Move { at, .. } | Event::Counter { at, .. } | Event::Piece { at, .. } => Some(*at),
+                Event::Move { at, .. }
+                | Event::Counter { at, .. }
+                | Event::Piece { at, .. }
+                | Event::Reveal { at, .. } => Some(*at),
                 _ => None,
             };
             if let (Some(obj), Some(at)) = (v.as_object_mut(), at) {

@@ -205,6 +205,14 @@ pub fn summary(r: &Ruleset, sources: &[(String, String)], players: Option<u32>) 
             }
         }
     }
+    if !r.tiebreaks.is_empty() {
+        let keys: Vec<String> = r
+            .tiebreaks
+            .iter()
+            .map(|k| format!("{} {}", if k.lowest { "lowest" } else { "highest" }, s.text(k.by.span)))
+            .collect();
+        let _ = writeln!(out, "  a tie on points goes to: {}", keys.join(", then "));
+    }
 
     out.push_str(&editions(r, sources));
     out.push_str(&provisional(r, sources));

@@ -38,6 +38,14 @@ pub enum Event {
     Shuffle {
         zone: String,
     },
+    /// One player saw what lies in a zone (`reveal`); `player` counts from 1.
+    /// Only that player is told the cards.
+    Reveal {
+        zone: String,
+        player: usize,
+        cards: Vec<String>,
+        at: ruleset::Span,
+    },
     PlayerOrder {
         order: Vec<String>,
     },

@@ -49,6 +49,9 @@ pub struct Game<'r> {
     pub rules: &'r Ruleset,
     pub layout: Layout,
     attr_empty: Vec<V>,
+    /// Per component, which back it shows face down (components with equal
+    /// numbers look alike while hidden).
+    backs: Vec<u32>,
     pub state: State,
     pub seed: u64,
 }
@@ -66,6 +69,21 @@ impl<'r> Game<'r> {
                     Some(Type::Bool) => V::Bool(false),
                     _ => V::None,
                 }
+            })
+            .collect();
+        let mut back_faces: Vec<Vec<&Value>> = Vec::new();
+        let backs = rules
+            .components
+            .iter()
+            .map(|c| {
+                let kind = &rules.kinds[c.kind];
+                let face: Vec<&Value> =
+                    kind.back.iter().filter_map(|a| kind.slot_of(*a).map(|s| &c.values[s])).collect();
+                let id = back_faces.iter().position(|f| *f == face).unwrap_or_else(|| {
+                    back_faces.push(face);
+                    back_faces.len() - 1
+                });
+                id as u32
             })
             .collect();
         let mut zones: Vec<Vec<Option<ComponentId>>> = layout
@@ -90,7 +108,7 @@ impl<'r> Game<'r> {
             finished: false,
             actions: 0,
         };
-        let mut game = Game { rules, layout, attr_empty, state, seed };
+        let mut game = Game { rules, layout, attr_empty, backs, state, seed };
         let events = game.setup()?;
         Ok((game, events))
     }
@@ -372,28 +390,42 @@ impl<'r> Game<'r> {
         }
     }
 
+    /// The back a component shows face down (see `Kind::back`).
+    pub fn back_of(&self, c: ComponentId) -> u32 {
+        self.backs[c]
+    }
+
     /// A copy of the game as `viewer` could imagine it: every component
-    /// `viewer` cannot see is dealt at random (from `rng`) among the places
-    /// `viewer` cannot see, keeping how many each holds, and the chance to
-    /// come is reseeded from `rng`. The result depends only on what `viewer`
-    /// may know, never on where the hidden components really are: a bot that
-    /// plans on samples cannot peek.
+    /// `viewer` cannot see is dealt at random (from `rng`) among the hidden
+    /// places showing the same back (`on back` attributes), keeping how many
+    /// each holds, and the chance to come is reseeded from `rng`. The result
+    /// depends only on what `viewer` may know (counts and backs), never on
+    /// where the hidden components really are: a bot that plans on samples
+    /// cannot peek.
     pub fn sample_for(&self, viewer: usize, rng: &mut impl rand::Rng) -> Game<'r> {
         let mut g = self.clone();
         let hidden: Vec<usize> = (0..g.state.zones.len()).filter(|i| !self.visible_to(*i, viewer)).collect();
         let mut pool: Vec<ComponentId> = hidden.iter().flat_map(|i| g.state.cards(*i)).collect();
         // Sort first, so the deal depends on which components are hidden,
-        // not on where they lie.
+        // not on where they lie; then shuffle and deal each back's
+        // components into the slots that show that back.
         pool.sort_unstable();
         for i in (1..pool.len()).rev() {
             let j = rng.gen_range(0..=i);
             pool.swap(i, j);
         }
-        let mut next = pool.into_iter();
+        let mut by_back: Vec<Vec<ComponentId>> = Vec::new();
+        for c in pool {
+            let b = self.backs[c] as usize;
+            if by_back.len() <= b {
+                by_back.resize(b + 1, Vec::new());
+            }
+            by_back[b].push(c);
+        }
         for i in hidden {
             for slot in g.state.zones[i].iter_mut() {
-                if slot.is_some() {
-                    *slot = next.next();
+                if let Some(c) = *slot {
+                    *slot = by_back[self.backs[c] as usize].pop();
                 }
             }
         }
@@ -473,7 +505,21 @@ impl<'r> Game<'r> {
         }
         let totals: Vec<i64> = (0..n).map(|p| rows.iter().map(|(_, v)| v[p]).sum()).collect();
         let best = totals.iter().copied().max().unwrap_or(0);
-        let winners = (0..n).filter(|p| totals[*p] == best).collect();
+        let mut winners: Vec<usize> = (0..n).filter(|p| totals[*p] == best).collect();
+        // Each tiebreak key in turn keeps the tied players who do best on it.
+        for key in &self.rules.tiebreaks {
+            if winners.len() < 2 {
+                break;
+            }
+            let mut values = Vec::with_capacity(winners.len());
+            for p in &winners {
+                let mut f = Frame::new(Some(*p));
+                values.push(it.int(&key.by, &self.state, &mut f)?);
+            }
+            let target = if key.lowest { values.iter().min() } else { values.iter().max() };
+            let target = target.copied().unwrap_or(0);
+            winners = winners.into_iter().zip(values).filter(|(_, v)| *v == target).map(|(p, _)| p).collect();
+        }
         Ok(ScoreSheet { rows, totals, winners })
     }
 }

@@ -237,6 +237,9 @@ impl<'a> Interp<'a> {
                             continue;
                         }
                     }
+                    if *func == Aggregate::First {
+                        return Ok(f.get(*var));
+                    }
                     count += 1;
                     if let Some(v) = value {
                         let n = self.int(v, st, f)?;
@@ -254,6 +257,7 @@ impl<'a> Interp<'a> {
                     Aggregate::Min | Aggregate::Max => V::Int(best.unwrap_or(0)),
                     Aggregate::All => V::Bool(true),
                     Aggregate::Any => V::Bool(false),
+                    Aggregate::First => V::None,
                 }
             }
             ExprKind::Unary(op, x) => match op {
@@ -546,6 +550,21 @@ impl<'a> Interp<'a> {
                     self.move_cards(&chunk, *pile, Position::Bottom, s.span, st)?;
                     start += size;
                 }
+            }
+            StmtKind::Reveal { zone, to } => {
+                let inst = self.zone_inst(zone, st, f)?;
+                let player = match self.eval(to, st, f)? {
+                    V::Player(p) => p,
+                    other => {
+                        return rule(to.span, format!("`reveal` shows a zone to a player, not {other:?}"))
+                    }
+                };
+                self.record(|me| Event::Reveal {
+                    zone: me.lay.zone_name(me.r, inst),
+                    player: player + 1,
+                    cards: st.cards(inst).map(|c| me.r.components[c].name.clone()).collect(),
+                    at: s.span,
+                });
             }
             StmtKind::If { cond, then, otherwise } => {
                 if self.bool(cond, st, f)? {

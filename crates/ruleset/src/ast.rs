@@ -80,6 +80,14 @@ pub enum ItemKind {
     AfterAction(Block),
     End(Expr),
     Score(ScoreDecl),
+    /// `tiebreak lowest EXPR, highest EXPR`: who wins a tie on points.
+    Tiebreak(Vec<TiebreakKey>),
+}
+
+#[derive(Clone, Debug)]
+pub struct TiebreakKey {
+    pub lowest: bool,
+    pub by: Expr,
 }
 
 #[derive(Clone, Debug)]
@@ -127,6 +135,8 @@ pub struct AttrDecl {
     pub name: Ident,
     pub ty: TypeExpr,
     pub default: Option<Value>,
+    /// Printed on the back: known to everyone while the component is hidden.
+    pub on_back: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -359,6 +369,7 @@ pub enum StmtKind {
     Draw { count: Expr, from: Expr, position: Position, to: Expr },
     Shuffle(Expr),
     Split { from: Expr, into: Vec<Expr> },
+    Reveal { zone: Expr, to: Expr },
     If { cond: Expr, then: Block, otherwise: Option<Block> },
     For { var: Ident, domain: Expr, body: Block },
     Repeat { cond: Expr, body: Block },

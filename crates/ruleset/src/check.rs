@@ -228,6 +228,8 @@ pub const RESERVED: &[&str] = &[
     "draw",
     "shuffle",
     "split",
+    "reveal",
+    "tiebreak",
     "if",
     "then",
     "else",
@@ -246,7 +248,7 @@ pub const RESERVED: &[&str] = &[
     "no",
     "none",
 ];
-const FUNCTIONS: &[&str] = &["min", "max", "abs", "distance", "count", "sum", "any", "all"];
+const FUNCTIONS: &[&str] = &["min", "max", "abs", "distance", "count", "sum", "any", "all", "first"];
 const MAX_PLAYERS: i64 = 16;
 const MAX_TABLE_CELLS: i64 = 100_000;
 
@@ -363,6 +365,7 @@ impl<'f> Checker<'f> {
         let mut setup_items = Vec::new();
         let mut turns_items = Vec::new();
         let mut end_items = Vec::new();
+        let mut tiebreak_items = Vec::new();
         let mut hook_items = Vec::new();
 
         // Pass 1: game, options and places first, since everything refers
@@ -403,6 +406,7 @@ impl<'f> Checker<'f> {
                         self.kinds.push(Kind {
                             name: k.name.name.clone(),
                             slots: Vec::new(),
+                            back: Vec::new(),
                             span: k.name.span,
                         });
                         kind_items.push((k, item, id));
@@ -503,6 +507,7 @@ impl<'f> Checker<'f> {
                 K::Setup(b) => setup_items.push((b, item)),
                 K::Turns(t) => turns_items.push((t, item)),
                 K::End(e) => end_items.push((e, item)),
+                K::Tiebreak(keys) => tiebreak_items.push((keys, item)),
                 K::AfterAction(b) => hook_items.push((b, item)),
             }
         }
@@ -573,6 +578,17 @@ impl<'f> Checker<'f> {
         for (s, item) in score_items {
             self.score_item(s, item);
         }
+        let tiebreaks = self.single(&tiebreak_items, "tiebreak", |c, (keys, item)| {
+            c.note_provenance("tiebreak".into(), &item.notes);
+            keys.iter()
+                .map(|k| {
+                    let mut cx = Cx::new(true, "a tiebreak");
+                    let (by, ty) = c.value(&k.by, &mut cx);
+                    c.expect(&ty, &Ty::Int, k.by.span, "a tiebreak");
+                    TiebreakKey { lowest: k.lowest, by, locals: cx.max }
+                })
+                .collect()
+        });
 
         // Pass 4: whole-ruleset checks.
         let distances = self.reachability();
@@ -610,6 +626,7 @@ impl<'f> Checker<'f> {
             after_action: after_action.unwrap_or_default(),
             end: end?,
             scores: std::mem::take(&mut self.scores),
+            tiebreaks: tiebreaks.unwrap_or_default(),
             provenance: std::mem::take(&mut self.provenance),
             files: Vec::new(),
             changes: Vec::new(),
@@ -841,6 +858,7 @@ impl<'f> Checker<'f> {
 
     fn kind_item(&mut self, k: &ast::KindDecl, item: &ast::Item, id: KindId) {
         let mut slots = Vec::new();
+        let mut back = Vec::new();
         let mut seen: HashMap<&str, Span> = HashMap::new();
         for a in &k.attrs {
             if let Some(prev) = seen.get(a.name.name.as_str()) {
@@ -863,6 +881,9 @@ impl<'f> Checker<'f> {
                 None => Value::None,
             };
             let attr = self.attr_id(&a.name.name);
+            if a.on_back {
+                back.push(attr);
+            }
             // No default and not optional: `None` marks it required.
             let required = a.default.is_none() && !matches!(ty, Type::Optional(_) | Type::Tags);
             let default = if required { Value::None } else { default_for(&ty, default) };
@@ -870,6 +891,7 @@ impl<'f> Checker<'f> {
         }
         self.note_provenance(format!("kind {}", k.name.name), &item.notes);
         self.kinds[id].slots = slots;
+        self.kinds[id].back = back;
     }
 
     /// Resolve a written type.
@@ -1991,6 +2013,13 @@ impl<'f> Checker<'f> {
                     .collect();
                 StmtKind::Split { from: f, into }
             }
+            S::Reveal { zone, to } => {
+                let (z, zty) = self.value(zone, cx);
+                self.expect(&zty, &Ty::Zone, zone.span, "`reveal`");
+                let (t, tty) = self.value(to, cx);
+                self.expect(&tty, &Ty::Player, to.span, "`reveal ... to`");
+                StmtKind::Reveal { zone: z, to: t }
+            }
             S::If { cond, then, otherwise } => {
                 let (c, ty) = self.value(cond, cx);
                 self.expect(&ty, &Ty::Bool, cond.span, "`if`");
@@ -2325,16 +2354,19 @@ impl<'f> Checker<'f> {
                     "max" => Aggregate::Max,
                     "any" => Aggregate::Any,
                     "all" => Aggregate::All,
+                    "first" => Aggregate::First,
                     other => {
-                        let help = help_for(other, ["count", "sum", "min", "max", "any", "all"]);
+                        let help = help_for(other, ["count", "sum", "min", "max", "any", "all", "first"]);
                         self.error(
                             Diagnostic::error(
                                 Code::UnknownFunction,
                                 func.span,
                                 format!("`{other}` cannot go through a collection"),
                             )
-                            .label("not count, sum, min, max, any or all")
-                            .help(help.unwrap_or_else(|| "use count, sum, min, max, any or all".into())),
+                            .label("not count, sum, min, max, any, all or first")
+                            .help(
+                                help.unwrap_or_else(|| "use count, sum, min, max, any, all or first".into()),
+                            ),
                         );
                         return (mk(ExprKind::Int(0)), Ty::Unknown);
                     }
@@ -2342,7 +2374,7 @@ impl<'f> Checker<'f> {
                 let (d, dty) = self.value(domain, cx);
                 let elem = self.element_type(&dty, domain.span, &format!("`{}`", func.name));
                 let mark = cx.mark();
-                let slot = self.bind(cx, var, elem);
+                let slot = self.bind(cx, var, elem.clone());
                 let needs_value = matches!(agg, Aggregate::Sum | Aggregate::Min | Aggregate::Max);
                 let value = match (value, needs_value) {
                     (Some(v), true) => {
@@ -2389,7 +2421,12 @@ impl<'f> Checker<'f> {
                     );
                 }
                 cx.reset(mark);
-                let ty = if matches!(agg, Aggregate::Any | Aggregate::All) { Ty::Bool } else { Ty::Int };
+                let ty = match agg {
+                    Aggregate::Any | Aggregate::All => Ty::Bool,
+                    // The first element that passes, or `none`.
+                    Aggregate::First => elem,
+                    _ => Ty::Int,
+                };
                 (mk(ExprKind::Aggregate { func: agg, value, var: slot, domain: Box::new(d), filter }), ty)
             }
         }

@@ -42,6 +42,7 @@ fn key(item: &Item) -> Option<(&'static str, String)> {
         ItemKind::Turns(_) => ("turns", String::new()),
         ItemKind::AfterAction(_) => ("after action", String::new()),
         ItemKind::End(_) => ("end", String::new()),
+        ItemKind::Tiebreak(_) => ("tiebreak", String::new()),
         ItemKind::Place(_) | ItemKind::Route(_) | ItemKind::Tags(_) => return None,
         ItemKind::Extends(..) | ItemKind::Remove { .. } | ItemKind::TableCell { .. } => return None,
     })

@@ -52,6 +52,8 @@ pub struct Ruleset {
     pub after_action: Body,
     pub end: Expr,
     pub scores: Vec<Score>,
+    /// Who wins a tie on points, key by key; empty: ties are shared.
+    pub tiebreaks: Vec<TiebreakKey>,
     /// Every `source` and `provisional` note, in file order.
     pub provenance: Vec<Provenance>,
     /// The files this ruleset was read from: the one given, then its bases.
@@ -134,6 +136,10 @@ pub struct Kind {
     pub name: String,
     /// `(attribute, type, default)`; the component's values are in this order.
     pub slots: Vec<(AttrId, Type, Value)>,
+    /// The attributes printed on the back (`region: region on back`): known
+    /// to everyone while the component lies hidden. Components whose
+    /// backs read the same cannot be told apart face down.
+    pub back: Vec<AttrId>,
     pub span: Span,
 }
 
@@ -355,6 +361,15 @@ pub struct Score {
     pub span: Span,
 }
 
+/// One tiebreak key: among the players tied on points, those with the
+/// lowest (or highest) value of `by`, evaluated with `me` as each player.
+#[derive(Clone, Debug)]
+pub struct TiebreakKey {
+    pub lowest: bool,
+    pub by: Expr,
+    pub locals: usize,
+}
+
 #[derive(Clone, Debug)]
 pub enum ScoreForm {
     /// Points for `me`.
@@ -432,6 +447,12 @@ pub enum StmtKind {
         from: Expr,
         into: Vec<Expr>,
     },
+    /// Show what lies in a zone to one player (who remembers it; the zone
+    /// stays hidden to the others).
+    Reveal {
+        zone: Expr,
+        to: Expr,
+    },
     If {
         cond: Expr,
         then: Vec<Stmt>,
@@ -473,6 +494,9 @@ pub enum Aggregate {
     Max,
     Any,
     All,
+    /// The first element that passes (for a zone: the one drawn next), or
+    /// `none`.
+    First,
 }
 
 #[derive(Clone, Debug)]

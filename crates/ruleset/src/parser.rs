@@ -50,6 +50,7 @@ const ITEM_KEYWORDS: &[&str] = &[
     "after",
     "end",
     "score",
+    "tiebreak",
 ];
 
 /// Parse one ruleset file (file number 0).
@@ -232,6 +233,10 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::kw_when => "`when`",
         Rule::kw_score => "`score`",
         Rule::kw_majority => "`majority`",
+        Rule::kw_tiebreak => "`tiebreak`",
+        Rule::kw_highest => "`highest`",
+        Rule::kw_on | Rule::kw_back | Rule::on_back => "`on back`",
+        Rule::kw_reveal => "`reveal`",
         Rule::kw_source | Rule::kw_provisional | Rule::note | Rule::notes => {
             "a note (`source \"...\"` or `provisional \"...\"`)"
         }
@@ -303,7 +308,9 @@ fn describe(rule: Rule) -> Option<&'static str> {
         | Rule::action_item
         | Rule::hook_item
         | Rule::end_item
-        | Rule::score_item => "an item",
+        | Rule::score_item
+        | Rule::tiebreak_item => "an item",
+        Rule::tiebreak_key => "`lowest EXPRESSION` or `highest EXPRESSION`",
         Rule::game_field => "`players` or a note",
         Rule::route_edge => "a route such as `London - Paris`",
         Rule::attr_decl => "an attribute such as `weeks: 1..6`",
@@ -338,6 +345,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         | Rule::draw_stmt
         | Rule::shuffle_stmt
         | Rule::split_stmt
+        | Rule::reveal_stmt
         | Rule::if_stmt
         | Rule::for_stmt
         | Rule::repeat_stmt
@@ -364,6 +372,7 @@ const STATEMENT_KEYWORDS: &[Rule] = &[
     Rule::kw_draw,
     Rule::kw_shuffle,
     Rule::kw_split,
+    Rule::kw_reveal,
     Rule::kw_if,
     Rule::kw_for,
     Rule::kw_repeat,
@@ -504,6 +513,7 @@ fn is_item_keyword(rule: Rule) -> bool {
             | Rule::kw_after
             | Rule::kw_end
             | Rule::kw_score
+            | Rule::kw_tiebreak
     )
 }
 
@@ -777,6 +787,16 @@ impl Lower<'_> {
             }
             Rule::hook_item => ItemKind::AfterAction(self.block(it.next().expect("grammar: hook body"))),
             Rule::end_item => ItemKind::End(self.expr(it.next().expect("grammar: end condition"))),
+            Rule::tiebreak_item => ItemKind::Tiebreak(
+                it.filter(|p| p.as_rule() == Rule::tiebreak_key)
+                    .map(|k| {
+                        let mut kk = k.into_inner();
+                        let lowest =
+                            kk.next().expect("grammar: lowest or highest").as_rule() == Rule::kw_lowest;
+                        TiebreakKey { lowest, by: self.expr(kk.next().expect("grammar: tiebreak key")) }
+                    })
+                    .collect(),
+            ),
             Rule::score_item => {
                 let name = self.ident(it.next().expect("grammar: score name"));
                 let mut index = None;
@@ -830,8 +850,15 @@ impl Lower<'_> {
         let mut inner = pair.into_inner();
         let name = self.ident(inner.next().expect("grammar: attribute name"));
         let ty = self.type_expr(inner.next().expect("grammar: attribute type"));
-        let default = inner.next().map(|v| self.value(v));
-        AttrDecl { name, ty, default }
+        let mut on_back = false;
+        let mut default = None;
+        for p in inner {
+            match p.as_rule() {
+                Rule::on_back => on_back = true,
+                _ => default = Some(self.value(p)),
+            }
+        }
+        AttrDecl { name, ty, default, on_back }
     }
 
     fn type_expr(&mut self, pair: Pair<Rule>) -> TypeExpr {
@@ -1133,6 +1160,11 @@ impl Lower<'_> {
                 let into = it.map(|p| self.expr(p)).collect();
                 StmtKind::Split { from, into }
             }
+            Rule::reveal_stmt => {
+                let zone = self.expr(next("reveal zone"));
+                let to = self.expr(next("reveal viewer"));
+                StmtKind::Reveal { zone, to }
+            }
             Rule::if_stmt => self.if_stmt(parts),
             Rule::for_stmt => {
                 let var = self.ident(next("for variable"));
@@ -1381,6 +1413,11 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_when
             | Rule::kw_score
             | Rule::kw_majority
+            | Rule::kw_tiebreak
+            | Rule::kw_highest
+            | Rule::kw_on
+            | Rule::kw_back
+            | Rule::kw_reveal
             | Rule::kw_extends
             | Rule::kw_override
             | Rule::kw_remove
