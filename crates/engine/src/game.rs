@@ -174,6 +174,7 @@ impl<'r> Game<'r> {
     pub fn choices(&self) -> Vec<Choice> {
         let Some(me) = self.current() else { return Vec::new() };
         let mut out = Vec::new();
+        let hook_may_refuse = may_refuse(self.rules, &self.rules.after_action.stmts);
         for (id, action) in self.rules.actions.iter().enumerate() {
             let domains = match self.domains(action, me) {
                 Ok(d) => d,
@@ -183,9 +184,20 @@ impl<'r> Game<'r> {
                 continue;
             }
             let plan = plan(action);
+            // A choice that passes the leading requirements is legal unless
+            // something after the first change may still refuse it; only
+            // then is each complete choice tried for real.
+            let trial = hook_may_refuse
+                || action
+                    .body
+                    .stmts
+                    .iter()
+                    .zip(&plan)
+                    .any(|(s, l)| *l == usize::MAX && may_refuse(self.rules, std::slice::from_ref(s)));
             let mut frame = Frame::new(Some(me));
             let mut args = Vec::with_capacity(domains.len());
-            self.enumerate(id, action, &plan, &domains, me, &mut frame, &mut args, &mut out);
+            let search = Search { id, action, plan: &plan, domains: &domains, me, trial };
+            self.enumerate(&search, &mut frame, &mut args, &mut out);
         }
         out
     }
@@ -194,18 +206,8 @@ impl<'r> Game<'r> {
     /// `k`, run the leading `require`s and `let`s that need no later
     /// parameter, and drop the whole subtree when one fails. Each complete
     /// choice that survives is tried for real.
-    #[allow(clippy::too_many_arguments)]
-    fn enumerate(
-        &self,
-        id: ActionId,
-        action: &Action,
-        plan: &[usize],
-        domains: &[Vec<V>],
-        me: usize,
-        frame: &mut Frame,
-        args: &mut Vec<V>,
-        out: &mut Vec<Choice>,
-    ) {
+    fn enumerate(&self, search: &Search, frame: &mut Frame, args: &mut Vec<V>, out: &mut Vec<Choice>) {
+        let Search { id, action, plan, domains, me, trial } = *search;
         let depth = args.len();
         let it = self.interp(false);
         for (stmt, ready) in action.body.stmts.iter().zip(plan) {
@@ -226,7 +228,7 @@ impl<'r> Game<'r> {
         }
         if depth == domains.len() {
             let choice = Choice { action: id, args: args.clone() };
-            if self.try_choice(&choice, me).is_ok() {
+            if !trial || self.try_choice(&choice, me).is_ok() {
                 out.push(choice);
             }
             return;
@@ -234,7 +236,7 @@ impl<'r> Game<'r> {
         for v in &domains[depth] {
             frame.set(depth, v.clone());
             args.push(v.clone());
-            self.enumerate(id, action, plan, domains, me, frame, args, out);
+            self.enumerate(search, frame, args, out);
             args.pop();
         }
     }
@@ -522,6 +524,40 @@ impl<'r> Game<'r> {
         }
         Ok(ScoreSheet { rows, totals, winners })
     }
+}
+
+/// One action's parameter search (see `Game::enumerate`).
+#[derive(Clone, Copy)]
+struct Search<'a> {
+    id: ActionId,
+    action: &'a Action,
+    plan: &'a [usize],
+    domains: &'a [Vec<V>],
+    me: usize,
+    /// Whether complete choices must be tried: something after the first
+    /// change may refuse them.
+    trial: bool,
+}
+
+/// Whether running these statements may fail a `require`, directly, in a
+/// nested block or in a procedure they call.
+fn may_refuse(r: &Ruleset, stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Require { .. } => true,
+        StmtKind::If { then, otherwise, .. } => may_refuse(r, then) || may_refuse(r, otherwise),
+        StmtKind::For { body, .. } | StmtKind::Repeat { body, .. } => may_refuse(r, body),
+        StmtKind::ByPlayers { cases } => cases.iter().any(|(_, b)| may_refuse(r, b)),
+        StmtKind::Do { procedure, .. } => may_refuse(r, &r.procedures[*procedure].body.stmts),
+        StmtKind::Let { .. }
+        | StmtKind::Set { .. }
+        | StmtKind::Advance { .. }
+        | StmtKind::Move { .. }
+        | StmtKind::Draw { .. }
+        | StmtKind::Shuffle(_)
+        | StmtKind::ShufflePlayers
+        | StmtKind::Split { .. }
+        | StmtKind::Reveal { .. } => false,
+    })
 }
 
 /// For each statement of an action's body, how many parameters must be
