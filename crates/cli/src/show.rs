@@ -106,7 +106,9 @@ pub fn summary(r: &Ruleset, sources: &[(String, String)], players: Option<u32>) 
                 n += 1;
             }
             let count = if n > 1 { format!(" x{n}") } else { String::new() };
-            let _ = writeln!(out, "    {}{count}: {}", c.name, s.attributes(c));
+            let attrs = s.attributes(c);
+            let sep = if attrs.is_empty() { "" } else { ": " };
+            let _ = writeln!(out, "    {}{count}{sep}{attrs}", c.name);
             i += n;
         }
     }

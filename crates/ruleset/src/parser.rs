@@ -1331,8 +1331,12 @@ impl Lower<'_> {
             Rule::kw_none => ExprKind::None,
             Rule::ident => ExprKind::Name(self.ident(pair)),
             Rule::paren => {
+                // The brackets belong to the span, so a sum that starts or
+                // ends with one quotes whole (`(a - b) / 3`).
                 let inner = pair.into_inner().next().expect("grammar: parenthesised expression");
-                return self.expr(inner);
+                let mut e = self.expr(inner);
+                e.span = span;
+                return e;
             }
             Rule::cond_expr => {
                 let mut it = pair.into_inner().filter(|p| p.as_rule() == Rule::expr);
