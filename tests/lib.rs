@@ -3,6 +3,7 @@
 //! colour, so snapshots do not depend on the terminal).
 
 pub mod reference;
+pub mod scenario;
 
 use std::path::{Path, PathBuf};
 

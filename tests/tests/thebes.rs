@@ -4,38 +4,13 @@
 //! Scenarios arrange a position by moving components and setting counters
 //! in a freshly set-up game, then apply real actions through the engine.
 
-use engine::{notation, Choice, Event, Game, V};
+use chronoscope_tests::scenario::*;
+use engine::{notation, Event, Game, V};
 use rand::{Rng, SeedableRng};
 use ruleset::Ruleset;
 
 fn thebes() -> Ruleset {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rulesets/thebes/thebes.ruleset");
-    let src = std::fs::read_to_string(path).expect("the Thebes ruleset is readable");
-    ruleset::check_source(&src).ruleset.expect("Thebes checks clean")
-}
-
-fn zone(g: &Game, name: &str, player: Option<usize>, place: Option<&str>) -> usize {
-    let r = g.rules;
-    let z = r.zones.iter().position(|z| z.name == name).expect(name);
-    g.layout.zone(r, z, player, place.map(|p| r.place_named(p).expect(p)))
-}
-
-fn counter(g: &Game, name: &str, player: Option<usize>) -> usize {
-    let r = g.rules;
-    let c = r.counters.iter().position(|c| c.name == name).expect(name);
-    g.layout.counter(r, c, player, None)
-}
-
-fn time(g: &Game, p: usize) -> i64 {
-    match g.state.counters[counter(g, "time", Some(p))] {
-        V::Int(n) => n,
-        ref other => panic!("{other:?}"),
-    }
-}
-
-fn set_time(g: &mut Game, p: usize, t: i64) {
-    let i = counter(g, "time", Some(p));
-    g.state.counters[i] = V::Int(t);
+    load("rulesets/thebes/thebes.ruleset")
 }
 
 fn set_place(g: &mut Game, p: usize, place: &str) {
@@ -43,42 +18,6 @@ fn set_place(g: &mut Game, p: usize, place: &str) {
     let piece = r.pieces.iter().position(|x| x.name == "archaeologist").unwrap();
     let i = g.layout.piece(piece, Some(p));
     g.state.pieces[i] = r.place_named(place).unwrap();
-}
-
-/// Move the first component called `name` (wherever it is) into a zone.
-fn give(g: &mut Game, name: &str, to: usize) {
-    let c = (0..g.rules.components.len())
-        .find(|c| g.rules.components[*c].name == name && !g.state.zones[to].contains(&Some(*c)))
-        .unwrap_or_else(|| panic!("no component `{name}`"));
-    for z in g.state.zones.iter_mut() {
-        if let Some(i) = z.iter().position(|x| *x == Some(c)) {
-            z.remove(i);
-            break;
-        }
-    }
-    g.state.zones[to].push(Some(c));
-}
-
-/// Move a component into a player's (or a shared) zone.
-fn give_to(g: &mut Game, name: &str, zone_name: &str, player: Option<usize>) {
-    let z = zone(g, zone_name, player, None);
-    give(g, name, z);
-}
-
-/// Make `p` the player to move: everyone else far ahead.
-fn to_move(g: &mut Game, p: usize, t: i64) {
-    for q in 0..g.players() {
-        set_time(g, q, if q == p { t } else { t + 40 });
-    }
-}
-
-fn act(g: &mut Game, text: &str) -> Vec<Event> {
-    let choice = notation::parse(g, text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    g.apply(&choice).unwrap_or_else(|f| panic!("{text}: {f:?}"))
-}
-
-fn drawn_from(events: &[Event], zone: &str) -> usize {
-    events.iter().filter(|e| matches!(e, Event::Move { from, .. } if from == zone)).count()
 }
 
 #[test]
@@ -343,62 +282,19 @@ fn the_player_furthest_back_moves_and_the_top_of_a_stack_first() {
 
 // ------------------------------------------------------------ invariants
 
-fn total_components(g: &Game) -> usize {
-    g.state.zones.iter().map(|z| z.iter().filter(|c| c.is_some()).count()).sum()
-}
-
-fn play_random(rules: &Ruleset, players: usize, seed: u64) -> (Game<'_>, Vec<Choice>) {
-    let (mut g, _) = Game::new(rules, players, seed).unwrap();
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0xABCD);
-    let mut history = Vec::new();
-    let n = rules.components.len();
-    let mut last_time: Vec<i64> = (0..players).map(|p| time(&g, p)).collect();
-    while g.current().is_some() {
-        let choices = g.choices();
-        assert!(!choices.is_empty(), "seed {seed}: a player has no legal action");
-        let c = choices[rng.gen_range(0..choices.len())].clone();
-        g.apply(&c).unwrap();
-        history.push(c);
-        // Nothing created or lost: every component lies in exactly one zone.
-        assert_eq!(total_components(&g), n, "seed {seed}: components created or lost");
-        // Time never runs backwards.
-        for (p, last) in last_time.iter_mut().enumerate() {
-            let t = time(&g, p);
-            assert!(t >= *last, "seed {seed}: P{} went back from {last} to {t}", p + 1);
-            *last = t;
-        }
-        assert!(history.len() < 2_000, "seed {seed}: the game does not end");
-    }
-    (g, history)
-}
-
 #[test]
 fn random_games_keep_the_invariants_and_replay_exactly() {
     let rules = thebes();
     let mut seen = std::collections::HashSet::new();
     for players in 2..=4 {
         for seed in 0..4u64 {
-            let (g, history) = play_random(&rules, players, seed);
-            let mut cards: Vec<usize> = g.state.zones.iter().flatten().flatten().copied().collect();
-            cards.sort();
-            cards.dedup();
-            assert_eq!(cards.len(), rules.components.len(), "each component in exactly one zone");
+            let (g, history) = play_random(&rules, players, seed, 2_000);
+            assert_finished_sound(&g);
             // The end: every marker on the end space.
             let end = if players == 4 { 2 * 52 + 1 } else { 3 * 52 + 1 };
             assert!((0..players).all(|p| time(&g, p) == end));
-            // Scores recount: totals are the sum of the rule lines.
-            let sheet = g.scores().unwrap();
-            for p in 0..players {
-                assert_eq!(sheet.totals[p], sheet.rows.iter().map(|(_, v)| v[p]).sum::<i64>());
-            }
-            // A replay from the seed and the choices reproduces the game.
-            let (mut again, _) = Game::new(&rules, players, seed).unwrap();
-            for c in &history {
-                again.apply(c).unwrap();
-            }
-            assert_eq!(again.state.zones, g.state.zones);
-            assert_eq!(again.scores().unwrap(), sheet);
-            seen.insert(sheet.totals.clone());
+            assert_replays(&rules, &g, &history);
+            seen.insert(g.scores().unwrap().totals);
         }
     }
     assert!(seen.len() > 6, "different seeds give different games");
@@ -447,10 +343,6 @@ fn an_illegal_choice_changes_nothing() {
     assert!(notation::parse(&g, "take 9").is_err());
     assert!(notation::parse(&g, "dig Atlantis 3").is_err());
     assert!(notation::parse(&g, "fly").is_err());
-}
-
-fn names(g: &Game, inst: usize) -> Vec<String> {
-    g.state.cards(inst).map(|c| g.rules.components[c].name.clone()).collect()
 }
 
 #[test]
@@ -664,16 +556,9 @@ fn every_edition_and_house_rule_plays_to_the_end_with_the_invariants() {
         let checked = ruleset::check_file(&name, &mut |p| std::fs::read(p).map_err(|e| e.to_string()));
         let rules = checked.ruleset.unwrap_or_else(|| panic!("{name} checks clean"));
         for players in 2..=4 {
-            let (g, history) = play_random(&rules, players, 100 + players as u64);
-            let sheet = g.scores().unwrap();
-            for p in 0..players {
-                assert_eq!(sheet.totals[p], sheet.rows.iter().map(|(_, v)| v[p]).sum::<i64>(), "{name}");
-            }
-            let (mut again, _) = Game::new(&rules, players, 100 + players as u64).unwrap();
-            for c in &history {
-                again.apply(c).unwrap();
-            }
-            assert_eq!(again.scores().unwrap(), sheet, "{name}: replays");
+            let (g, history) = play_random(&rules, players, 100 + players as u64, 2_000);
+            assert_finished_sound(&g);
+            assert_replays(&rules, &g, &history);
         }
     }
 }
@@ -748,30 +633,6 @@ fn bots_cannot_peek_permuting_what_a_seat_cannot_see_changes_nothing() {
         let sb = Seat::new(&other, me).sample(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
         assert_eq!(sa.state.zones, sb.state.zones, "samples depend only on what the seat may know");
     }
-}
-
-/// Every combination of parameter values, filtered by `check`: the slow,
-/// obviously right list that `choices` must match.
-fn brute_force_choices(g: &Game) -> Vec<Choice> {
-    let me = g.current().unwrap();
-    let mut out = Vec::new();
-    for (id, action) in g.rules.actions.iter().enumerate() {
-        let domains = g.domains(action, me).unwrap();
-        let mut combos: Vec<Vec<V>> = vec![Vec::new()];
-        for d in &domains {
-            combos = combos
-                .into_iter()
-                .flat_map(|c| d.iter().map(move |v| [c.clone(), vec![v.clone()]].concat()))
-                .collect();
-        }
-        for args in combos {
-            let c = Choice { action: id, args };
-            if g.check(&c).is_ok() {
-                out.push(c);
-            }
-        }
-    }
-    out
 }
 
 #[test]

@@ -1,0 +1,189 @@
+//! Helpers for scenario tests on real rulesets: load a bundled ruleset,
+//! arrange a position by moving components and setting counters in a freshly
+//! set-up game, apply actions written in the notation, and play random games
+//! that check the engine's invariants after every action.
+
+use engine::{notation, Choice, Event, Game, V};
+use rand::{Rng, SeedableRng};
+use ruleset::Ruleset;
+
+/// A bundled ruleset by its path under the repository root; it must check clean.
+pub fn load(path: &str) -> Ruleset {
+    let full = crate::repo_root().join(path);
+    let src = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()));
+    ruleset::check_source(&src).ruleset.unwrap_or_else(|| panic!("{path} checks clean"))
+}
+
+/// The instance of a zone, for a player and/or a place.
+pub fn zone(g: &Game, name: &str, player: Option<usize>, place: Option<&str>) -> usize {
+    let r = g.rules;
+    let z = r.zones.iter().position(|z| z.name == name).expect(name);
+    g.layout.zone(r, z, player, place.map(|p| r.place_named(p).expect(p)))
+}
+
+/// The instance of a counter, for a player.
+pub fn counter(g: &Game, name: &str, player: Option<usize>) -> usize {
+    let r = g.rules;
+    let c = r.counters.iter().position(|c| c.name == name).expect(name);
+    g.layout.counter(r, c, player, None)
+}
+
+/// A player's `time` counter.
+pub fn time(g: &Game, p: usize) -> i64 {
+    match g.state.counters[counter(g, "time", Some(p))] {
+        V::Int(n) => n,
+        ref other => panic!("{other:?}"),
+    }
+}
+
+pub fn set_time(g: &mut Game, p: usize, t: i64) {
+    let i = counter(g, "time", Some(p));
+    g.state.counters[i] = V::Int(t);
+}
+
+/// A component called `name` that is not in zone instance `not_in`: one
+/// lying in a shared zone if there is one, so that arranging a scenario
+/// never takes a copy from a player who was given it earlier.
+pub fn pick(g: &Game, name: &str, not_in: usize) -> usize {
+    let candidates: Vec<usize> = (0..g.rules.components.len())
+        .filter(|c| g.rules.components[*c].name == name && !g.state.zones[not_in].contains(&Some(*c)))
+        .collect();
+    let shared = |c: usize| {
+        let inst = g.state.zones.iter().position(|z| z.contains(&Some(c)));
+        inst.is_some_and(|i| g.layout.instances[i].player.is_none())
+    };
+    candidates
+        .iter()
+        .copied()
+        .find(|c| shared(*c))
+        .or(candidates.first().copied())
+        .unwrap_or_else(|| panic!("no component `{name}`"))
+}
+
+/// Move a component called `name` (see `pick`) into a zone instance.
+pub fn give(g: &mut Game, name: &str, to: usize) {
+    let c = pick(g, name, to);
+    if let Some(src) = g.state.zones.iter().position(|z| z.contains(&Some(c))) {
+        let i = g.state.zones[src].iter().position(|x| *x == Some(c)).expect("found above");
+        // A row keeps its slots: the one taken from stays empty.
+        if g.layout.zone_kind(g.rules, src) == ruleset::model::ZoneKind::Row {
+            g.state.zones[src][i] = None;
+        } else {
+            g.state.zones[src].remove(i);
+        }
+    }
+    g.state.zones[to].push(Some(c));
+}
+
+/// Move a component into a player's (or a shared) zone.
+pub fn give_to(g: &mut Game, name: &str, zone_name: &str, player: Option<usize>) {
+    let z = zone(g, zone_name, player, None);
+    give(g, name, z);
+}
+
+/// Make `p` the player to move at time `t`: everyone else far ahead.
+pub fn to_move(g: &mut Game, p: usize, t: i64) {
+    for q in 0..g.players() {
+        set_time(g, q, if q == p { t } else { t + 40 });
+    }
+}
+
+/// Apply an action written in the notation; it must be legal.
+pub fn act(g: &mut Game, text: &str) -> Vec<Event> {
+    let choice = notation::parse(g, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    g.apply(&choice).unwrap_or_else(|f| panic!("{text}: {f:?}"))
+}
+
+/// How many components the events moved out of a zone.
+pub fn drawn_from(events: &[Event], zone: &str) -> usize {
+    events.iter().filter(|e| matches!(e, Event::Move { from, .. } if from == zone)).count()
+}
+
+/// The names of the components in a zone instance, top first.
+pub fn names(g: &Game, inst: usize) -> Vec<String> {
+    g.state.cards(inst).map(|c| g.rules.components[c].name.clone()).collect()
+}
+
+pub fn total_components(g: &Game) -> usize {
+    g.state.zones.iter().map(|z| z.iter().filter(|c| c.is_some()).count()).sum()
+}
+
+/// Play a game with uniformly random legal choices (drawn from a stream
+/// seeded by `seed`), checking after every action that nothing was created
+/// or lost and that no `time` went back. Returns the finished game and the
+/// choices made.
+pub fn play_random(
+    rules: &Ruleset,
+    players: usize,
+    seed: u64,
+    max_actions: usize,
+) -> (Game<'_>, Vec<Choice>) {
+    let (mut g, _) = Game::new(rules, players, seed).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0xABCD);
+    let mut history = Vec::new();
+    let n = rules.components.len();
+    let mut last_time: Vec<i64> = (0..players).map(|p| time(&g, p)).collect();
+    while g.current().is_some() {
+        let choices = g.choices();
+        assert!(!choices.is_empty(), "seed {seed}: a player has no legal action");
+        let c = choices[rng.gen_range(0..choices.len())].clone();
+        g.apply(&c).unwrap();
+        history.push(c);
+        assert_eq!(total_components(&g), n, "seed {seed}: components created or lost");
+        for (p, last) in last_time.iter_mut().enumerate() {
+            let t = time(&g, p);
+            assert!(t >= *last, "seed {seed}: P{} went back from {last} to {t}", p + 1);
+            *last = t;
+        }
+        assert!(history.len() < max_actions, "seed {seed}: the game does not end");
+    }
+    (g, history)
+}
+
+/// Replay a game from its seed and choices: it must reproduce `g` exactly.
+pub fn assert_replays(rules: &Ruleset, g: &Game, history: &[Choice]) {
+    let (mut again, _) = Game::new(rules, g.players(), g.seed).unwrap();
+    for c in history {
+        again.apply(c).unwrap();
+    }
+    assert_eq!(again.state.zones, g.state.zones, "seed {}: the replay differs", g.seed);
+    assert_eq!(again.state.counters, g.state.counters, "seed {}: the replay differs", g.seed);
+    assert_eq!(again.scores().unwrap(), g.scores().unwrap());
+}
+
+/// Each component lies in exactly one zone, and the score totals are the
+/// sums of their rule lines.
+pub fn assert_finished_sound(g: &Game) {
+    let mut cards: Vec<usize> = g.state.zones.iter().flatten().flatten().copied().collect();
+    cards.sort();
+    cards.dedup();
+    assert_eq!(cards.len(), g.rules.components.len(), "each component in exactly one zone");
+    let sheet = g.scores().unwrap();
+    for p in 0..g.players() {
+        assert_eq!(sheet.totals[p], sheet.rows.iter().map(|(_, v)| v[p]).sum::<i64>());
+    }
+}
+
+/// Every combination of parameter values, filtered by `check`: the slow,
+/// obviously right list that `choices` must match.
+pub fn brute_force_choices(g: &Game) -> Vec<Choice> {
+    let me = g.current().unwrap();
+    let mut out = Vec::new();
+    for (id, action) in g.rules.actions.iter().enumerate() {
+        let domains = g.domains(action, me).unwrap();
+        let mut combos: Vec<Vec<V>> = vec![Vec::new()];
+        for d in &domains {
+            combos = combos
+                .into_iter()
+                .flat_map(|c| d.iter().map(move |v| [c.clone(), vec![v.clone()]].concat()))
+                .collect();
+        }
+        for args in combos {
+            let c = Choice { action: id, args };
+            if g.check(&c).is_ok() {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
