@@ -133,3 +133,65 @@ fn thebes_marks_the_medium_confidence_chronoscope_rows_provisional() {
         .collect();
     assert_eq!(rows, ["1", "2", "3", "4", "5", "6", "9", "10", "11", "12"]);
 }
+
+#[test]
+fn grabrauber_agrees_with_every_known_fact_of_the_card_game() {
+    // ref/grabrauber.md 1, 2b, 3, 10, 12: 168 small cards, 5 professors,
+    // 4 thieves and 4 grave robbers (one per region), 22 large permits (4 per
+    // region and 6 general), the chart cell 4 x 11 = 4, exhibition tiers
+    // 9/5/3, the congress table.
+    let r = check_path(&repo_root().join("rulesets/grabrauber/grabrauber.ruleset")).ruleset.unwrap();
+    let size = |name: &str| r.groups.iter().find(|g| g.name == name).expect(name).components.len();
+    let small =
+        ["professor_cards", "find_cards", "study_cards", "action_cards", "exhibition_cards", "museum_cards"];
+    assert_eq!(small.iter().map(|g| size(g)).sum::<usize>(), 168);
+    assert_eq!(size("professor_cards"), 5);
+    assert_eq!(size("permit_cards"), 22);
+    let tagged = |tag: &str| {
+        let t = r.tags.iter().position(|x| x == tag).unwrap();
+        r.components.iter().filter(|c| c.tags.contains(&t)).map(|c| c.name.clone()).collect::<Vec<_>>()
+    };
+    let regions = ["Mesopotamia", "Egypt", "Greece", "Crete"];
+    for (tag, word) in [("thief", "Thief"), ("grave_robber", "Grave robber")] {
+        let mut cards = tagged(tag);
+        cards.sort();
+        let mut want: Vec<String> = regions.iter().map(|g| format!("{word} {g}")).collect();
+        want.sort();
+        assert_eq!(cards, want);
+    }
+    let permits = &r.groups.iter().find(|g| g.name == "permit_cards").unwrap().components;
+    for g in regions {
+        assert_eq!(
+            r.components[permits.clone()].iter().filter(|c| c.name == format!("{g} permit")).count(),
+            4
+        );
+    }
+    let table = |name: &str| r.tables.iter().find(|t| t.name == name).unwrap();
+    assert_eq!(table("chart").get(&[4, 11]), Some(4));
+    let congress: Vec<i64> = (1..=7).map(|n| table("congress_points").get(&[n]).unwrap()).collect();
+    assert_eq!(congress, vec![1, 3, 6, 10, 15, 21, 28]);
+    let kind = r.kinds.iter().find(|k| k.name == "exhibition_card").unwrap();
+    let default = |attr: &str| {
+        let a = r.attr_names.iter().position(|x| x == attr).unwrap();
+        kind.slots.iter().find(|s| s.0 == a).unwrap().2.clone()
+    };
+    use ruleset::model::Value;
+    assert_eq!(
+        [default("weeks"), default("weeks_second"), default("weeks_third")],
+        [Value::Int(9), Value::Int(5), Value::Int(3)]
+    );
+    // Each open question of ref 13 that is a rule is a named option.
+    for o in [
+        "fragments_are_kept",
+        "action_cards_cost_on_play",
+        "helper_under_cap",
+        "greatest_knowledge_capped",
+        "end_on_failed_refill",
+        "refill_until_green",
+    ] {
+        assert!(r.option_named(o).is_some(), "{o}");
+    }
+    // Every reconstructed card is marked provisional.
+    let provisional = r.provenance.iter().filter(|p| p.kind == ruleset::ast::NoteKind::Provisional).count();
+    assert!(provisional >= 80, "{provisional} provisional notes");
+}

@@ -25,6 +25,7 @@ fn stderr(o: &Output) -> String {
 }
 
 const THEBES: &str = "rulesets/thebes/thebes.ruleset";
+const GRABRAUBER: &str = "rulesets/grabrauber/grabrauber.ruleset";
 
 #[test]
 fn check_passes_thebes() {
@@ -445,4 +446,69 @@ fn simulate_writes_csv_and_refuses_bad_arguments() {
     let o = run(&["simulate", THEBES, "--seats", "oracle"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown bot `oracle`"), "{}", stderr(&o));
+}
+
+// ------------------------------------------------------------ Die Grabräuber
+
+#[test]
+fn show_grabrauber_for_four_players() {
+    let o = run(&["show", GRABRAUBER, "--players", "4"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    insta::assert_snapshot!("show_grabrauber_4p", stdout(&o));
+}
+
+#[test]
+fn grabrauber_plays_to_the_end_with_every_bot_and_player_count() {
+    for (players, seats) in
+        [("2", "greedy,random"), ("3", "random,mcts:20,greedy"), ("4", "random,random,random,greedy")]
+    {
+        let o = run(&["play", GRABRAUBER, "--players", players, "--seats", seats, "--seed", "5", "--quiet"]);
+        assert_eq!(o.status.code(), Some(0), "{players}p: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains("Final score") && out.contains("find_points") && out.contains(" win"), "{out}");
+    }
+}
+
+#[test]
+fn grabrauber_replays_a_saved_game_and_tells_a_human_what_a_scholar_shows() {
+    let dir = temp("grabrauber");
+    let save = dir.join("game.txt");
+    let a = run(&[
+        "play",
+        GRABRAUBER,
+        "--players",
+        "2",
+        "--seats",
+        "random,random",
+        "--seed",
+        "1",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    // The same moves with P1 at the terminal: the scholar's stack is shown
+    // to P1 only (P2's look at Crete is not printed).
+    let b = run(&["play", GRABRAUBER, "--seats", "human,random", "--script", save.to_str().unwrap()]);
+    assert_eq!(b.status.code(), Some(0), "{}", stderr(&b));
+    let out = stdout(&b);
+    assert!(out.contains("P1 look Scholar Mesopotamia"), "{out}");
+    assert!(out.contains("      you see in stack[Mesopotamia]: "), "{out}");
+    assert!(out.contains("P2 look Scholar Crete"), "{out}");
+    assert!(!out.contains("you see in stack[Crete]"), "{out}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_human_plays_grabrauber_with_typed_moves() {
+    let o = run_with_input(
+        &["play", GRABRAUBER, "--players", "2", "--seats", "human,random", "--seed", "4"],
+        "dig Egypt 12\nmuseum\n1\nquit\n",
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("not allowed: you need at least 1 point of specialized knowledge for this region"),
+        "{out}"
+    );
+    assert!(out.contains("P1 take "), "{out}");
+    assert_eq!(o.status.code(), Some(1), "quitting leaves the game unfinished");
 }
