@@ -99,6 +99,29 @@ pub fn drawn_from(events: &[Event], zone: &str) -> usize {
     events.iter().filter(|e| matches!(e, Event::Move { from, .. } if from == zone)).count()
 }
 
+/// Events one per line, for snapshots: moves, counters, pieces, reveals.
+pub fn event_lines(events: &[Event]) -> String {
+    let lines: Vec<String> = events
+        .iter()
+        .map(|e| match e {
+            Event::Move { card, from, to, .. } => format!("move {card}: {from} -> {to}"),
+            Event::Counter { name, player, place, from, to, .. } => {
+                format!(
+                    "{name}{} P{}: {from} -> {to}",
+                    place.as_ref().map_or(String::new(), |p| format!("[{p}]")),
+                    player.unwrap_or(0)
+                )
+            }
+            Event::Piece { name, from, to, steps, .. } => format!("{name}: {from} -> {to} ({steps:?} steps)"),
+            Event::Reveal { zone, player, cards, .. } => {
+                format!("P{player} sees {zone}: {}", cards.join(", "))
+            }
+            other => format!("{other:?}"),
+        })
+        .collect();
+    lines.join("\n")
+}
+
 /// The names of the components in a zone instance, top first.
 pub fn names(g: &Game, inst: usize) -> Vec<String> {
     g.state.cards(inst).map(|c| g.rules.components[c].name.clone()).collect()

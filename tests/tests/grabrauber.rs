@@ -81,6 +81,7 @@ fn two_specialized_and_three_general_give_four_knowledge_and_eleven_weeks_draw_f
     assert_eq!(names(&g, permits).iter().filter(|n| *n == "Mesopotamia permit").count(), 2);
 
     let events = act(&mut g, "dig Mesopotamia 11");
+    insta::assert_snapshot!(event_lines(&events));
     assert_eq!(drawn_from(&events, "stack[Mesopotamia]"), 4, "4 knowledge x 11 weeks = 4 cards");
     assert_eq!(time(&g, 0), 21);
     // Worthless cards counted as drawn and went back; finds stay in front.
@@ -115,12 +116,27 @@ fn exhibition_weeks(extra: &[&str]) -> (i64, usize) {
 #[test]
 fn an_exhibition_costs_nine_five_or_three_weeks_by_the_sets_shown_and_the_finds_are_kept() {
     // R "Ausstellungen", Beispiel: 3 Mesopotamia finds: 9 weeks; plus 2
-    // Crete: 5 weeks; plus 1 Egypt: 3 weeks.
-    assert_eq!(exhibition_weeks(&[]), (9, 3));
-    assert_eq!(exhibition_weeks(&["Crete find 1", "Crete find 3"]), (5, 5));
-    assert_eq!(exhibition_weeks(&["Crete find 1", "Crete find 3", "Egypt find 2"]), (3, 6));
-    // The third set without the second does not count.
-    assert_eq!(exhibition_weeks(&["Egypt find 2"]), (9, 4));
+    // Crete: 5 weeks; plus 1 Egypt: 3 weeks. The third set without the
+    // second does not count. (weeks, finds still held)
+    let cases: [&[&str]; 4] = [
+        &[],
+        &["Crete find 1", "Crete find 3"],
+        &["Crete find 1", "Crete find 3", "Egypt find 2"],
+        &["Egypt find 2"],
+    ];
+    let table: Vec<String> = cases
+        .iter()
+        .map(|extra| {
+            let (weeks, kept) = exhibition_weeks(extra);
+            format!("3 Mesopotamia + {extra:?}: {weeks} weeks, {kept} finds kept")
+        })
+        .collect();
+    insta::assert_snapshot!(table.join("\n"), @r#"
+    3 Mesopotamia + []: 9 weeks, 3 finds kept
+    3 Mesopotamia + ["Crete find 1", "Crete find 3"]: 5 weeks, 5 finds kept
+    3 Mesopotamia + ["Crete find 1", "Crete find 3", "Egypt find 2"]: 3 weeks, 6 finds kept
+    3 Mesopotamia + ["Egypt find 2"]: 9 weeks, 4 finds kept
+    "#);
 }
 
 #[test]
@@ -145,13 +161,17 @@ fn congresses_score_by_the_table() {
     // R "Kongresse": 1, 3, 6, 10, 15, 21, 28 (the OCR's 13 is 15, ref 12);
     // more than 7 score 28 (provisional, as the board game).
     let r = grabrauber();
-    for (n, points) in [(0, 0), (1, 1), (2, 3), (3, 6), (4, 10), (5, 15), (6, 21), (7, 28), (8, 28)] {
+    let mut points = Vec::new();
+    for n in 0..=8 {
         let (mut g, _) = Game::new(&r, 2, 9).unwrap();
         for _ in 0..n {
             give_to(&mut g, "Congress", "tableau", Some(1));
         }
-        assert_eq!(score_row(&g, "congresses"), vec![0, points], "{n} congresses");
+        let row = score_row(&g, "congresses");
+        assert_eq!(row[0], 0, "P1 has none");
+        points.push(format!("{n}: {}", row[1]));
     }
+    insta::assert_snapshot!(points.join(", "), @"0: 0, 1: 1, 2: 3, 3: 6, 4: 10, 5: 15, 6: 21, 7: 28, 8: 28");
 }
 
 #[test]
@@ -208,7 +228,8 @@ fn a_professor_goes_to_four_points_and_passes_to_more() {
     // One more book: P2 has 5 > 4 and takes it over.
     swap_into_row(&mut g, "Egypt 1 book", "display", 2);
     to_move(&mut g, 1, 60);
-    act(&mut g, "take \"Egypt 1 book\"");
+    let events = act(&mut g, "take \"Egypt 1 book\"");
+    insta::assert_snapshot!(event_lines(&events));
     assert!(holds(&g, t1) && !holds(&g, t0), "more knowledge takes the professor over");
     assert_eq!(score_row(&g, "professors"), vec![0, 3, 0]);
 }

@@ -5,7 +5,7 @@
 //! in a freshly set-up game, then apply real actions through the engine.
 
 use chronoscope_tests::scenario::*;
-use engine::{notation, Event, Game, V};
+use engine::{notation, Game, V};
 use rand::{Rng, SeedableRng};
 use ruleset::Ruleset;
 
@@ -522,22 +522,7 @@ fn the_chronoscope_dig_log() {
         give(&mut g, card, tableau);
     }
     let events = act(&mut g, "dig Crete 4");
-    let text: Vec<String> = events
-        .iter()
-        .map(|e| match e {
-            Event::Move { card, from, to, .. } => format!("move {card}: {from} -> {to}"),
-            Event::Counter { name, player, place, from, to, .. } => {
-                format!(
-                    "{name}{} P{}: {from} -> {to}",
-                    place.as_ref().map_or(String::new(), |p| format!("[{p}]")),
-                    player.unwrap_or(0)
-                )
-            }
-            Event::Piece { name, from, to, steps, .. } => format!("{name}: {from} -> {to} ({steps:?} steps)"),
-            other => format!("{other:?}"),
-        })
-        .collect();
-    insta::assert_snapshot!(text.join("\n"));
+    insta::assert_snapshot!(event_lines(&events));
 }
 
 #[test]
