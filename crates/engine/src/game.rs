@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 use ruleset::model::*;
 
 use crate::event::Event;
-use crate::interp::{Fail, Frame, Interp, Probe};
+use crate::interp::{Fail, Frame, Interp};
 use crate::state::{Layout, State, V};
 
 /// One action with its parameters chosen.
@@ -227,9 +227,14 @@ impl<'r> Game<'r> {
             }
         }
         if depth == domains.len() {
-            let choice = Choice { action: id, args: args.clone() };
-            if !trial || self.try_choice(&choice, me).is_ok() {
-                out.push(choice);
+            // Every leading statement has run on this frame: a trial goes on
+            // from the first change.
+            let legal = !trial || {
+                let start = plan.iter().position(|l| *l == usize::MAX).unwrap_or(plan.len());
+                self.run_from(&mut self.interp(false), action, me, frame.clone(), start).is_ok()
+            };
+            if legal {
+                out.push(Choice { action: id, args: args.clone() });
             }
             return;
         }
@@ -280,14 +285,27 @@ impl<'r> Game<'r> {
         let mut it = self.interp(record);
         // Most choices fail on a `require` before anything changes: find
         // out on the real state, without copying it.
-        let _: Probe = it.probe(&action.body.stmts, &self.state, &mut frame)?;
+        let start = it.probe(&action.body.stmts, &self.state, &mut frame)?;
+        self.run_from(&mut it, action, me, frame, start)
+    }
+
+    /// Run an action's body from statement `start` on (those before it
+    /// changed nothing and left their lets in `frame`) on a copy of the
+    /// state, then `after action`, the turn bookkeeping and the end check.
+    fn run_from(
+        &self,
+        it: &mut Interp,
+        action: &Action,
+        me: usize,
+        mut frame: Frame,
+        start: usize,
+    ) -> Result<(State, Vec<Event>), Fail> {
         let mut st = self.state.clone();
-        let mut frame = Frame::with(Some(me), choice.args.clone());
         let before: Vec<i64> = match self.rules.turns {
             TurnPolicy::LowestCounter(c) => (0..self.players()).map(|p| self.turn_value(&st, c, p)).collect(),
             TurnPolicy::Clockwise => Vec::new(),
         };
-        it.exec(&action.body.stmts, &mut st, &mut frame)?;
+        it.exec(&action.body.stmts[start..], &mut st, &mut frame)?;
         let mut hook = Frame::new(Some(me));
         it.exec(&self.rules.after_action.stmts, &mut st, &mut hook)?;
         match self.rules.turns {

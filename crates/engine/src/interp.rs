@@ -50,6 +50,7 @@ pub const MAX_LOOP: usize = 100_000;
 const INLINE: usize = 8;
 
 /// One call's locals and whose turn it is.
+#[derive(Clone)]
 pub struct Frame {
     pub me: Option<usize>,
     inline: [V; INLINE],
@@ -101,13 +102,6 @@ pub struct Interp<'a> {
     pub attr_empty: &'a [V],
     /// Where to record what happens; `None` while trying actions.
     pub events: Option<Vec<Event>>,
-}
-
-/// Stop running a body: at the first statement that would change the state
-/// (used to rule actions out cheaply before trying them on a copy).
-pub enum Probe {
-    Passed,
-    Undecided,
 }
 
 impl<'a> Interp<'a> {
@@ -438,9 +432,12 @@ impl<'a> Interp<'a> {
 
     // ----------------------------------------------------------- statements
 
-    /// Run statements up to the first one that would change the state.
-    pub fn probe(&self, stmts: &[Stmt], st: &State, f: &mut Frame) -> R<Probe> {
-        for s in stmts {
+    /// Run the leading `require`s and `let`s, up to the first statement that
+    /// would change the state, without touching it; the lets stay in the
+    /// frame. Returns where that statement is (the length if there is none),
+    /// so a caller can go on from there on a copy.
+    pub fn probe(&self, stmts: &[Stmt], st: &State, f: &mut Frame) -> R<usize> {
+        for (i, s) in stmts.iter().enumerate() {
             match &s.kind {
                 StmtKind::Require { cond, message } => {
                     if !self.bool(cond, st, f)? {
@@ -454,10 +451,10 @@ impl<'a> Interp<'a> {
                     let v = self.eval(value, st, f)?;
                     f.set(*slot, v);
                 }
-                _ => return Ok(Probe::Undecided),
+                _ => return Ok(i),
             }
         }
-        Ok(Probe::Passed)
+        Ok(stmts.len())
     }
 
     pub fn exec(&mut self, stmts: &[Stmt], st: &mut State, f: &mut Frame) -> R<()> {
