@@ -105,6 +105,17 @@ impl<'r> Game<'r> {
             order: (0..players).collect(),
             turn_seat: 0,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            loc: {
+                let mut loc = vec![0; rules.components.len()];
+                for (inst, i) in layout.instances.iter().enumerate() {
+                    if let Err(g) = i.source {
+                        for c in rules.groups[g].components.clone() {
+                            loc[c] = inst as u32;
+                        }
+                    }
+                }
+                loc
+            },
             finished: false,
             actions: 0,
         };

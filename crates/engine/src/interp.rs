@@ -741,6 +741,11 @@ impl<'a> Interp<'a> {
                 st.zones[dest].splice(0..0, block);
             }
         }
+        for &c in cards {
+            if let Some(l) = st.loc.get_mut(c) {
+                *l = dest as u32;
+            }
+        }
         for (&c, src) in cards.iter().zip(sources) {
             self.record(|me| Event::Move {
                 card: me.r.components[c].name.clone(),
@@ -805,5 +810,10 @@ impl<'a> Interp<'a> {
 
 /// The zone instance holding a component.
 pub fn find(st: &State, c: ComponentId) -> Option<usize> {
+    if let Some(z) = st.loc.get(c).map(|z| *z as usize) {
+        if st.zones.get(z).is_some_and(|cells| cells.contains(&Some(c))) {
+            return Some(z);
+        }
+    }
     st.zones.iter().position(|z| z.contains(&Some(c)))
 }

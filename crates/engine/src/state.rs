@@ -190,6 +190,10 @@ pub struct State {
     /// Who moves now (clockwise games).
     pub turn_seat: usize,
     pub rng: ChaCha8Rng,
+    /// Per component, the zone instance it was last moved to: a hint that
+    /// `interp::find` checks before searching every zone (tests and samples
+    /// move components by hand).
+    pub loc: Vec<u32>,
     pub finished: bool,
     /// Actions applied so far.
     pub actions: u64,
