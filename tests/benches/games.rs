@@ -5,17 +5,17 @@
 //!
 //! The engine names no game; the ruleset is read from `rulesets/` like any
 //! user file. Issue 6's goal is 10,000 random 4-player Thebes games per
-//! second per core.
+//! second per core, within 2x of the reference. Before criterion's
+//! measurements, both run 200 games on the same seeds and the ratio is
+//! printed. Die Grabräuber's random games are measured too (it has no
+//! reference simulator).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use engine::Game;
 use rand::{Rng, SeedableRng};
 
 fn ruleset() -> ruleset::Ruleset {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rulesets/thebes/thebes.ruleset");
-    ruleset::check_file(path, &mut |p| std::fs::read(p).map_err(|e| e.to_string()))
-        .ruleset
-        .expect("the bundled ruleset checks clean")
+    chronoscope_tests::scenario::load("rulesets/thebes/thebes.ruleset")
 }
 
 /// One game with uniformly random choices; returns the number of actions.
@@ -48,8 +48,32 @@ fn reference_game(rules: &ruleset::Ruleset, players: usize, seed: u64) -> usize 
     n
 }
 
+/// Both simulators on the same seeds, one after the other in this process:
+/// games per second of each and their ratio, printed for the README.
+fn ratio(rules: &ruleset::Ruleset, players: usize, games: u64) {
+    let time = |f: &dyn Fn(u64)| {
+        let start = std::time::Instant::now();
+        for seed in 1..=games {
+            f(seed);
+        }
+        games as f64 / start.elapsed().as_secs_f64()
+    };
+    let engine = time(&|seed| {
+        random_game(rules, players, seed);
+    });
+    let reference = time(&|seed| {
+        reference_game(rules, players, seed);
+    });
+    println!(
+        "random {players}-player Thebes, seeds 1..={games}: engine {engine:.1} games/s, reference {reference:.1} games/s, ratio {:.2}x",
+        reference / engine
+    );
+}
+
 fn bench(c: &mut Criterion) {
     let rules = ruleset();
+    ratio(&rules, 4, 200);
+    let card_game = chronoscope_tests::scenario::load("rulesets/grabrauber/grabrauber.ruleset");
     let mut group = c.benchmark_group("random_games");
     group.sample_size(20);
     for players in [2, 4] {
@@ -69,6 +93,13 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    let mut seed = 0u64;
+    group.bench_function("engine_grabrauber_4_players", |b| {
+        b.iter(|| {
+            seed += 1;
+            random_game(&card_game, 4, seed)
+        })
+    });
     group.finish();
 }
 
