@@ -171,7 +171,7 @@ impl Thebes {
         };
         let row = |name: &str| -> Vec<Option<usize>> {
             let z = r.zones.iter().position(|z| z.name == name).expect(name);
-            g.state.zones[g.layout.zone(r, z, None, None)].clone()
+            g.state.zones[g.layout.zone(r, z, None, None)].to_vec()
         };
         let counter = |name: &str, player: Option<usize>, place: Option<usize>| -> i64 {
             let c = r.counters.iter().position(|c| c.name == name).expect(name);

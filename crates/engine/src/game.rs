@@ -7,7 +7,7 @@ use ruleset::model::*;
 
 use crate::event::Event;
 use crate::interp::{Fail, Frame, Interp};
-use crate::state::{Layout, State, V};
+use crate::state::{Cells, Layout, State, V};
 
 /// One action with its parameters chosen.
 #[derive(Clone, Debug, PartialEq)]
@@ -86,7 +86,7 @@ impl<'r> Game<'r> {
                 id as u32
             })
             .collect();
-        let mut zones: Vec<Vec<Option<ComponentId>>> = layout
+        let zones: Vec<Cells> = layout
             .instances
             .iter()
             .map(|i| match i.source {
@@ -94,8 +94,8 @@ impl<'r> Game<'r> {
                 Ok(_) => Vec::new(),
                 Err(g) => rules.groups[g].components.clone().map(Some).collect(),
             })
+            .map(Cells::from)
             .collect();
-        zones.shrink_to_fit();
         let state = State {
             zones,
             counters: vec![V::None; layout.counter_instances],
@@ -393,7 +393,7 @@ impl<'r> Game<'r> {
         let zones = (0..self.layout.instances.len())
             .map(|i| {
                 if self.visible_to(i, player) {
-                    ZoneView::Open(self.state.zones[i].clone())
+                    ZoneView::Open(self.state.zones[i].to_vec())
                 } else {
                     ZoneView::Hidden(self.state.count(i))
                 }

@@ -172,13 +172,58 @@ impl Layout {
     }
 }
 
+/// One zone's contents, shared between copies of a state until one of them
+/// changes it (copy on write): trying an action copies the state, and most
+/// actions change a few zones of many. Reads and writes go through `Vec`.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Cells(Rc<Vec<Option<ComponentId>>>);
+
+impl std::ops::Deref for Cells {
+    type Target = Vec<Option<ComponentId>>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Cells {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        Rc::make_mut(&mut self.0)
+    }
+}
+
+impl From<Vec<Option<ComponentId>>> for Cells {
+    fn from(v: Vec<Option<ComponentId>>) -> Cells {
+        Cells(Rc::new(v))
+    }
+}
+
+impl PartialEq<Vec<Option<ComponentId>>> for Cells {
+    fn eq(&self, other: &Vec<Option<ComponentId>>) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl std::fmt::Debug for Cells {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<'a> IntoIterator for &'a Cells {
+    type Item = &'a Option<ComponentId>;
+    type IntoIter = std::slice::Iter<'a, Option<ComponentId>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
 /// Everything that changes during a game. Cloning it is how the engine tries
 /// an action without doing it.
 #[derive(Clone, Debug)]
 pub struct State {
     /// Per zone instance, its contents: index 0 is the top of a pile or the
     /// first slot of a row. Rows keep `None` for empty slots.
-    pub zones: Vec<Vec<Option<ComponentId>>>,
+    pub zones: Vec<Cells>,
     pub counters: Vec<V>,
     pub pieces: Vec<PlaceId>,
     /// For `turns by lowest`: when each player last reached their value;
