@@ -242,7 +242,7 @@ impl<'r> Game<'r> {
             // from the first change.
             let legal = !trial || {
                 let start = plan.iter().position(|l| *l == usize::MAX).unwrap_or(plan.len());
-                self.run_from(&mut self.interp(false), action, me, frame.clone(), start).is_ok()
+                self.run_from(&mut self.interp(false), action, me, frame.clone(), start, false).is_ok()
             };
             if legal {
                 out.push(Choice { action: id, args: args.clone() });
@@ -297,12 +297,14 @@ impl<'r> Game<'r> {
         // Most choices fail on a `require` before anything changes: find
         // out on the real state, without copying it.
         let start = it.probe(&action.body.stmts, &self.state, &mut frame)?;
-        self.run_from(&mut it, action, me, frame, start)
+        self.run_from(&mut it, action, me, frame, start, true)
     }
 
     /// Run an action's body from statement `start` on (those before it
     /// changed nothing and left their lets in `frame`) on a copy of the
-    /// state, then `after action`, the turn bookkeeping and the end check.
+    /// state, then `after action`; with `settle`, also the turn bookkeeping
+    /// and the end check (which no `require` can refuse, so a search for
+    /// legal choices leaves them out).
     fn run_from(
         &self,
         it: &mut Interp,
@@ -310,31 +312,31 @@ impl<'r> Game<'r> {
         me: usize,
         mut frame: Frame,
         start: usize,
+        settle: bool,
     ) -> Result<(State, Vec<Event>), Fail> {
         let mut st = self.state.clone();
-        let before: Vec<i64> = match self.rules.turns {
-            TurnPolicy::LowestCounter(c) => (0..self.players()).map(|p| self.turn_value(&st, c, p)).collect(),
-            TurnPolicy::Clockwise => Vec::new(),
-        };
         it.exec(&action.body.stmts[start..], &mut st, &mut frame)?;
         let mut hook = Frame::new(Some(me));
         it.exec(&self.rules.after_action.stmts, &mut st, &mut hook)?;
-        match self.rules.turns {
-            TurnPolicy::LowestCounter(c) => {
-                // Whoever moved lands on top of the stack: others first, the
-                // acting player last.
-                let mut moved: Vec<usize> =
-                    (0..self.players()).filter(|p| self.turn_value(&st, c, *p) != before[*p]).collect();
-                moved.sort_by_key(|p| *p == me);
-                for p in moved {
-                    st.tick += 1;
-                    st.arrival[p] = st.tick;
+        if settle {
+            match self.rules.turns {
+                TurnPolicy::LowestCounter(c) => {
+                    // Whoever moved lands on top of the stack: others first,
+                    // the acting player last.
+                    let mut moved: Vec<usize> = (0..self.players())
+                        .filter(|p| self.turn_value(&st, c, *p) != self.turn_value(&self.state, c, *p))
+                        .collect();
+                    moved.sort_by_key(|p| *p == me);
+                    for p in moved {
+                        st.tick += 1;
+                        st.arrival[p] = st.tick;
+                    }
                 }
+                TurnPolicy::Clockwise => st.turn_seat = (st.turn_seat + 1) % self.players(),
             }
-            TurnPolicy::Clockwise => st.turn_seat = (st.turn_seat + 1) % self.players(),
+            st.actions += 1;
+            st.finished = self.ended(&st)?;
         }
-        st.actions += 1;
-        st.finished = self.ended(&st)?;
         Ok((st, it.events.take().unwrap_or_default()))
     }
 

@@ -495,17 +495,13 @@ impl<'a> Interp<'a> {
                 let dest = self.zone_inst(to, st, f)?;
                 let random = matches!(self.lay.zone_kind(self.r, src), ZoneKind::Bag | ZoneKind::Box);
                 for _ in 0..n {
-                    let filled: Vec<usize> = st.zones[src]
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, c)| c.is_some())
-                        .map(|(i, _)| i)
-                        .collect();
-                    if filled.is_empty() {
+                    // The k-th filled slot (only rows have empty ones).
+                    let filled = st.count(src);
+                    if filled == 0 {
                         break;
                     }
-                    let at = if random { filled[st.rng.gen_range(0..filled.len())] } else { filled[0] };
-                    let card = st.zones[src][at].expect("filled slot");
+                    let k = if random { st.rng.gen_range(0..filled) } else { 0 };
+                    let card = st.cards(src).nth(k).expect("k < filled");
                     self.move_cards(&[card], dest, *position, s.span, st)?;
                 }
             }
@@ -572,9 +568,27 @@ impl<'a> Interp<'a> {
             }
             StmtKind::For { var, domain, body } => {
                 let d = self.eval(domain, st, f)?;
-                for item in self.elements(&d, st, domain.span)? {
-                    f.set(*var, item);
-                    self.exec(body, st, f)?;
+                // Players and places need no list; a zone's is copied first,
+                // since the body may move what it goes through.
+                let n = match &d {
+                    V::Players => self.lay.players,
+                    V::Class(c) => self.r.classes[*c].places.len(),
+                    _ => 0,
+                };
+                if n > 0 {
+                    for i in 0..n {
+                        let item = match &d {
+                            V::Class(c) => V::Place(self.r.classes[*c].places[i]),
+                            _ => V::Player(i),
+                        };
+                        f.set(*var, item);
+                        self.exec(body, st, f)?;
+                    }
+                } else {
+                    for item in self.elements(&d, st, domain.span)? {
+                        f.set(*var, item);
+                        self.exec(body, st, f)?;
+                    }
                 }
             }
             StmtKind::Repeat { cond, body } => {
@@ -671,7 +685,7 @@ impl<'a> Interp<'a> {
                 let z = self.zone_inst(domain, st, f)?;
                 let first_only = matches!(sel, Selection::First { .. });
                 let mut out = Vec::new();
-                for c in st.cards(z).collect::<Vec<_>>() {
+                for c in st.cards(z) {
                     f.set(*var, V::Card(c));
                     let pass = match filter {
                         Some(flt) => self.bool(flt, st, f)?,
