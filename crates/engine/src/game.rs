@@ -6,7 +6,10 @@ use rand_chacha::ChaCha8Rng;
 use ruleset::model::*;
 
 use crate::event::Event;
+use std::sync::Arc;
+
 use crate::interp::{Fail, Frame, Interp};
+use crate::legality::TrialPlan;
 use crate::state::{Cells, Layout, State, V};
 
 /// One action with its parameters chosen.
@@ -52,6 +55,8 @@ pub struct Game<'r> {
     /// Per component, which back it shows face down (components with equal
     /// numbers look alike while hidden).
     backs: Vec<u32>,
+    /// What a legality trial runs, per action (computed once per ruleset).
+    trials: Arc<TrialPlan>,
     pub state: State,
     pub seed: u64,
 }
@@ -119,7 +124,8 @@ impl<'r> Game<'r> {
             finished: false,
             actions: 0,
         };
-        let mut game = Game { rules, layout, attr_empty, backs, state, seed };
+        let trials = Arc::new(TrialPlan::new(rules));
+        let mut game = Game { rules, layout, attr_empty, backs, trials, state, seed };
         let events = game.setup()?;
         Ok((game, events))
     }
@@ -185,7 +191,6 @@ impl<'r> Game<'r> {
     pub fn choices(&self) -> Vec<Choice> {
         let Some(me) = self.current() else { return Vec::new() };
         let mut out = Vec::new();
-        let hook_may_refuse = may_refuse(self.rules, &self.rules.after_action.stmts);
         for (id, action) in self.rules.actions.iter().enumerate() {
             let domains = match self.domains(action, me) {
                 Ok(d) => d,
@@ -197,17 +202,14 @@ impl<'r> Game<'r> {
             let plan = plan(action);
             // A choice that passes the leading requirements is legal unless
             // something after the first change may still refuse it; only
-            // then is each complete choice tried for real.
-            let trial = hook_may_refuse
-                || action
-                    .body
-                    .stmts
-                    .iter()
-                    .zip(&plan)
-                    .any(|(s, l)| *l == usize::MAX && may_refuse(self.rules, std::slice::from_ref(s)));
+            // then is each complete choice tried, running just what can
+            // matter to a later `require` (see `legality`).
+            let start = plan.iter().position(|l| *l == usize::MAX).unwrap_or(plan.len());
+            let (body, hook) = (&self.trials.body[id], &self.trials.hook[id]);
+            let trial = body[start..].iter().any(|k| *k) || hook.iter().any(|k| *k);
             let mut frame = Frame::new(Some(me));
             let mut args = Vec::with_capacity(domains.len());
-            let search = Search { id, action, plan: &plan, domains: &domains, me, trial };
+            let search = Search { id, action, plan: &plan, domains: &domains, me, trial, start };
             self.enumerate(&search, &mut frame, &mut args, &mut out);
         }
         out
@@ -218,7 +220,7 @@ impl<'r> Game<'r> {
     /// parameter, and drop the whole subtree when one fails. Each complete
     /// choice that survives is tried for real.
     fn enumerate(&self, search: &Search, frame: &mut Frame, args: &mut Vec<V>, out: &mut Vec<Choice>) {
-        let Search { id, action, plan, domains, me, trial } = *search;
+        let Search { id, action, plan, domains, me, trial, start } = *search;
         let depth = args.len();
         let it = self.interp(false);
         for (stmt, ready) in action.body.stmts.iter().zip(plan) {
@@ -240,10 +242,7 @@ impl<'r> Game<'r> {
         if depth == domains.len() {
             // Every leading statement has run on this frame: a trial goes on
             // from the first change.
-            let legal = !trial || {
-                let start = plan.iter().position(|l| *l == usize::MAX).unwrap_or(plan.len());
-                self.run_from(&mut self.interp(false), action, me, frame.clone(), start, false).is_ok()
-            };
+            let legal = !trial || self.trial_from(action, id, me, frame.clone(), start).is_ok();
             if legal {
                 out.push(Choice { action: id, args: args.clone() });
             }
@@ -297,14 +296,12 @@ impl<'r> Game<'r> {
         // Most choices fail on a `require` before anything changes: find
         // out on the real state, without copying it.
         let start = it.probe(&action.body.stmts, &self.state, &mut frame)?;
-        self.run_from(&mut it, action, me, frame, start, true)
+        self.run_from(&mut it, action, me, frame, start)
     }
 
     /// Run an action's body from statement `start` on (those before it
     /// changed nothing and left their lets in `frame`) on a copy of the
-    /// state, then `after action`; with `settle`, also the turn bookkeeping
-    /// and the end check (which no `require` can refuse, so a search for
-    /// legal choices leaves them out).
+    /// state, then `after action`, the turn bookkeeping and the end check.
     fn run_from(
         &self,
         it: &mut Interp,
@@ -312,32 +309,58 @@ impl<'r> Game<'r> {
         me: usize,
         mut frame: Frame,
         start: usize,
-        settle: bool,
     ) -> Result<(State, Vec<Event>), Fail> {
         let mut st = self.state.clone();
         it.exec(&action.body.stmts[start..], &mut st, &mut frame)?;
         let mut hook = Frame::new(Some(me));
         it.exec(&self.rules.after_action.stmts, &mut st, &mut hook)?;
-        if settle {
-            match self.rules.turns {
-                TurnPolicy::LowestCounter(c) => {
-                    // Whoever moved lands on top of the stack: others first,
-                    // the acting player last.
-                    let mut moved: Vec<usize> = (0..self.players())
-                        .filter(|p| self.turn_value(&st, c, *p) != self.turn_value(&self.state, c, *p))
-                        .collect();
-                    moved.sort_by_key(|p| *p == me);
-                    for p in moved {
-                        st.tick += 1;
-                        st.arrival[p] = st.tick;
-                    }
+        match self.rules.turns {
+            TurnPolicy::LowestCounter(c) => {
+                // Whoever moved lands on top of the stack: others first,
+                // the acting player last.
+                let mut moved: Vec<usize> = (0..self.players())
+                    .filter(|p| self.turn_value(&st, c, *p) != self.turn_value(&self.state, c, *p))
+                    .collect();
+                moved.sort_by_key(|p| *p == me);
+                for p in moved {
+                    st.tick += 1;
+                    st.arrival[p] = st.tick;
                 }
-                TurnPolicy::Clockwise => st.turn_seat = (st.turn_seat + 1) % self.players(),
             }
-            st.actions += 1;
-            st.finished = self.ended(&st)?;
+            TurnPolicy::Clockwise => st.turn_seat = (st.turn_seat + 1) % self.players(),
         }
+        st.actions += 1;
+        st.finished = self.ended(&st)?;
         Ok((st, it.events.take().unwrap_or_default()))
+    }
+
+    /// Whether a complete choice passes the requirements after the body's
+    /// first change: on a copy of the state, run from `start` only the
+    /// statements of the body and of `after action` that can matter to a
+    /// `require` (`legality::TrialPlan`).
+    fn trial_from(
+        &self,
+        action: &Action,
+        id: ActionId,
+        me: usize,
+        mut frame: Frame,
+        start: usize,
+    ) -> Result<(), Fail> {
+        let mut st = self.state.clone();
+        let mut it = self.interp(false);
+        let body = action.body.stmts.iter().zip(&self.trials.body[id]).skip(start);
+        for (s, keep) in body {
+            if *keep {
+                it.exec(std::slice::from_ref(s), &mut st, &mut frame)?;
+            }
+        }
+        let mut hook = Frame::new(Some(me));
+        for (s, keep) in self.rules.after_action.stmts.iter().zip(&self.trials.hook[id]) {
+            if *keep {
+                it.exec(std::slice::from_ref(s), &mut st, &mut hook)?;
+            }
+        }
+        Ok(())
     }
 
     /// Whether a choice is legal now, and if not, why.
@@ -568,27 +591,8 @@ struct Search<'a> {
     /// Whether complete choices must be tried: something after the first
     /// change may refuse them.
     trial: bool,
-}
-
-/// Whether running these statements may fail a `require`, directly, in a
-/// nested block or in a procedure they call.
-fn may_refuse(r: &Ruleset, stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match &s.kind {
-        StmtKind::Require { .. } => true,
-        StmtKind::If { then, otherwise, .. } => may_refuse(r, then) || may_refuse(r, otherwise),
-        StmtKind::For { body, .. } | StmtKind::Repeat { body, .. } => may_refuse(r, body),
-        StmtKind::ByPlayers { cases } => cases.iter().any(|(_, b)| may_refuse(r, b)),
-        StmtKind::Do { procedure, .. } => may_refuse(r, &r.procedures[*procedure].body.stmts),
-        StmtKind::Let { .. }
-        | StmtKind::Set { .. }
-        | StmtKind::Advance { .. }
-        | StmtKind::Move { .. }
-        | StmtKind::Draw { .. }
-        | StmtKind::Shuffle(_)
-        | StmtKind::ShufflePlayers
-        | StmtKind::Split { .. }
-        | StmtKind::Reveal { .. } => false,
-    })
+    /// The body's first statement that changes the state.
+    start: usize,
 }
 
 /// For each statement of an action's body, how many parameters must be

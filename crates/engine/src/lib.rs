@@ -11,6 +11,7 @@
 pub mod event;
 pub mod game;
 pub mod interp;
+pub mod legality;
 pub mod notation;
 pub mod state;
 

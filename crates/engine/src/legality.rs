@@ -1,0 +1,311 @@
+//! Which statements a legality trial must run.
+//!
+//! A choice is legal when its action's body and `after action` run without
+//! a failing `require`. To find out, the engine runs the rest of the body on
+//! a copy of the state. Most of that work cannot change the answer: drawing
+//! tokens into a player's finds does not matter to a later `require` that
+//! reads only the time track. This module works out, once per ruleset, which
+//! statements can: walking backwards from the last `require`, a statement is
+//! needed if it may refuse, or if it writes something (zones, the random
+//! stream, a counter, a piece, a local) that a needed statement after it
+//! reads. Compound statements (`if`, `for`, `repeat`, `do`, `by players`)
+//! count as one, with everything inside them. The analysis errs on the side
+//! of running a statement; it never changes which choices are legal.
+
+use ruleset::model::*;
+
+/// What a statement or expression touches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Res {
+    /// The contents of any zone.
+    Zones,
+    /// The random stream.
+    Rng,
+    /// Player order and the turn stack.
+    Turn,
+    Counter(CounterId),
+    Piece(PieceId),
+    /// A local slot of the frame being analysed.
+    Local(usize),
+}
+
+#[derive(Clone, Debug, Default)]
+struct Fx {
+    reads: Vec<Res>,
+    writes: Vec<Res>,
+    refuses: bool,
+}
+
+impl Fx {
+    fn add(&mut self, other: Fx) {
+        push_all(&mut self.reads, &other.reads);
+        push_all(&mut self.writes, &other.writes);
+        self.refuses |= other.refuses;
+    }
+
+    /// As seen from a caller: the callee's locals are its own.
+    fn outside(mut self) -> Fx {
+        self.reads.retain(|r| !matches!(r, Res::Local(_)));
+        self.writes.retain(|r| !matches!(r, Res::Local(_)));
+        self
+    }
+}
+
+fn push(v: &mut Vec<Res>, r: Res) {
+    if !v.contains(&r) {
+        v.push(r);
+    }
+}
+
+fn push_all(v: &mut Vec<Res>, rs: &[Res]) {
+    for r in rs {
+        push(v, *r);
+    }
+}
+
+/// Which statements of each action's body a legality trial runs, from the
+/// body's first change on, and which of `after action`.
+#[derive(Clone, Debug)]
+pub struct TrialPlan {
+    /// Per action, per body statement: run it in a trial.
+    pub body: Vec<Vec<bool>>,
+    /// Per action, per statement of `after action`.
+    pub hook: Vec<Vec<bool>>,
+}
+
+impl TrialPlan {
+    pub fn new(r: &Ruleset) -> TrialPlan {
+        let mut a =
+            Analysis { r, lets: vec![None; r.lets.len()], procedures: vec![None; r.procedures.len()] };
+        let mut body = Vec::with_capacity(r.actions.len());
+        let mut hook = Vec::with_capacity(r.actions.len());
+        for action in &r.actions {
+            let mut live = Vec::new();
+            let h = a.needed(&r.after_action.stmts, &mut live);
+            // The hook has a frame of its own.
+            live.retain(|x| !matches!(x, Res::Local(_)));
+            let b = a.needed(&action.body.stmts, &mut live);
+            body.push(b);
+            hook.push(h);
+        }
+        TrialPlan { body, hook }
+    }
+}
+
+struct Analysis<'r> {
+    r: &'r Ruleset,
+    /// What each let's body reads, as seen from a caller.
+    lets: Vec<Option<Vec<Res>>>,
+    procedures: Vec<Option<Fx>>,
+}
+
+impl Analysis<'_> {
+    /// Backwards over `stmts` with `live` what later needed statements
+    /// read: whether each statement is needed. `live` grows by the reads of
+    /// the needed ones.
+    fn needed(&mut self, stmts: &[Stmt], live: &mut Vec<Res>) -> Vec<bool> {
+        let mut keep = vec![false; stmts.len()];
+        for (i, s) in stmts.iter().enumerate().rev() {
+            let fx = self.stmt(s);
+            if fx.refuses || fx.writes.iter().any(|w| live.contains(w)) {
+                keep[i] = true;
+                push_all(live, &fx.reads);
+            }
+        }
+        keep
+    }
+
+    fn block(&mut self, stmts: &[Stmt]) -> Fx {
+        let mut fx = Fx::default();
+        for s in stmts {
+            let one = self.stmt(s);
+            fx.add(one);
+        }
+        fx
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Fx {
+        let mut fx = Fx::default();
+        match &s.kind {
+            StmtKind::Require { cond, .. } => {
+                fx.refuses = true;
+                self.expr(cond, &mut fx.reads);
+            }
+            StmtKind::Let { slot, value } => {
+                self.expr(value, &mut fx.reads);
+                push(&mut fx.writes, Res::Local(*slot));
+            }
+            StmtKind::Set { target, value } | StmtKind::Advance { target, by: value } => {
+                self.expr(value, &mut fx.reads);
+                self.expr(target, &mut fx.reads);
+                match &target.kind {
+                    ExprKind::Counter { counter, .. } => push(&mut fx.writes, Res::Counter(*counter)),
+                    ExprKind::Piece { piece, .. } => push(&mut fx.writes, Res::Piece(*piece)),
+                    // Not assignable: the checker refuses it; run it anyway.
+                    _ => fx.refuses = true,
+                }
+            }
+            StmtKind::Move { what, to, .. } => {
+                match what {
+                    Selection::One(e) => self.expr(e, &mut fx.reads),
+                    Selection::All { domain, filter, .. } | Selection::First { domain, filter, .. } => {
+                        self.expr(domain, &mut fx.reads);
+                        if let Some(f) = filter {
+                            self.expr(f, &mut fx.reads);
+                        }
+                    }
+                }
+                self.expr(to, &mut fx.reads);
+                push(&mut fx.reads, Res::Zones);
+                push(&mut fx.writes, Res::Zones);
+            }
+            StmtKind::Draw { count, from, to, .. } => {
+                for e in [count, from, to] {
+                    self.expr(e, &mut fx.reads);
+                }
+                push_all(&mut fx.reads, &[Res::Zones, Res::Rng]);
+                push_all(&mut fx.writes, &[Res::Zones, Res::Rng]);
+            }
+            StmtKind::Shuffle(z) => {
+                self.expr(z, &mut fx.reads);
+                push_all(&mut fx.reads, &[Res::Zones, Res::Rng]);
+                push_all(&mut fx.writes, &[Res::Zones, Res::Rng]);
+            }
+            StmtKind::ShufflePlayers => {
+                push_all(&mut fx.reads, &[Res::Turn, Res::Rng]);
+                push_all(&mut fx.writes, &[Res::Turn, Res::Rng]);
+            }
+            StmtKind::Split { from, into } => {
+                self.expr(from, &mut fx.reads);
+                for z in into {
+                    self.expr(z, &mut fx.reads);
+                }
+                push(&mut fx.reads, Res::Zones);
+                push(&mut fx.writes, Res::Zones);
+            }
+            // Tells a player something; changes nothing a rule reads.
+            StmtKind::Reveal { zone, to } => {
+                self.expr(zone, &mut fx.reads);
+                self.expr(to, &mut fx.reads);
+            }
+            StmtKind::If { cond, then, otherwise } => {
+                self.expr(cond, &mut fx.reads);
+                fx.add(self.block(then));
+                fx.add(self.block(otherwise));
+            }
+            StmtKind::For { var, domain, body } => {
+                self.expr(domain, &mut fx.reads);
+                push(&mut fx.writes, Res::Local(*var));
+                fx.add(self.block(body));
+            }
+            StmtKind::Repeat { cond, body } => {
+                self.expr(cond, &mut fx.reads);
+                fx.add(self.block(body));
+            }
+            StmtKind::Do { procedure, args } => {
+                for a in args {
+                    self.expr(a, &mut fx.reads);
+                }
+                fx.add(self.procedure(*procedure));
+            }
+            StmtKind::ByPlayers { cases } => {
+                for (_, body) in cases {
+                    fx.add(self.block(body));
+                }
+            }
+        }
+        fx
+    }
+
+    fn procedure(&mut self, id: ProcedureId) -> Fx {
+        if let Some(fx) = &self.procedures[id] {
+            return fx.clone();
+        }
+        let r = self.r;
+        let fx = self.block(&r.procedures[id].body.stmts).outside();
+        self.procedures[id] = Some(fx.clone());
+        fx
+    }
+
+    fn let_reads(&mut self, id: LetId) -> Vec<Res> {
+        if let Some(reads) = &self.lets[id] {
+            return reads.clone();
+        }
+        let r = self.r;
+        let mut reads = Vec::new();
+        self.expr(&r.lets[id].body, &mut reads);
+        reads.retain(|x| !matches!(x, Res::Local(_)));
+        self.lets[id] = Some(reads.clone());
+        reads
+    }
+
+    /// Everything the state an expression's value depends on.
+    fn expr(&mut self, e: &Expr, out: &mut Vec<Res>) {
+        match &e.kind {
+            ExprKind::Local(slot) => push(out, Res::Local(*slot)),
+            ExprKind::Group(_) => push(out, Res::Zones),
+            ExprKind::Zone { player, index, .. } => {
+                push(out, Res::Zones);
+                for x in player.iter().chain(index.iter()) {
+                    self.expr(x, out);
+                }
+            }
+            ExprKind::Counter { counter, player, index } => {
+                push(out, Res::Counter(*counter));
+                for x in player.iter().chain(index.iter()) {
+                    self.expr(x, out);
+                }
+            }
+            ExprKind::Piece { piece, player } => {
+                push(out, Res::Piece(*piece));
+                for x in player.iter() {
+                    self.expr(x, out);
+                }
+            }
+            ExprKind::Attr { card, .. } => self.expr(card, out),
+            ExprKind::MapGet { map, key } => {
+                self.expr(map, out);
+                self.expr(key, out);
+            }
+            ExprKind::Table { keys, .. } | ExprKind::Builtin(_, keys) => {
+                for k in keys {
+                    self.expr(k, out);
+                }
+            }
+            ExprKind::Let { id, args } => {
+                for a in args {
+                    self.expr(a, out);
+                }
+                let reads = self.let_reads(*id);
+                push_all(out, &reads);
+            }
+            ExprKind::Aggregate { value, domain, filter, .. } => {
+                self.expr(domain, out);
+                for x in value.iter().chain(filter.iter()) {
+                    self.expr(x, out);
+                }
+            }
+            ExprKind::Unary(_, x) => self.expr(x, out),
+            ExprKind::Binary(_, a, b) => {
+                self.expr(a, out);
+                self.expr(b, out);
+            }
+            ExprKind::If(c, a, b) => {
+                self.expr(c, out);
+                self.expr(a, out);
+                self.expr(b, out);
+            }
+            ExprKind::Int(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Text(_)
+            | ExprKind::None
+            | ExprKind::Me
+            | ExprKind::PlayerCount
+            | ExprKind::Players
+            | ExprKind::Class(_)
+            | ExprKind::Option(_)
+            | ExprKind::Place(_)
+            | ExprKind::Tag(_) => {}
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! The engine skips, in a legality trial, every statement that cannot matter
+//! to a later `require` (`engine::legality`). These small generic rulesets
+//! make legality hang on each kind of thing a skipped statement could
+//! change (a zone, a counter, a local, the random stream, a procedure) and
+//! check that the legal choices are exactly those `check` accepts after a
+//! full run, in many positions.
+
+use chronoscope_tests::scenario::brute_force_choices;
+use engine::legality::TrialPlan;
+use engine::Game;
+use rand::{Rng, SeedableRng};
+
+const RULES: &str = r#"
+game limits "Limits" { players 2..3 }
+kind chip { bad: flag = no }
+tokens chips of chip total 12 {
+  "plain" x9
+  "bad" x3 { bad: yes }
+}
+zone supply: bag
+zone hand: hand per player
+zone kept: tableau per player
+zone shown: pile
+counter time per player = 0
+counter marks per player = 0
+setup {
+  move all c in chips to supply
+}
+turns by lowest time
+
+// A zone the hook reads: the draw must run in the trial.
+action draw_some(n: 1..3) {
+  advance me.time by 1
+  draw n from supply to me.hand
+}
+
+// A local computed after a change, read by a later require.
+action keep_some(n: 0..3) {
+  move all c in me.hand to me.kept
+  let k = count(me.kept) + n
+  advance me.time by 1
+  require k < 4 else "too many kept"
+}
+
+// The random stream: what is drawn decides.
+action gamble(times: 1..2) {
+  advance me.time by 2
+  shuffle supply
+  draw times from supply to shown
+  require not any(c in shown where c.bad) else "a bad chip came up"
+  move all c in shown to supply
+}
+
+// Irrelevant work the trial may skip: a counter nobody's require reads.
+action mark(n: 1..3) {
+  advance me.marks by n
+  advance me.time by n
+}
+
+after action {
+  require count(me.hand) <= 2 else "at most two in hand"
+  require me.time <= 12 else "the time runs out at 12"
+}
+
+end when all(p in players where p.time >= 12)
+score marked = me.marks
+"#;
+
+fn rules() -> ruleset::Ruleset {
+    let checked = ruleset::check_source(RULES);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    checked.ruleset.unwrap()
+}
+
+#[test]
+fn the_trial_plan_keeps_what_a_later_require_reads_and_drops_the_rest() {
+    let r = rules();
+    let plan = TrialPlan::new(&r);
+    let action = |name: &str| r.actions.iter().position(|a| a.name == name).unwrap();
+    // draw_some: the time and the draw both feed the hook's requires.
+    assert_eq!(plan.body[action("draw_some")], vec![true, true]);
+    // keep_some: the move feeds the local the require reads.
+    assert_eq!(plan.body[action("keep_some")], vec![true, true, true, true]);
+    // gamble: the shuffle and the draw decide the require; the last move
+    // writes zones, which the hook's hand count reads (all zones are one
+    // resource to the analysis), so it stays.
+    assert_eq!(plan.body[action("gamble")], vec![true, true, true, true, true]);
+    // mark: nobody's require reads `marks`.
+    assert_eq!(plan.body[action("mark")], vec![false, true]);
+    assert!(plan.hook.iter().all(|h| h == &vec![true, true]));
+}
+
+#[test]
+fn pruned_trials_find_exactly_the_choices_a_full_run_allows() {
+    let r = rules();
+    let mut positions = 0;
+    for players in 2..=3 {
+        for seed in 0..40u64 {
+            let (mut g, _) = Game::new(&r, players, seed).unwrap();
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            while g.current().is_some() {
+                let choices = g.choices();
+                assert_eq!(choices, brute_force_choices(&g), "{players}p seed {seed}");
+                positions += 1;
+                if choices.is_empty() {
+                    break;
+                }
+                g.apply(&choices[rng.gen_range(0..choices.len())]).unwrap();
+            }
+        }
+    }
+    assert!(positions > 500, "{positions} positions");
+}
