@@ -150,7 +150,7 @@ pub fn play_random(
         let choices = g.choices();
         assert!(!choices.is_empty(), "seed {seed}: a player has no legal action");
         let c = choices[rng.gen_range(0..choices.len())].clone();
-        g.apply(&c).unwrap();
+        g.step(&c).unwrap();
         history.push(c);
         assert_eq!(total_components(&g), n, "seed {seed}: components created or lost");
         for (p, last) in last_time.iter_mut().enumerate() {
@@ -167,7 +167,7 @@ pub fn play_random(
 pub fn assert_replays(rules: &Ruleset, g: &Game, history: &[Choice]) {
     let (mut again, _) = Game::new(rules, g.players(), g.seed).unwrap();
     for c in history {
-        again.apply(c).unwrap();
+        again.step(c).unwrap();
     }
     assert_eq!(again.state.zones, g.state.zones, "seed {}: the replay differs", g.seed);
     assert_eq!(again.state.counters, g.state.counters, "seed {}: the replay differs", g.seed);

@@ -25,7 +25,7 @@ fn random_game(rules: &ruleset::Ruleset, players: usize, seed: u64) -> u64 {
     while g.current().is_some() {
         let choices = g.choices();
         let c = &choices[rng.gen_range(0..choices.len())];
-        g.apply(c).expect("a legal choice applies");
+        g.step(c).expect("a legal choice applies");
     }
     g.state.actions
 }

@@ -103,7 +103,7 @@ impl Bot for GreedyBot {
         let mut best = (i64::MIN, 0);
         for (i, c) in choices.iter().enumerate() {
             let mut g = sample.clone();
-            let value = match g.apply(c) {
+            let value = match g.step(c) {
                 Ok(_) => lead(&g, seat.me()),
                 Err(_) => i64::MIN,
             };
@@ -228,7 +228,7 @@ impl MctsBot {
                 legal.iter().filter(|l| !kids.iter().any(|k| &tree.edges[*k].choice == *l)).collect();
             if !untried.is_empty() {
                 let pick = untried[self.rng.gen_range(0..untried.len())].clone();
-                if game.apply(&pick).is_err() {
+                if game.step(&pick).is_err() {
                     break;
                 }
                 tree.edges.push(Edge {
@@ -257,7 +257,7 @@ impl MctsBot {
                 }
             }
             let Some((_, k)) = best else { break };
-            if game.apply(&tree.edges[k].choice).is_err() {
+            if game.step(&tree.edges[k].choice).is_err() {
                 break;
             }
             path.push(k);
@@ -272,7 +272,7 @@ impl MctsBot {
                 break;
             }
             let c = &legal[self.rng.gen_range(0..legal.len())];
-            if game.apply(c).is_err() {
+            if game.step(c).is_err() {
                 break;
             }
             steps += 1;

@@ -341,7 +341,7 @@ fn play_one(
             return Err(format!("P{} has no legal action", me + 1));
         }
         let i = bots[me].choose(&bots::Seat::new(&g, me), &choices);
-        g.apply(&choices[i.min(choices.len() - 1)]).map_err(|f| f.message().to_string())?;
+        g.step(&choices[i.min(choices.len() - 1)]).map_err(|f| f.message().to_string())?;
         if g.state.actions > 100_000 {
             return Err("the game did not end within 100000 actions".into());
         }

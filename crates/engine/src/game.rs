@@ -403,12 +403,22 @@ impl<'r> Game<'r> {
 
     /// Apply a legal choice. On any failure the state is unchanged.
     pub fn apply(&mut self, choice: &Choice) -> Result<Vec<Event>, Fail> {
+        self.apply_recording(choice, true)
+    }
+
+    /// `apply` without recording what happened: for simulations and bots'
+    /// play-outs, which throw the events away.
+    pub fn step(&mut self, choice: &Choice) -> Result<(), Fail> {
+        self.apply_recording(choice, false).map(|_| ())
+    }
+
+    fn apply_recording(&mut self, choice: &Choice, record: bool) -> Result<Vec<Event>, Fail> {
         let me = self.current().ok_or_else(|| Fail::Illegal {
             reason: "the game is over".into(),
             span: ruleset::Span::default(),
         })?;
         self.valid_args(choice, me)?;
-        let (st, events) = self.try_on(choice, me, true)?;
+        let (st, events) = self.try_on(choice, me, record)?;
         self.state = st;
         Ok(events)
     }
