@@ -191,6 +191,9 @@ impl<'r> Game<'r> {
     pub fn choices(&self) -> Vec<Choice> {
         let Some(me) = self.current() else { return Vec::new() };
         let mut out = Vec::new();
+        // Trials run on one copy of the state (made at the first), put back
+        // after each.
+        let scratch = std::cell::RefCell::new(None);
         for (id, action) in self.rules.actions.iter().enumerate() {
             let domains = match self.domains(action, me) {
                 Ok(d) => d,
@@ -209,7 +212,8 @@ impl<'r> Game<'r> {
             let trial = body[start..].iter().any(|k| *k) || hook.iter().any(|k| *k);
             let mut frame = Frame::new(Some(me));
             let mut args = Vec::with_capacity(domains.len());
-            let search = Search { id, action, plan: &plan, domains: &domains, me, trial, start };
+            let search =
+                Search { id, action, plan: &plan, domains: &domains, me, trial, start, scratch: &scratch };
             self.enumerate(&search, &mut frame, &mut args, &mut out);
         }
         out
@@ -220,7 +224,7 @@ impl<'r> Game<'r> {
     /// parameter, and drop the whole subtree when one fails. Each complete
     /// choice that survives is tried for real.
     fn enumerate(&self, search: &Search, frame: &mut Frame, args: &mut Vec<V>, out: &mut Vec<Choice>) {
-        let Search { id, action, plan, domains, me, trial, start } = *search;
+        let Search { id, action, plan, domains, me, trial, start, scratch } = *search;
         let depth = args.len();
         let it = self.interp(false);
         for (stmt, ready) in action.body.stmts.iter().zip(plan) {
@@ -242,7 +246,13 @@ impl<'r> Game<'r> {
         if depth == domains.len() {
             // Every leading statement has run on this frame: a trial goes on
             // from the first change.
-            let legal = !trial || self.trial_from(action, id, me, frame.clone(), start).is_ok();
+            let legal = !trial || {
+                let mut slot = scratch.borrow_mut();
+                let st = slot.get_or_insert_with(|| self.state.clone());
+                let ok = self.trial_from(st, action, id, me, frame.clone(), start).is_ok();
+                st.restore(&self.state);
+                ok
+            };
             if legal {
                 out.push(Choice { action: id, args: args.clone() });
             }
@@ -335,29 +345,29 @@ impl<'r> Game<'r> {
     }
 
     /// Whether a complete choice passes the requirements after the body's
-    /// first change: on a copy of the state, run from `start` only the
+    /// first change: on `st`, a copy of the state, run from `start` only the
     /// statements of the body and of `after action` that can matter to a
     /// `require` (`legality::TrialPlan`).
     fn trial_from(
         &self,
+        st: &mut State,
         action: &Action,
         id: ActionId,
         me: usize,
         mut frame: Frame,
         start: usize,
     ) -> Result<(), Fail> {
-        let mut st = self.state.clone();
         let mut it = self.interp(false);
         let body = action.body.stmts.iter().zip(&self.trials.body[id]).skip(start);
         for (s, keep) in body {
             if *keep {
-                it.exec(std::slice::from_ref(s), &mut st, &mut frame)?;
+                it.exec(std::slice::from_ref(s), st, &mut frame)?;
             }
         }
         let mut hook = Frame::new(Some(me));
         for (s, keep) in self.rules.after_action.stmts.iter().zip(&self.trials.hook[id]) {
             if *keep {
-                it.exec(std::slice::from_ref(s), &mut st, &mut hook)?;
+                it.exec(std::slice::from_ref(s), st, &mut hook)?;
             }
         }
         Ok(())
@@ -603,6 +613,8 @@ struct Search<'a> {
     trial: bool,
     /// The body's first statement that changes the state.
     start: usize,
+    /// A copy of the state for trials, equal to the state between them.
+    scratch: &'a std::cell::RefCell<Option<State>>,
 }
 
 /// For each statement of an action's body, how many parameters must be

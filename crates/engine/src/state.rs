@@ -191,6 +191,13 @@ impl std::ops::DerefMut for Cells {
     }
 }
 
+impl Cells {
+    /// Whether two states still share this zone's contents.
+    pub fn same(&self, other: &Cells) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 impl From<Vec<Option<ComponentId>>> for Cells {
     fn from(v: Vec<Option<ComponentId>>) -> Cells {
         Cells(Rc::new(v))
@@ -245,6 +252,26 @@ pub struct State {
 }
 
 impl State {
+    /// Make this state equal to `from` again, reusing its allocations:
+    /// zones that were not written still share `from`'s contents.
+    pub fn restore(&mut self, from: &State) {
+        for (z, src) in self.zones.iter_mut().zip(&from.zones) {
+            if !z.same(src) {
+                *z = src.clone();
+            }
+        }
+        self.counters.clone_from(&from.counters);
+        self.pieces.clone_from(&from.pieces);
+        self.arrival.clone_from(&from.arrival);
+        self.tick = from.tick;
+        self.order.clone_from(&from.order);
+        self.turn_seat = from.turn_seat;
+        self.rng.clone_from(&from.rng);
+        self.loc.clone_from(&from.loc);
+        self.finished = from.finished;
+        self.actions = from.actions;
+    }
+
     pub fn count(&self, inst: usize) -> usize {
         self.zones[inst].iter().filter(|c| c.is_some()).count()
     }
