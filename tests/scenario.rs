@@ -210,3 +210,50 @@ pub fn brute_force_choices(g: &Game) -> Vec<Choice> {
     }
     out
 }
+
+/// Play a random game for each of (players, seed) and check, every `every`
+/// actions, that the engine's pruned search finds exactly the choices
+/// `brute_force_choices` finds.
+pub fn assert_pruned_choices_are_exact(rules: &Ruleset, every: usize) {
+    for (players, seed) in [(2, 41), (3, 42), (4, 43)] {
+        let (mut g, _) = Game::new(rules, players, seed).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut step = 0;
+        while g.current().is_some() {
+            let choices = g.choices();
+            if step % every == 0 {
+                assert_eq!(choices, brute_force_choices(&g), "{players}p seed {seed}, action {step}");
+            }
+            g.step(&choices[rng.gen_range(0..choices.len())]).unwrap();
+            step += 1;
+        }
+    }
+}
+
+/// Two games that differ only in what seat `me` cannot see: the seat's
+/// view, the legal choices, greedy's and mcts's picks and the samples dealt
+/// from the same bot seed are all the same. Returns the samples of `a`.
+pub fn assert_no_peek<'r>(a: &Game<'r>, b: &Game<'r>, me: usize) -> Vec<Game<'r>> {
+    use bots::{Bot, Budget, GreedyBot, MctsBot, Seat};
+    assert_ne!(a.state.zones, b.state.zones, "the two games differ");
+    assert_eq!(a.view(me), b.view(me), "the seat sees no difference");
+    let choices = a.choices();
+    assert_eq!(b.choices(), choices);
+    let mut samples = Vec::new();
+    for seed in 0..5 {
+        let pick_a = GreedyBot::new(seed).choose(&Seat::new(a, me), &choices);
+        let pick_b = GreedyBot::new(seed).choose(&Seat::new(b, me), &choices);
+        assert_eq!(pick_a, pick_b, "greedy, bot seed {seed}");
+        if seed < 2 {
+            let budget = Budget::Iterations(3);
+            let pick_a = MctsBot::new(seed, budget).choose(&Seat::new(a, me), &choices);
+            let pick_b = MctsBot::new(seed, budget).choose(&Seat::new(b, me), &choices);
+            assert_eq!(pick_a, pick_b, "mcts, bot seed {seed}");
+        }
+        let sa = Seat::new(a, me).sample(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+        let sb = Seat::new(b, me).sample(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+        assert_eq!(sa.state.zones, sb.state.zones, "samples depend only on what the seat may know");
+        samples.push(sa);
+    }
+    samples
+}
