@@ -302,6 +302,10 @@ impl<'a> Interp<'a> {
     }
 
     fn player_opt(&self, e: Option<&Expr>, st: &State, f: &mut Frame) -> R<Option<usize>> {
+        // `me.time` is the commonest read of all: no detour through `eval`.
+        if let (Some(Expr { kind: ExprKind::Me, .. }), Some(p)) = (e, f.me) {
+            return Ok(Some(p));
+        }
         self.optional(e, st, f, "a player", |v| if let V::Player(p) = v { Some(*p) } else { None })
     }
 
