@@ -179,12 +179,19 @@ fn every_full_three_weeks_behind_the_foremost_marker_scores_a_point() {
     // R "Wertung": 1 point for each 3 weeks behind the foremost marker.
     let r = grabrauber();
     let (mut g, _) = Game::new(&r, 3, 10).unwrap();
-    for (p, t) in [(0, 30), (1, 20), (2, 28)] {
-        set_time(&mut g, p, t);
+    let mut lines = Vec::new();
+    for times in [[30, 20, 28], [30, 18, 28], [30, 30, 27], [0, 0, 0]] {
+        for (p, t) in times.iter().enumerate() {
+            set_time(&mut g, p, *t);
+        }
+        lines.push(format!("times {times:?}: points {:?}", score_row(&g, "time_behind")));
     }
-    assert_eq!(score_row(&g, "time_behind"), vec![0, 3, 0]);
-    set_time(&mut g, 1, 18);
-    assert_eq!(score_row(&g, "time_behind"), vec![0, 4, 0]);
+    insta::assert_snapshot!(lines.join("\n"), @r"
+    times [30, 20, 28]: points [0, 3, 0]
+    times [30, 18, 28]: points [0, 4, 0]
+    times [30, 30, 27]: points [0, 0, 1]
+    times [0, 0, 0]: points [0, 0, 0]
+    ");
 }
 
 #[test]
