@@ -171,7 +171,7 @@ impl<'r> Game<'r> {
     }
 
     fn ended(&self, st: &State) -> Result<bool, Fail> {
-        self.interp(false).bool(&self.rules.end, st, &mut Frame::new(None))
+        Ok(self.interp(false).bool(&self.rules.end, st, &mut Frame::new(None))?)
     }
 
     /// The value of the turn-order counter for a player.
@@ -512,7 +512,7 @@ impl<'r> Game<'r> {
     /// Evaluate an expression for a player (for displays and tests).
     pub fn eval(&self, e: &Expr, me: Option<usize>, locals: Vec<V>) -> Result<V, Fail> {
         let mut f = Frame::with(me, locals);
-        self.interp(false).eval(e, &self.state, &mut f)
+        Ok(self.interp(false).eval(e, &self.state, &mut f)?)
     }
 
     /// Call a let by name with arguments, as a player.

@@ -36,10 +36,18 @@ impl Fail {
     }
 }
 
-type R<T> = Result<T, Fail>;
+/// Results inside the interpreter carry their failure boxed: every
+/// expression returns one, and a small `Result` is cheaper to pass back.
+pub type R<T> = Result<T, Box<Fail>>;
+
+impl From<Box<Fail>> for Fail {
+    fn from(b: Box<Fail>) -> Fail {
+        *b
+    }
+}
 
 fn rule<T>(span: Span, message: impl Into<String>) -> R<T> {
-    Err(Fail::Rule { message: message.into(), span })
+    Err(Box::new(Fail::Rule { message: message.into(), span }))
 }
 
 /// How often `repeat while` may loop before the engine calls it endless.
@@ -445,10 +453,10 @@ impl<'a> Interp<'a> {
             match &s.kind {
                 StmtKind::Require { cond, message } => {
                     if !self.bool(cond, st, f)? {
-                        return Err(Fail::Illegal {
+                        return Err(Box::new(Fail::Illegal {
                             reason: message.clone().unwrap_or_default(),
                             span: s.span,
-                        });
+                        }));
                     }
                 }
                 StmtKind::Let { slot, value } => {
@@ -472,7 +480,10 @@ impl<'a> Interp<'a> {
         match &s.kind {
             StmtKind::Require { cond, message } => {
                 if !self.bool(cond, st, f)? {
-                    return Err(Fail::Illegal { reason: message.clone().unwrap_or_default(), span: s.span });
+                    return Err(Box::new(Fail::Illegal {
+                        reason: message.clone().unwrap_or_default(),
+                        span: s.span,
+                    }));
                 }
             }
             StmtKind::Let { slot, value } => {
@@ -721,8 +732,8 @@ impl<'a> Interp<'a> {
         }
         let mut sources = Vec::with_capacity(cards.len());
         for &c in cards {
-            let src =
-                find(st, c).ok_or_else(|| Fail::Rule { message: "component is nowhere".into(), span })?;
+            let src = find(st, c)
+                .ok_or_else(|| Box::new(Fail::Rule { message: "component is nowhere".into(), span }))?;
             let slot = st.zones[src].iter().position(|x| *x == Some(c)).expect("found above");
             if self.lay.zone_kind(self.r, src) == ZoneKind::Row {
                 st.zones[src][slot] = None;
