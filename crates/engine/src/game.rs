@@ -249,7 +249,10 @@ impl<'r> Game<'r> {
             let legal = !trial || {
                 let mut slot = scratch.borrow_mut();
                 let st = slot.get_or_insert_with(|| self.state.clone());
-                let ok = self.trial_from(st, action, id, me, frame.clone(), start).is_ok();
+                // The trial binds only locals declared after the leading
+                // statements, which the search never reads: it may run on
+                // the search's own frame.
+                let ok = self.trial_from(st, action, id, me, frame, start).is_ok();
                 st.restore(&self.state);
                 ok
             };
@@ -354,14 +357,14 @@ impl<'r> Game<'r> {
         action: &Action,
         id: ActionId,
         me: usize,
-        mut frame: Frame,
+        frame: &mut Frame,
         start: usize,
     ) -> Result<(), Fail> {
         let mut it = self.interp(false);
         let body = action.body.stmts.iter().zip(&self.trials.body[id]).skip(start);
         for (s, keep) in body {
             if *keep {
-                it.exec(std::slice::from_ref(s), st, &mut frame)?;
+                it.exec(std::slice::from_ref(s), st, frame)?;
             }
         }
         let mut hook = Frame::new(Some(me));
