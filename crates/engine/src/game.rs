@@ -202,7 +202,7 @@ impl<'r> Game<'r> {
             if domains.iter().any(Vec::is_empty) {
                 continue;
             }
-            let plan = plan(action);
+            let plan = &self.trials.levels[id];
             // A choice that passes the leading requirements is legal unless
             // something after the first change may still refuse it; only
             // then is each complete choice tried, running just what can
@@ -212,8 +212,7 @@ impl<'r> Game<'r> {
             let trial = body[start..].iter().any(|k| *k) || hook.iter().any(|k| *k);
             let mut frame = Frame::new(Some(me));
             let mut args = Vec::with_capacity(domains.len());
-            let search =
-                Search { id, action, plan: &plan, domains: &domains, me, trial, start, scratch: &scratch };
+            let search = Search { id, action, plan, domains: &domains, me, trial, start, scratch: &scratch };
             self.enumerate(&search, &mut frame, &mut args, &mut out);
         }
         out
@@ -618,62 +617,6 @@ struct Search<'a> {
     start: usize,
     /// A copy of the state for trials, equal to the state between them.
     scratch: &'a std::cell::RefCell<Option<State>>,
-}
-
-/// For each statement of an action's body, how many parameters must be
-/// bound before it can run on its own: `usize::MAX` from the first
-/// statement that changes anything (those only run in a full trial).
-fn plan(action: &Action) -> Vec<usize> {
-    let n = action.params.len();
-    // The level of each local slot: parameter k needs k + 1 bound; a `let`
-    // needs what its value needs.
-    let mut slot_level: Vec<usize> = (0..n).map(|k| k + 1).collect();
-    let mut out = Vec::with_capacity(action.body.stmts.len());
-    let mut open = true;
-    for s in &action.body.stmts {
-        let level = match (&s.kind, open) {
-            (StmtKind::Require { cond, .. }, true) => needs(cond, &slot_level),
-            (StmtKind::Let { slot, value }, true) => {
-                let l = needs(value, &slot_level);
-                if *slot >= slot_level.len() {
-                    slot_level.resize(*slot + 1, 0);
-                }
-                slot_level[*slot] = l;
-                l
-            }
-            _ => {
-                open = false;
-                usize::MAX
-            }
-        };
-        out.push(level);
-    }
-    out
-}
-
-/// The most parameters an expression needs bound (see `plan`).
-fn needs(e: &Expr, slot_level: &[usize]) -> usize {
-    let all = |xs: &mut dyn Iterator<Item = &Expr>| xs.map(|x| needs(x, slot_level)).max().unwrap_or(0);
-    match &e.kind {
-        ExprKind::Local(slot) => slot_level.get(*slot).copied().unwrap_or(0),
-        ExprKind::Zone { player, index, .. } | ExprKind::Counter { player, index, .. } => {
-            all(&mut player.iter().chain(index.iter()).map(|b| b.as_ref()))
-        }
-        ExprKind::Piece { player, .. } => all(&mut player.iter().map(|b| b.as_ref())),
-        ExprKind::Attr { card, .. } => needs(card, slot_level),
-        ExprKind::MapGet { map, key } => needs(map, slot_level).max(needs(key, slot_level)),
-        ExprKind::Table { keys, .. } => all(&mut keys.iter()),
-        ExprKind::Let { args, .. } | ExprKind::Builtin(_, args) => all(&mut args.iter()),
-        ExprKind::Aggregate { value, domain, filter, .. } => all(&mut value
-            .iter()
-            .chain(filter.iter())
-            .map(|b| b.as_ref())
-            .chain(std::iter::once(domain.as_ref()))),
-        ExprKind::Unary(_, x) => needs(x, slot_level),
-        ExprKind::Binary(_, a, b) => needs(a, slot_level).max(needs(b, slot_level)),
-        ExprKind::If(c, a, b) => needs(c, slot_level).max(needs(a, slot_level)).max(needs(b, slot_level)),
-        _ => 0,
-    }
 }
 
 fn current_in(game: &Game, st: &State) -> Option<usize> {

@@ -1,4 +1,6 @@
-//! Which statements a legality trial must run.
+//! The static plan of the search for legal choices, worked out once per
+//! ruleset: when each leading statement of an action can run (`levels`),
+//! and which statements a legality trial must run (`TrialPlan`).
 //!
 //! A choice is legal when its action's body and `after action` run without
 //! a failing `require`. To find out, the engine runs the rest of the body on
@@ -63,10 +65,14 @@ fn push_all(v: &mut Vec<Res>, rs: &[Res]) {
     }
 }
 
-/// Which statements of each action's body a legality trial runs, from the
-/// body's first change on, and which of `after action`.
+/// How the search for legal choices goes through each action: when each
+/// leading statement can run, and which statements of the body (from the
+/// first change on) and of `after action` a legality trial runs.
 #[derive(Clone, Debug)]
 pub struct TrialPlan {
+    /// Per action, per body statement: how many parameters must be bound
+    /// before it can run on its own (`levels`).
+    pub levels: Vec<Vec<usize>>,
     /// Per action, per body statement: run it in a trial.
     pub body: Vec<Vec<bool>>,
     /// Per action, per statement of `after action`.
@@ -88,7 +94,8 @@ impl TrialPlan {
             body.push(b);
             hook.push(h);
         }
-        TrialPlan { body, hook }
+        let levels = r.actions.iter().map(levels).collect();
+        TrialPlan { levels, body, hook }
     }
 }
 
@@ -307,5 +314,61 @@ impl Analysis<'_> {
             | ExprKind::Place(_)
             | ExprKind::Tag(_) => {}
         }
+    }
+}
+
+/// For each statement of an action's body, how many parameters must be
+/// bound before it can run on its own: `usize::MAX` from the first
+/// statement that changes anything (those only run in a full trial).
+pub fn levels(action: &Action) -> Vec<usize> {
+    let n = action.params.len();
+    // The level of each local slot: parameter k needs k + 1 bound; a `let`
+    // needs what its value needs.
+    let mut slot_level: Vec<usize> = (0..n).map(|k| k + 1).collect();
+    let mut out = Vec::with_capacity(action.body.stmts.len());
+    let mut open = true;
+    for s in &action.body.stmts {
+        let level = match (&s.kind, open) {
+            (StmtKind::Require { cond, .. }, true) => needs(cond, &slot_level),
+            (StmtKind::Let { slot, value }, true) => {
+                let l = needs(value, &slot_level);
+                if *slot >= slot_level.len() {
+                    slot_level.resize(*slot + 1, 0);
+                }
+                slot_level[*slot] = l;
+                l
+            }
+            _ => {
+                open = false;
+                usize::MAX
+            }
+        };
+        out.push(level);
+    }
+    out
+}
+
+/// The most parameters an expression needs bound (see `levels`).
+fn needs(e: &Expr, slot_level: &[usize]) -> usize {
+    let all = |xs: &mut dyn Iterator<Item = &Expr>| xs.map(|x| needs(x, slot_level)).max().unwrap_or(0);
+    match &e.kind {
+        ExprKind::Local(slot) => slot_level.get(*slot).copied().unwrap_or(0),
+        ExprKind::Zone { player, index, .. } | ExprKind::Counter { player, index, .. } => {
+            all(&mut player.iter().chain(index.iter()).map(|b| b.as_ref()))
+        }
+        ExprKind::Piece { player, .. } => all(&mut player.iter().map(|b| b.as_ref())),
+        ExprKind::Attr { card, .. } => needs(card, slot_level),
+        ExprKind::MapGet { map, key } => needs(map, slot_level).max(needs(key, slot_level)),
+        ExprKind::Table { keys, .. } => all(&mut keys.iter()),
+        ExprKind::Let { args, .. } | ExprKind::Builtin(_, args) => all(&mut args.iter()),
+        ExprKind::Aggregate { value, domain, filter, .. } => all(&mut value
+            .iter()
+            .chain(filter.iter())
+            .map(|b| b.as_ref())
+            .chain(std::iter::once(domain.as_ref()))),
+        ExprKind::Unary(_, x) => needs(x, slot_level),
+        ExprKind::Binary(_, a, b) => needs(a, slot_level).max(needs(b, slot_level)),
+        ExprKind::If(c, a, b) => needs(c, slot_level).max(needs(a, slot_level)).max(needs(b, slot_level)),
+        _ => 0,
     }
 }
