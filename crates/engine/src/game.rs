@@ -230,6 +230,8 @@ impl<'r> Game<'r> {
             if *ready != depth {
                 continue;
             }
+            // As `Interp::pure`, but a failing `require` only prunes: no
+            // reason is built for the thousands of combinations ruled out.
             match &stmt.kind {
                 StmtKind::Require { cond, .. } => match it.bool(cond, &self.state, frame) {
                     Ok(true) => {}

@@ -450,33 +450,17 @@ impl<'a> Interp<'a> {
     /// so a caller can go on from there on a copy.
     pub fn probe(&self, stmts: &[Stmt], st: &State, f: &mut Frame) -> R<usize> {
         for (i, s) in stmts.iter().enumerate() {
-            match &s.kind {
-                StmtKind::Require { cond, message } => {
-                    if !self.bool(cond, st, f)? {
-                        return Err(Box::new(Fail::Illegal {
-                            reason: message.clone().unwrap_or_default(),
-                            span: s.span,
-                        }));
-                    }
-                }
-                StmtKind::Let { slot, value } => {
-                    let v = self.eval(value, st, f)?;
-                    f.set(*slot, v);
-                }
-                _ => return Ok(i),
+            if !self.pure(s, st, f)? {
+                return Ok(i);
             }
         }
         Ok(stmts.len())
     }
 
-    pub fn exec(&mut self, stmts: &[Stmt], st: &mut State, f: &mut Frame) -> R<()> {
-        for s in stmts {
-            self.stmt(s, st, f)?;
-        }
-        Ok(())
-    }
-
-    fn stmt(&mut self, s: &Stmt, st: &mut State, f: &mut Frame) -> R<()> {
+    /// Run a `require` or a `let`, which change nothing but the frame;
+    /// `Ok(false)` for any other statement, which is not run.
+    #[inline]
+    pub fn pure(&self, s: &Stmt, st: &State, f: &mut Frame) -> R<bool> {
         match &s.kind {
             StmtKind::Require { cond, message } => {
                 if !self.bool(cond, st, f)? {
@@ -489,6 +473,23 @@ impl<'a> Interp<'a> {
             StmtKind::Let { slot, value } => {
                 let v = self.eval(value, st, f)?;
                 f.set(*slot, v);
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    pub fn exec(&mut self, stmts: &[Stmt], st: &mut State, f: &mut Frame) -> R<()> {
+        for s in stmts {
+            self.stmt(s, st, f)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &Stmt, st: &mut State, f: &mut Frame) -> R<()> {
+        match &s.kind {
+            StmtKind::Require { .. } | StmtKind::Let { .. } => {
+                self.pure(s, st, f)?;
             }
             StmtKind::Set { target, value } => {
                 let v = self.eval(value, st, f)?;
