@@ -131,6 +131,16 @@ pub fn total_components(g: &Game) -> usize {
     g.state.zones.iter().map(|z| z.iter().filter(|c| c.is_some()).count()).sum()
 }
 
+/// Play `n` uniformly random legal actions (from a stream seeded by
+/// `seed`), so that components are spread out before a test looks.
+pub fn play_into(g: &mut Game, seed: u64, n: usize) {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..n {
+        let choices = g.choices();
+        g.step(&choices[rng.gen_range(0..choices.len())]).unwrap();
+    }
+}
+
 /// Play a game with uniformly random legal choices (drawn from a stream
 /// seeded by `seed`), checking after every action that nothing was created
 /// or lost and that no `time` went back. Returns the finished game and the

@@ -7,7 +7,6 @@
 
 use chronoscope_tests::scenario::*;
 use engine::{Event, Game, V};
-use rand::{Rng, SeedableRng};
 use ruleset::Ruleset;
 
 fn grabrauber() -> Ruleset {
@@ -504,11 +503,7 @@ fn pruned_enumeration_finds_exactly_the_legal_choices() {
 fn bots_cannot_peek_and_samples_keep_every_back() {
     let rules = grabrauber();
     let (mut g, _) = Game::new(&rules, 3, 31).unwrap();
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-    for _ in 0..30 {
-        let choices = g.choices();
-        g.apply(&choices[rng.gen_range(0..choices.len())]).unwrap();
-    }
+    play_into(&mut g, 5, 30);
     let me = g.current().unwrap();
     // The same game with its hidden parts moved around, keeping backs: the
     // deck reversed (green backs stay green only if swapped among greens,

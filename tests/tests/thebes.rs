@@ -583,12 +583,7 @@ fn with_russian_permits_a_trip_into_the_new_year_frees_the_permit() {
 fn bots_cannot_peek_permuting_what_a_seat_cannot_see_changes_nothing() {
     let rules = thebes();
     let (mut g, _) = Game::new(&rules, 3, 31).unwrap();
-    // Play into the game a little, so that cards and tokens are spread out.
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-    for _ in 0..12 {
-        let choices = g.choices();
-        g.apply(&choices[rng.gen_range(0..choices.len())]).unwrap();
-    }
+    play_into(&mut g, 5, 12);
     let me = g.current().unwrap();
     // The same game with its hidden parts moved around: the deck reversed
     // and a token swapped between two bags.
