@@ -51,6 +51,20 @@ fn rule<T>(span: Span, message: impl Into<String>) -> R<T> {
 }
 
 /// How often `repeat while` may loop before the engine calls it endless.
+/// Arithmetic on numbers: saturating, division rounding down.
+fn arith(op: BinaryOp, x: i64, y: i64, span: Span) -> R<i64> {
+    use BinaryOp as B;
+    Ok(match op {
+        B::Add => x.saturating_add(y),
+        B::Sub => x.saturating_sub(y),
+        B::Mul => x.saturating_mul(y),
+        B::Div | B::Rem if y == 0 => return rule(span, "division by zero"),
+        B::Div => x.div_euclid(y) - if y < 0 && x.rem_euclid(y) != 0 { 1 } else { 0 },
+        B::Rem => x - y * (x.div_euclid(y) - if y < 0 && x.rem_euclid(y) != 0 { 1 } else { 0 }),
+        _ => return rule(span, format!("`{}` is not arithmetic", op.symbol())),
+    })
+}
+
 pub const MAX_LOOP: usize = 100_000;
 
 /// How many locals a frame keeps inline, without allocating: a let or
@@ -84,6 +98,16 @@ impl Frame {
             self.inline[slot].clone()
         } else {
             self.spill.get(slot - INLINE).cloned().unwrap_or(V::None)
+        }
+    }
+
+    /// A local slot's value, without a copy (`None`: never bound).
+    #[inline]
+    pub fn peek(&self, slot: usize) -> Option<&V> {
+        if slot < INLINE {
+            Some(&self.inline[slot])
+        } else {
+            self.spill.get(slot - INLINE)
         }
     }
 
@@ -125,6 +149,7 @@ impl<'a> Interp<'a> {
     // ---------------------------------------------------------- expressions
 
     pub fn eval(&self, e: &Expr, st: &State, f: &mut Frame) -> R<V> {
+        use BinaryOp as B;
         Ok(match &e.kind {
             ExprKind::Int(n) => V::Int(*n),
             ExprKind::Bool(b) => V::Bool(*b),
@@ -164,109 +189,13 @@ impl<'a> Interp<'a> {
                     None => self.attr_empty[*attr].clone(),
                 }
             }
-            ExprKind::MapGet { map, key } => {
-                let m = self.eval(map, st, f)?;
-                let k = self.eval(key, st, f)?;
-                match (m, k) {
-                    (V::Map(c, slot), V::Place(p)) => match &self.r.components[c].values[slot] {
-                        Value::Map(entries) => {
-                            V::Int(entries.iter().find(|(q, _)| *q == p).map_or(0, |(_, n)| *n))
-                        }
-                        _ => V::Int(0),
-                    },
-                    (V::None, _) => V::Int(0),
-                    _ => return rule(e.span, "a map is read with a place"),
-                }
-            }
-            ExprKind::Table { table, keys } => {
-                let mut ks = Vec::with_capacity(keys.len());
-                for k in keys {
-                    ks.push(self.int(k, st, f)?);
-                }
-                let t = &self.r.tables[*table];
-                match t.get(&ks) {
-                    Some(v) => V::Int(v),
-                    None => {
-                        let dims: Vec<String> =
-                            t.dims.iter().map(|d| format!("{} {}..{}", d.name, d.lo, d.hi)).collect();
-                        return rule(
-                            e.span,
-                            format!("table `{}` has no entry at {:?} ({})", t.name, ks, dims.join(", ")),
-                        );
-                    }
-                }
-            }
             ExprKind::Let { id, args } => {
-                let l = &self.r.lets[*id];
-                let mut inner = Frame::new(f.me);
-                for (i, a) in args.iter().enumerate() {
-                    let v = self.eval(a, st, f)?;
-                    inner.set(i, v);
-                }
-                self.eval(&l.body, st, &mut inner)?
+                let mut inner = self.call(args, st, f)?;
+                self.eval(&self.r.lets[*id].body, st, &mut inner)?
             }
-            ExprKind::Builtin(b, args) => self.builtin(*b, args, e.span, st, f)?,
             ExprKind::Aggregate { func, value, var, domain, filter } => {
-                let d = self.eval(domain, st, f)?;
-                let len = match &d {
-                    V::Players => self.lay.players,
-                    V::Class(c) => self.r.classes[*c].places.len(),
-                    V::Zone(z) => st.zones[*z].len(),
-                    other => return rule(domain.span, format!("cannot go through {other:?}")),
-                };
-                let mut count = 0i64;
-                let mut sum = 0i64;
-                let mut best: Option<i64> = None;
-                for i in 0..len {
-                    let item = match &d {
-                        V::Players => V::Player(i),
-                        V::Class(c) => V::Place(self.r.classes[*c].places[i]),
-                        V::Zone(z) => match st.zones[*z][i] {
-                            Some(c) => V::Card(c),
-                            None => continue,
-                        },
-                        _ => unreachable!("checked above"),
-                    };
-                    f.set(*var, item);
-                    if let Some(flt) = filter {
-                        let pass = self.bool(flt, st, f)?;
-                        match func {
-                            Aggregate::All if !pass => return Ok(V::Bool(false)),
-                            Aggregate::Any if pass => return Ok(V::Bool(true)),
-                            _ => {}
-                        }
-                        if !pass {
-                            continue;
-                        }
-                    }
-                    if *func == Aggregate::First {
-                        return Ok(f.get(*var));
-                    }
-                    count += 1;
-                    if let Some(v) = value {
-                        let n = self.int(v, st, f)?;
-                        sum += n;
-                        best = Some(match (func, best) {
-                            (Aggregate::Min, Some(b)) => b.min(n),
-                            (Aggregate::Max, Some(b)) => b.max(n),
-                            _ => n,
-                        });
-                    }
-                }
-                match func {
-                    Aggregate::Count => V::Int(count),
-                    Aggregate::Sum => V::Int(sum),
-                    Aggregate::Min | Aggregate::Max => V::Int(best.unwrap_or(0)),
-                    Aggregate::All => V::Bool(true),
-                    Aggregate::Any => V::Bool(false),
-                    Aggregate::First => V::None,
-                }
+                self.aggregate(*func, value.as_deref(), *var, domain, filter.as_deref(), st, f)?
             }
-            ExprKind::Unary(op, x) => match op {
-                UnaryOp::Neg => V::Int(-self.int(x, st, f)?),
-                UnaryOp::Not => V::Bool(!self.bool(x, st, f)?),
-            },
-            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span, st, f)?,
             ExprKind::If(c, a, b) => {
                 if self.bool(c, st, f)? {
                     self.eval(a, st, f)?
@@ -274,22 +203,271 @@ impl<'a> Interp<'a> {
                     self.eval(b, st, f)?
                 }
             }
+            // Numbers and yes/no have their own paths, without a `V` per part.
+            ExprKind::MapGet { .. }
+            | ExprKind::Table { .. }
+            | ExprKind::Builtin(..)
+            | ExprKind::Unary(UnaryOp::Neg, _)
+            | ExprKind::Binary(B::Add | B::Sub | B::Mul | B::Div | B::Rem, _, _) => {
+                V::Int(self.int(e, st, f)?)
+            }
+            ExprKind::Unary(UnaryOp::Not, _) | ExprKind::Binary(..) => V::Bool(self.bool(e, st, f)?),
         })
     }
 
+    /// A let's frame: its arguments, evaluated in the caller's frame.
+    fn call(&self, args: &[Expr], st: &State, f: &mut Frame) -> R<Frame> {
+        let mut inner = Frame::new(f.me);
+        for (i, a) in args.iter().enumerate() {
+            let v = self.eval(a, st, f)?;
+            inner.set(i, v);
+        }
+        Ok(inner)
+    }
+
+    /// Evaluate a number (`none` counts as 0).
     pub fn int(&self, e: &Expr, st: &State, f: &mut Frame) -> R<i64> {
-        match self.eval(e, st, f)? {
+        use BinaryOp as B;
+        let v = match &e.kind {
+            ExprKind::Int(n) => return Ok(*n),
+            ExprKind::Binary(op @ (B::Add | B::Sub | B::Mul | B::Div | B::Rem), a, b) => {
+                let x = self.int(a, st, f)?;
+                let y = self.int(b, st, f)?;
+                return arith(*op, x, y, e.span);
+            }
+            ExprKind::Unary(UnaryOp::Neg, x) => return Ok(-self.int(x, st, f)?),
+            ExprKind::Local(slot) => match f.peek(*slot) {
+                Some(V::Int(n)) => return Ok(*n),
+                Some(V::None) | None => return Ok(0),
+                Some(other) => other.clone(),
+            },
+            ExprKind::Counter { .. } => match &st.counters[self.counter_inst(e, st, f)?] {
+                V::Int(n) => return Ok(*n),
+                V::None => return Ok(0),
+                other => other.clone(),
+            },
+            ExprKind::Let { id, args } => {
+                let mut inner = self.call(args, st, f)?;
+                return self.int(&self.r.lets[*id].body, st, &mut inner);
+            }
+            ExprKind::If(c, a, b) => {
+                return if self.bool(c, st, f)? { self.int(a, st, f) } else { self.int(b, st, f) };
+            }
+            ExprKind::Table { table, keys } => return self.table(*table, keys, e.span, st, f),
+            ExprKind::Builtin(b, args) => return self.builtin(*b, args, e.span, st, f),
+            ExprKind::MapGet { map, key } => {
+                let m = self.eval(map, st, f)?;
+                let k = self.eval(key, st, f)?;
+                return match (m, k) {
+                    (V::Map(c, slot), V::Place(p)) => match &self.r.components[c].values[slot] {
+                        Value::Map(entries) => {
+                            Ok(entries.iter().find(|(q, _)| *q == p).map_or(0, |(_, n)| *n))
+                        }
+                        _ => Ok(0),
+                    },
+                    (V::None, _) => Ok(0),
+                    _ => rule(e.span, "a map is read with a place"),
+                };
+            }
+            _ => self.eval(e, st, f)?,
+        };
+        match v {
             V::Int(n) => Ok(n),
             V::None => Ok(0),
             other => rule(e.span, format!("expected a number, found {other:?}")),
         }
     }
 
+    /// Evaluate a yes/no.
     pub fn bool(&self, e: &Expr, st: &State, f: &mut Frame) -> R<bool> {
-        match self.eval(e, st, f)? {
+        use BinaryOp as B;
+        let v = match &e.kind {
+            ExprKind::Bool(b) => return Ok(*b),
+            ExprKind::Binary(op, a, b) => {
+                return Ok(match op {
+                    B::And => self.bool(a, st, f)? && self.bool(b, st, f)?,
+                    B::Or => self.bool(a, st, f)? || self.bool(b, st, f)?,
+                    B::Eq => self.eval(a, st, f)? == self.eval(b, st, f)?,
+                    B::Ne => self.eval(a, st, f)? != self.eval(b, st, f)?,
+                    B::Has => {
+                        let tag = self.tag(b, st, f)?;
+                        match self.eval(a, st, f)? {
+                            V::Card(c) => self.r.components[c].tags.contains(&tag),
+                            V::Zone(z) => st.cards(z).any(|c| self.r.components[c].tags.contains(&tag)),
+                            V::None => false,
+                            other => {
+                                return rule(
+                                    a.span,
+                                    format!("`has` needs a component or a zone, found {other:?}"),
+                                )
+                            }
+                        }
+                    }
+                    B::Lt | B::Le | B::Gt | B::Ge => {
+                        let x = self.int(a, st, f)?;
+                        let y = self.int(b, st, f)?;
+                        match op {
+                            B::Lt => x < y,
+                            B::Le => x <= y,
+                            B::Gt => x > y,
+                            _ => x >= y,
+                        }
+                    }
+                    B::Add | B::Sub | B::Mul | B::Div | B::Rem => {
+                        return rule(e.span, "expected yes/no, found a number")
+                    }
+                });
+            }
+            ExprKind::Unary(UnaryOp::Not, x) => return Ok(!self.bool(x, st, f)?),
+            ExprKind::Local(slot) => match f.peek(*slot) {
+                Some(V::Bool(b)) => return Ok(*b),
+                Some(other) => other.clone(),
+                None => V::None,
+            },
+            ExprKind::Let { id, args } => {
+                let mut inner = self.call(args, st, f)?;
+                return self.bool(&self.r.lets[*id].body, st, &mut inner);
+            }
+            ExprKind::If(c, a, b) => {
+                return if self.bool(c, st, f)? { self.bool(a, st, f) } else { self.bool(b, st, f) };
+            }
+            _ => self.eval(e, st, f)?,
+        };
+        match v {
             V::Bool(b) => Ok(b),
             other => rule(e.span, format!("expected yes/no, found {other:?}")),
         }
+    }
+
+    /// Evaluate a tag.
+    fn tag(&self, e: &Expr, st: &State, f: &mut Frame) -> R<usize> {
+        match &e.kind {
+            ExprKind::Tag(t) => Ok(*t),
+            _ => match self.eval(e, st, f)? {
+                V::Tag(t) => Ok(t),
+                other => rule(e.span, format!("expected a tag, found {other:?}")),
+            },
+        }
+    }
+
+    fn table(&self, table: usize, keys: &[Expr], span: Span, st: &State, f: &mut Frame) -> R<i64> {
+        let mut ks = [0i64; 4];
+        let mut spilled = Vec::new();
+        let ks: &mut [i64] = if keys.len() <= ks.len() {
+            &mut ks[..keys.len()]
+        } else {
+            spilled.resize(keys.len(), 0);
+            &mut spilled
+        };
+        for (k, e) in ks.iter_mut().zip(keys) {
+            *k = self.int(e, st, f)?;
+        }
+        let t = &self.r.tables[table];
+        match t.get(ks) {
+            Some(v) => Ok(v),
+            None => {
+                let dims: Vec<String> =
+                    t.dims.iter().map(|d| format!("{} {}..{}", d.name, d.lo, d.hi)).collect();
+                rule(span, format!("table `{}` has no entry at {:?} ({})", t.name, ks, dims.join(", ")))
+            }
+        }
+    }
+
+    /// `count`, `sum`, `min`, `max`, `any`, `all` and `first` over a domain.
+    #[allow(clippy::too_many_arguments)]
+    fn aggregate(
+        &self,
+        func: Aggregate,
+        value: Option<&Expr>,
+        var: usize,
+        domain: &Expr,
+        filter: Option<&Expr>,
+        st: &State,
+        f: &mut Frame,
+    ) -> R<V> {
+        let d = self.eval(domain, st, f)?;
+        let len = match &d {
+            V::Players => self.lay.players,
+            V::Class(c) => self.r.classes[*c].places.len(),
+            V::Zone(z) => st.zones[*z].len(),
+            other => return rule(domain.span, format!("cannot go through {other:?}")),
+        };
+        // `c has t` with `t` fixed for the whole loop: read `t` once and
+        // test each component's tags directly.
+        let tag_filter = match filter.map(|x| &x.kind).filter(|_| matches!(d, V::Zone(_))) {
+            Some(ExprKind::Binary(BinaryOp::Has, a, b))
+                if matches!(a.kind, ExprKind::Local(v) if v == var)
+                    && matches!(b.kind, ExprKind::Tag(_) | ExprKind::Local(_))
+                    && !matches!(b.kind, ExprKind::Local(v) if v == var) =>
+            {
+                Some(self.tag(b, st, f)?)
+            }
+            _ => None,
+        };
+        let mut count = 0i64;
+        let mut sum = 0i64;
+        let mut best: Option<i64> = None;
+        for i in 0..len {
+            let item = match &d {
+                V::Players => V::Player(i),
+                V::Class(c) => V::Place(self.r.classes[*c].places[i]),
+                V::Zone(z) => match st.zones[*z][i] {
+                    Some(c) => {
+                        if let Some(t) = tag_filter {
+                            let pass = self.r.components[c].tags.contains(&t);
+                            match func {
+                                Aggregate::All if !pass => return Ok(V::Bool(false)),
+                                Aggregate::Any if pass => return Ok(V::Bool(true)),
+                                Aggregate::Count if pass => {
+                                    count += 1;
+                                    continue;
+                                }
+                                _ => {}
+                            }
+                            if !pass {
+                                continue;
+                            }
+                        }
+                        V::Card(c)
+                    }
+                    None => continue,
+                },
+                _ => unreachable!("checked above"),
+            };
+            f.set(var, item);
+            if let (Some(flt), None) = (filter, tag_filter) {
+                let pass = self.bool(flt, st, f)?;
+                match func {
+                    Aggregate::All if !pass => return Ok(V::Bool(false)),
+                    Aggregate::Any if pass => return Ok(V::Bool(true)),
+                    _ => {}
+                }
+                if !pass {
+                    continue;
+                }
+            }
+            if func == Aggregate::First {
+                return Ok(f.get(var));
+            }
+            count += 1;
+            if let Some(v) = value {
+                let n = self.int(v, st, f)?;
+                sum += n;
+                best = Some(match (func, best) {
+                    (Aggregate::Min, Some(b)) => b.min(n),
+                    (Aggregate::Max, Some(b)) => b.max(n),
+                    _ => n,
+                });
+            }
+        }
+        Ok(match func {
+            Aggregate::Count => V::Int(count),
+            Aggregate::Sum => V::Int(sum),
+            Aggregate::Min | Aggregate::Max => V::Int(best.unwrap_or(0)),
+            Aggregate::All => V::Bool(true),
+            Aggregate::Any => V::Bool(false),
+            Aggregate::First => V::None,
+        })
     }
 
     /// Evaluate an optional expression that must give a player or a place.
@@ -366,7 +544,7 @@ impl<'a> Interp<'a> {
         })
     }
 
-    fn builtin(&self, b: Builtin, args: &[Expr], span: Span, st: &State, f: &mut Frame) -> R<V> {
+    fn builtin(&self, b: Builtin, args: &[Expr], span: Span, st: &State, f: &mut Frame) -> R<i64> {
         Ok(match b {
             Builtin::Min | Builtin::Max => {
                 let mut best: Option<i64> = None;
@@ -378,15 +556,15 @@ impl<'a> Interp<'a> {
                         Some(x) => x.max(n),
                     });
                 }
-                V::Int(best.unwrap_or(0))
+                best.unwrap_or(0)
             }
-            Builtin::Abs => V::Int(self.int(&args[0], st, f)?.abs()),
+            Builtin::Abs => self.int(&args[0], st, f)?.abs(),
             Builtin::Distance => {
                 let a = self.eval(&args[0], st, f)?;
                 let b2 = self.eval(&args[1], st, f)?;
                 match (a, b2) {
                     (V::Place(a), V::Place(b2)) => match self.r.distances[a][b2] {
-                        Some(d) => V::Int(d as i64),
+                        Some(d) => d as i64,
                         None => return rule(span, "no route joins these places"),
                     },
                     _ => return rule(span, "distance is between two places"),
@@ -394,50 +572,7 @@ impl<'a> Interp<'a> {
             }
             Builtin::Count => {
                 let z = self.zone_inst(&args[0], st, f)?;
-                V::Int(st.count(z) as i64)
-            }
-        })
-    }
-
-    fn binary(&self, op: BinaryOp, a: &Expr, b: &Expr, span: Span, st: &State, f: &mut Frame) -> R<V> {
-        use BinaryOp as B;
-        Ok(match op {
-            B::And => V::Bool(self.bool(a, st, f)? && self.bool(b, st, f)?),
-            B::Or => V::Bool(self.bool(a, st, f)? || self.bool(b, st, f)?),
-            B::Eq => V::Bool(self.eval(a, st, f)? == self.eval(b, st, f)?),
-            B::Ne => V::Bool(self.eval(a, st, f)? != self.eval(b, st, f)?),
-            B::Has => {
-                let tag = match self.eval(b, st, f)? {
-                    V::Tag(t) => t,
-                    other => return rule(b.span, format!("expected a tag, found {other:?}")),
-                };
-                match self.eval(a, st, f)? {
-                    V::Card(c) => V::Bool(self.r.components[c].tags.contains(&tag)),
-                    V::Zone(z) => V::Bool(st.cards(z).any(|c| self.r.components[c].tags.contains(&tag))),
-                    V::None => V::Bool(false),
-                    other => {
-                        return rule(a.span, format!("`has` needs a component or a zone, found {other:?}"))
-                    }
-                }
-            }
-            _ => {
-                let x = self.int(a, st, f)?;
-                let y = self.int(b, st, f)?;
-                match op {
-                    B::Lt => V::Bool(x < y),
-                    B::Le => V::Bool(x <= y),
-                    B::Gt => V::Bool(x > y),
-                    B::Ge => V::Bool(x >= y),
-                    B::Add => V::Int(x.saturating_add(y)),
-                    B::Sub => V::Int(x.saturating_sub(y)),
-                    B::Mul => V::Int(x.saturating_mul(y)),
-                    B::Div | B::Rem if y == 0 => return rule(span, "division by zero"),
-                    B::Div => V::Int(x.div_euclid(y) - if y < 0 && x.rem_euclid(y) != 0 { 1 } else { 0 }),
-                    B::Rem => {
-                        V::Int(x - y * (x.div_euclid(y) - if y < 0 && x.rem_euclid(y) != 0 { 1 } else { 0 }))
-                    }
-                    _ => unreachable!("handled above"),
-                }
+                st.count(z) as i64
             }
         })
     }
