@@ -190,7 +190,8 @@ impl<'a> Interp<'a> {
                 }
             }
             ExprKind::Let { id, args } => {
-                let mut inner = self.call(args, st, f)?;
+                let mut inner = Frame::new(f.me);
+                self.bind(args, &mut inner, st, f)?;
                 self.eval(&self.r.lets[*id].body, st, &mut inner)?
             }
             ExprKind::Aggregate { func, value, var, domain, filter } => {
@@ -215,14 +216,13 @@ impl<'a> Interp<'a> {
         })
     }
 
-    /// A let's frame: its arguments, evaluated in the caller's frame.
-    fn call(&self, args: &[Expr], st: &State, f: &mut Frame) -> R<Frame> {
-        let mut inner = Frame::new(f.me);
+    /// Bind a let's arguments, evaluated in the caller's frame.
+    fn bind(&self, args: &[Expr], inner: &mut Frame, st: &State, f: &mut Frame) -> R<()> {
         for (i, a) in args.iter().enumerate() {
             let v = self.eval(a, st, f)?;
             inner.set(i, v);
         }
-        Ok(inner)
+        Ok(())
     }
 
     /// Evaluate a number (`none` counts as 0).
@@ -247,7 +247,8 @@ impl<'a> Interp<'a> {
                 other => other.clone(),
             },
             ExprKind::Let { id, args } => {
-                let mut inner = self.call(args, st, f)?;
+                let mut inner = Frame::new(f.me);
+                self.bind(args, &mut inner, st, f)?;
                 return self.int(&self.r.lets[*id].body, st, &mut inner);
             }
             ExprKind::If(c, a, b) => {
@@ -325,7 +326,8 @@ impl<'a> Interp<'a> {
                 None => V::None,
             },
             ExprKind::Let { id, args } => {
-                let mut inner = self.call(args, st, f)?;
+                let mut inner = Frame::new(f.me);
+                self.bind(args, &mut inner, st, f)?;
                 return self.bool(&self.r.lets[*id].body, st, &mut inner);
             }
             ExprKind::If(c, a, b) => {
@@ -488,14 +490,26 @@ impl<'a> Interp<'a> {
     }
 
     fn player_opt(&self, e: Option<&Expr>, st: &State, f: &mut Frame) -> R<Option<usize>> {
-        // `me.time` is the commonest read of all: no detour through `eval`.
-        if let (Some(Expr { kind: ExprKind::Me, .. }), Some(p)) = (e, f.me) {
-            return Ok(Some(p));
+        // `me.time` and `p.time` are the commonest reads of all: no detour
+        // through `eval`.
+        match (e.map(|e| &e.kind), f.me) {
+            (Some(ExprKind::Me), Some(p)) => return Ok(Some(p)),
+            (Some(ExprKind::Local(slot)), _) => {
+                if let Some(V::Player(p)) = f.peek(*slot) {
+                    return Ok(Some(*p));
+                }
+            }
+            _ => {}
         }
         self.optional(e, st, f, "a player", |v| if let V::Player(p) = v { Some(*p) } else { None })
     }
 
     fn place_opt(&self, e: Option<&Expr>, st: &State, f: &mut Frame) -> R<Option<PlaceId>> {
+        if let Some(ExprKind::Local(slot)) = e.map(|e| &e.kind) {
+            if let Some(V::Place(p)) = f.peek(*slot) {
+                return Ok(Some(*p));
+            }
+        }
         self.optional(e, st, f, "a place", |v| if let V::Place(p) = v { Some(*p) } else { None })
     }
 
