@@ -61,6 +61,12 @@ let arith(p: player) = (p.time * 7 - 3) / 2 % 5 + -p.time
 let arith_parts(p: player) = sum(x.time * 7 for x in players where x == p) - 3
 let picked(p: player) = if p.time > 4 and not (p.time == 6) then count_fast(p, red) else -1
 let picked_by_hand(p: player) = if count(x in players where x == p and x.time > 4 and x.time != 6) > 0 then count_slow(p, red) else 0 - 1
+
+// Lets without parameters: fixed for the game (worked out once), or not.
+let seats_times_four = player_count * (2 + 2)
+let total_time = sum(p.time for p in players)
+let red_in_supply = count(c in supply where c has red)
+let my_time = me.time
 "#;
 
 fn rules() -> ruleset::Ruleset {
@@ -76,6 +82,29 @@ fn rules() -> ruleset::Ruleset {
 
 fn call(g: &Game, name: &str, args: Vec<V>) -> V {
     g.call_let(name, None, args).expect("the let exists").expect("it evaluates")
+}
+
+#[test]
+fn only_lets_without_parameters_that_read_nothing_changing_are_constants() {
+    let r = rules();
+    let plan = engine::legality::TrialPlan::new(&r);
+    let constant: Vec<&str> =
+        r.lets.iter().zip(&plan.constant_lets).filter(|(_, c)| **c).map(|(l, _)| l.name.as_str()).collect();
+    assert_eq!(constant, ["seats_times_four"]);
+    // The others follow the game.
+    let (mut g, _) = Game::new(&r, 3, 7).expect("setup");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let mut seen = std::collections::BTreeSet::new();
+    while g.current().is_some() {
+        assert_eq!(call(&g, "seats_times_four", vec![]), V::Int(12));
+        let times: i64 = (0..3).map(|p| chronoscope_tests::scenario::time(&g, p)).sum();
+        assert_eq!(call(&g, "total_time", vec![]), V::Int(times));
+        seen.insert(format!("{:?}", call(&g, "red_in_supply", vec![])));
+        let choices = g.choices();
+        let c = &choices[rng.gen_range(0..choices.len())];
+        g.step(c).expect("a legal choice applies");
+    }
+    assert!(seen.len() > 2, "the supply's red chips change: {seen:?}");
 }
 
 #[test]

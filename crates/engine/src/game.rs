@@ -52,6 +52,8 @@ pub struct Game<'r> {
     pub rules: &'r Ruleset,
     pub layout: Layout,
     attr_empty: Vec<V>,
+    /// Per let, its value if it is fixed for the game.
+    consts: Vec<Option<V>>,
     /// Per component, which back it shows face down (components with equal
     /// numbers look alike while hidden).
     backs: Vec<u32>,
@@ -65,7 +67,7 @@ impl<'r> Game<'r> {
     /// Lay out a game for `players` from `seed`. The events are the setup's.
     pub fn new(rules: &'r Ruleset, players: usize, seed: u64) -> Result<(Game<'r>, Vec<Event>), Fail> {
         let layout = Layout::new(rules, players);
-        let attr_empty = (0..rules.attr_names.len())
+        let attr_empty: Vec<V> = (0..rules.attr_names.len())
             .map(|a| {
                 let ty =
                     rules.kinds.iter().find_map(|k| k.slots.iter().find(|(id, _, _)| *id == a).map(|s| &s.1));
@@ -125,7 +127,16 @@ impl<'r> Game<'r> {
             actions: 0,
         };
         let trials = Arc::new(TrialPlan::new(rules));
-        let mut game = Game { rules, layout, attr_empty, backs, trials, state, seed };
+        // Constant lets read nothing the state holds: work them out once.
+        let consts = {
+            let it = Interp { r: rules, lay: &layout, attr_empty: &attr_empty, consts: &[], events: None };
+            let mut frame = Frame::new(None);
+            let value = |(id, l): (usize, &Let)| {
+                trials.constant_lets[id].then(|| it.eval(&l.body, &state, &mut frame).ok()).flatten()
+            };
+            rules.lets.iter().enumerate().map(value).collect()
+        };
+        let mut game = Game { rules, layout, attr_empty, consts, backs, trials, state, seed };
         let events = game.setup()?;
         Ok((game, events))
     }
@@ -135,6 +146,7 @@ impl<'r> Game<'r> {
             r: self.rules,
             lay: &self.layout,
             attr_empty: &self.attr_empty,
+            consts: &self.consts,
             events: if record { Some(Vec::new()) } else { None },
         }
     }

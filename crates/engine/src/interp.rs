@@ -132,6 +132,9 @@ pub struct Interp<'a> {
     pub lay: &'a Layout,
     /// The value an attribute reads as on a component whose kind lacks it.
     pub attr_empty: &'a [V],
+    /// Per let: its value, when it is fixed for the whole game (see
+    /// `TrialPlan::constant_lets`); worked out once at setup.
+    pub consts: &'a [Option<V>],
     /// Where to record what happens; `None` while trying actions.
     pub events: Option<Vec<Event>>,
 }
@@ -189,11 +192,14 @@ impl<'a> Interp<'a> {
                     None => self.attr_empty[*attr].clone(),
                 }
             }
-            ExprKind::Let { id, args } => {
-                let mut inner = Frame::new(f.me);
-                self.bind(args, &mut inner, st, f)?;
-                self.eval(&self.r.lets[*id].body, st, &mut inner)?
-            }
+            ExprKind::Let { id, args } => match self.consts.get(*id) {
+                Some(Some(v)) => v.clone(),
+                _ => {
+                    let mut inner = Frame::new(f.me);
+                    self.bind(args, &mut inner, st, f)?;
+                    self.eval(&self.r.lets[*id].body, st, &mut inner)?
+                }
+            },
             ExprKind::Aggregate { func, value, var, domain, filter } => {
                 self.aggregate(*func, value.as_deref(), *var, domain, filter.as_deref(), st, f)?
             }
@@ -246,11 +252,14 @@ impl<'a> Interp<'a> {
                 V::None => return Ok(0),
                 other => other.clone(),
             },
-            ExprKind::Let { id, args } => {
-                let mut inner = Frame::new(f.me);
-                self.bind(args, &mut inner, st, f)?;
-                return self.int(&self.r.lets[*id].body, st, &mut inner);
-            }
+            ExprKind::Let { id, args } => match self.consts.get(*id) {
+                Some(Some(V::Int(n))) => return Ok(*n),
+                _ => {
+                    let mut inner = Frame::new(f.me);
+                    self.bind(args, &mut inner, st, f)?;
+                    return self.int(&self.r.lets[*id].body, st, &mut inner);
+                }
+            },
             ExprKind::If(c, a, b) => {
                 return if self.bool(c, st, f)? { self.int(a, st, f) } else { self.int(b, st, f) };
             }
@@ -325,11 +334,14 @@ impl<'a> Interp<'a> {
                 Some(other) => other.clone(),
                 None => V::None,
             },
-            ExprKind::Let { id, args } => {
-                let mut inner = Frame::new(f.me);
-                self.bind(args, &mut inner, st, f)?;
-                return self.bool(&self.r.lets[*id].body, st, &mut inner);
-            }
+            ExprKind::Let { id, args } => match self.consts.get(*id) {
+                Some(Some(V::Bool(b))) => return Ok(*b),
+                _ => {
+                    let mut inner = Frame::new(f.me);
+                    self.bind(args, &mut inner, st, f)?;
+                    return self.bool(&self.r.lets[*id].body, st, &mut inner);
+                }
+            },
             ExprKind::If(c, a, b) => {
                 return if self.bool(c, st, f)? { self.bool(a, st, f) } else { self.bool(b, st, f) };
             }

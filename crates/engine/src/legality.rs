@@ -29,6 +29,8 @@ enum Res {
     Piece(PieceId),
     /// A local slot of the frame being analysed.
     Local(usize),
+    /// Who `me` is (read only: no statement changes it).
+    Me,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -77,6 +79,9 @@ pub struct TrialPlan {
     pub body: Vec<Vec<bool>>,
     /// Per action, per statement of `after action`.
     pub hook: Vec<Vec<bool>>,
+    /// Per let: it has no parameters and reads nothing a game changes (nor
+    /// `me`), so its value is fixed once the game is set up.
+    pub constant_lets: Vec<bool>,
 }
 
 impl TrialPlan {
@@ -95,7 +100,9 @@ impl TrialPlan {
             hook.push(h);
         }
         let levels = r.actions.iter().map(levels).collect();
-        TrialPlan { levels, body, hook }
+        let constant_lets =
+            (0..r.lets.len()).map(|id| r.lets[id].params.is_empty() && a.let_reads(id).is_empty()).collect();
+        TrialPlan { levels, body, hook, constant_lets }
     }
 }
 
@@ -250,6 +257,7 @@ impl Analysis<'_> {
     fn expr(&mut self, e: &Expr, out: &mut Vec<Res>) {
         match &e.kind {
             ExprKind::Local(slot) => push(out, Res::Local(*slot)),
+            ExprKind::Me => push(out, Res::Me),
             ExprKind::Group(_) => push(out, Res::Zones),
             ExprKind::Zone { player, index, .. } => {
                 push(out, Res::Zones);
@@ -306,7 +314,6 @@ impl Analysis<'_> {
             | ExprKind::Bool(_)
             | ExprKind::Text(_)
             | ExprKind::None
-            | ExprKind::Me
             | ExprKind::PlayerCount
             | ExprKind::Players
             | ExprKind::Class(_)
