@@ -238,7 +238,8 @@ impl<'r> Game<'r> {
         let Search { id, action, plan, domains, me, trial, start, scratch } = *search;
         let depth = args.len();
         let it = self.interp(false);
-        for (stmt, ready) in action.body.stmts.iter().zip(plan) {
+        // Only the leading statements (before `start`) have a level.
+        for (stmt, ready) in action.body.stmts[..start].iter().zip(plan) {
             if *ready != depth {
                 continue;
             }
