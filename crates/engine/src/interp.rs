@@ -151,7 +151,26 @@ impl<'a> Interp<'a> {
 
     // ---------------------------------------------------------- expressions
 
+    /// Evaluate an expression. Leaves (literals, locals, `me`) are answered
+    /// here, inlined into the caller; the rest in `eval_node`, whose call
+    /// costs more than a leaf's whole work.
+    #[inline]
     pub fn eval(&self, e: &Expr, st: &State, f: &mut Frame) -> R<V> {
+        match &e.kind {
+            ExprKind::Int(n) => Ok(V::Int(*n)),
+            ExprKind::Bool(b) => Ok(V::Bool(*b)),
+            ExprKind::Local(slot) => Ok(f.get(*slot)),
+            ExprKind::Me => match f.me {
+                Some(p) => Ok(V::Player(p)),
+                None => self.eval_node(e, st, f),
+            },
+            ExprKind::Tag(t) => Ok(V::Tag(*t)),
+            ExprKind::Place(p) => Ok(V::Place(*p)),
+            _ => self.eval_node(e, st, f),
+        }
+    }
+
+    fn eval_node(&self, e: &Expr, st: &State, f: &mut Frame) -> R<V> {
         use BinaryOp as B;
         Ok(match &e.kind {
             ExprKind::Int(n) => V::Int(*n),
@@ -231,8 +250,20 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
-    /// Evaluate a number (`none` counts as 0).
+    /// Evaluate a number (`none` counts as 0). Leaves inline, as `eval`.
+    #[inline]
     pub fn int(&self, e: &Expr, st: &State, f: &mut Frame) -> R<i64> {
+        match &e.kind {
+            ExprKind::Int(n) => Ok(*n),
+            ExprKind::Local(slot) => match f.peek(*slot) {
+                Some(V::Int(n)) => Ok(*n),
+                _ => self.int_node(e, st, f),
+            },
+            _ => self.int_node(e, st, f),
+        }
+    }
+
+    fn int_node(&self, e: &Expr, st: &State, f: &mut Frame) -> R<i64> {
         use BinaryOp as B;
         let v = match &e.kind {
             ExprKind::Int(n) => return Ok(*n),
@@ -288,8 +319,20 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// Evaluate a yes/no.
+    /// Evaluate a yes/no. Leaves inline, as `eval`.
+    #[inline]
     pub fn bool(&self, e: &Expr, st: &State, f: &mut Frame) -> R<bool> {
+        match &e.kind {
+            ExprKind::Bool(b) => Ok(*b),
+            ExprKind::Local(slot) => match f.peek(*slot) {
+                Some(V::Bool(b)) => Ok(*b),
+                _ => self.bool_node(e, st, f),
+            },
+            _ => self.bool_node(e, st, f),
+        }
+    }
+
+    fn bool_node(&self, e: &Expr, st: &State, f: &mut Frame) -> R<bool> {
         use BinaryOp as B;
         let v = match &e.kind {
             ExprKind::Bool(b) => return Ok(*b),
