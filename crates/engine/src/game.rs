@@ -129,7 +129,14 @@ impl<'r> Game<'r> {
         let trials = Arc::new(TrialPlan::new(rules));
         // Constant lets read nothing the state holds: work them out once.
         let consts = {
-            let it = Interp { r: rules, lay: &layout, attr_empty: &attr_empty, consts: &[], events: None };
+            let it = Interp {
+                r: rules,
+                lay: &layout,
+                attr_empty: &attr_empty,
+                consts: &[],
+                events: None,
+                reasons: true,
+            };
             let mut frame = Frame::new(None);
             let value = |(id, l): (usize, &Let)| {
                 trials.constant_lets[id].then(|| it.eval(&l.body, &state, &mut frame).ok()).flatten()
@@ -148,6 +155,7 @@ impl<'r> Game<'r> {
             attr_empty: &self.attr_empty,
             consts: &self.consts,
             events: if record { Some(Vec::new()) } else { None },
+            reasons: true,
         }
     }
 
@@ -374,7 +382,7 @@ impl<'r> Game<'r> {
         frame: &mut Frame,
         start: usize,
     ) -> Result<(), Fail> {
-        let mut it = self.interp(false);
+        let mut it = Interp { reasons: false, ..self.interp(false) };
         let body = action.body.stmts.iter().zip(&self.trials.body[id]).skip(start);
         for (s, keep) in body {
             if *keep {

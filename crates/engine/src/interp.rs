@@ -137,6 +137,9 @@ pub struct Interp<'a> {
     pub consts: &'a [Option<V>],
     /// Where to record what happens; `None` while trying actions.
     pub events: Option<Vec<Event>>,
+    /// Whether a failing `require` carries its message (a legality trial
+    /// only asks whether, thousands of times a turn).
+    pub reasons: bool,
 }
 
 impl<'a> Interp<'a> {
@@ -668,10 +671,11 @@ impl<'a> Interp<'a> {
         match &s.kind {
             StmtKind::Require { cond, message } => {
                 if !self.bool(cond, st, f)? {
-                    return Err(Box::new(Fail::Illegal {
-                        reason: message.clone().unwrap_or_default(),
-                        span: s.span,
-                    }));
+                    let reason = match message {
+                        Some(m) if self.reasons => m.clone(),
+                        _ => String::new(),
+                    };
+                    return Err(Box::new(Fail::Illegal { reason, span: s.span }));
                 }
             }
             StmtKind::Let { slot, value } => {
