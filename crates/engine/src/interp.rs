@@ -551,6 +551,7 @@ impl<'a> Interp<'a> {
         // `me.time` and `p.time` are the commonest reads of all: no detour
         // through `eval`.
         match (e.map(|e| &e.kind), f.me) {
+            (None, _) => return Ok(None),
             (Some(ExprKind::Me), Some(p)) => return Ok(Some(p)),
             (Some(ExprKind::Local(slot)), _) => {
                 if let Some(V::Player(p)) = f.peek(*slot) {
@@ -563,10 +564,14 @@ impl<'a> Interp<'a> {
     }
 
     fn place_opt(&self, e: Option<&Expr>, st: &State, f: &mut Frame) -> R<Option<PlaceId>> {
-        if let Some(ExprKind::Local(slot)) = e.map(|e| &e.kind) {
-            if let Some(V::Place(p)) = f.peek(*slot) {
-                return Ok(Some(*p));
+        match e.map(|e| &e.kind) {
+            None => return Ok(None),
+            Some(ExprKind::Local(slot)) => {
+                if let Some(V::Place(p)) = f.peek(*slot) {
+                    return Ok(Some(*p));
+                }
             }
+            _ => {}
         }
         self.optional(e, st, f, "a place", |v| if let V::Place(p) = v { Some(*p) } else { None })
     }
