@@ -208,7 +208,7 @@ pub fn brute_force_choices(g: &Game) -> Vec<Choice> {
         for d in &domains {
             combos = combos
                 .into_iter()
-                .flat_map(|c| d.iter().map(move |v| [c.clone(), vec![v.clone()]].concat()))
+                .flat_map(|c| d.iter().map(move |v| [c.clone(), vec![*v]].concat()))
                 .collect();
         }
         for args in combos {

@@ -12,12 +12,13 @@ const RULES: &str = r#"
 game chips "Chips" { players 2..4 }
 kind chip {
   points: -3..5 = 0
+  colour: text = "grey"
   tags: tags
 }
 tokens chips of chip total 14 {
-  "red" x4 { points: 2  tags: [red] }
-  "blue" x3 { points: -3  tags: [blue] }
-  "both" x2 { points: 5  tags: [red, blue] }
+  "red" x4 { points: 2  colour: "red"  tags: [red] }
+  "blue" x3 { points: -3  colour: "blue"  tags: [blue] }
+  "both" x2 { points: 5  colour: "purple"  tags: [red, blue] }
   "plain" x5
 }
 zone supply: bag
@@ -61,6 +62,11 @@ let arith(p: player) = (p.time * 7 - 3) / 2 % 5 + -p.time
 let arith_parts(p: player) = sum(x.time * 7 for x in players where x == p) - 3
 let picked(p: player) = if p.time > 4 and not (p.time == 6) then count_fast(p, red) else -1
 let picked_by_hand(p: player) = if count(x in players where x == p and x.time > 4 and x.time != 6) > 0 then count_slow(p, red) else 0 - 1
+
+// Texts: from attributes and literals, compared by their contents.
+let red_by_colour(p: player) = count(c in p.kept where c.colour == "red" or c.colour == "purple")
+let grey_by_colour(p: player) = count(c in p.kept where c.colour != "red" and c.colour != "blue" and c.colour != "purple")
+let plain(p: player) = count(c in p.kept where not (c has red) and not (c has blue))
 
 // Lets without parameters: fixed for the game (worked out once), or not.
 let seats_times_four = player_count * (2 + 2)
@@ -123,7 +129,7 @@ fn fast_and_slow_forms_agree_in_random_positions() {
                 let pv = V::Player(p);
                 for t in &tags {
                     for f in ["count", "any", "all", "sum", "first"] {
-                        let args = vec![pv.clone(), t.clone()];
+                        let args = vec![pv, *t];
                         let fast = call(&g, &format!("{f}_fast"), args.clone());
                         assert_eq!(
                             fast,
@@ -133,16 +139,18 @@ fn fast_and_slow_forms_agree_in_random_positions() {
                         nonzero += usize::from(fast != V::Int(0) && fast != V::None);
                     }
                 }
-                assert_eq!(call(&g, "min_fast", vec![pv.clone()]), call(&g, "min_slow", vec![pv.clone()]));
-                let time = match call(&g, "arith_parts", vec![pv.clone()]) {
+                assert_eq!(call(&g, "min_fast", vec![pv]), call(&g, "min_slow", vec![pv]));
+                let time = match call(&g, "arith_parts", vec![pv]) {
                     V::Int(n) => n,
                     other => panic!("{other:?}"),
                 };
                 // (7t - 3) / 2 % 5 - t, rounding down as the language does.
                 let t = (time + 3) / 7;
                 let expected = ((7 * t - 3).div_euclid(2)).rem_euclid(5) - t;
-                assert_eq!(call(&g, "arith", vec![pv.clone()]), V::Int(expected));
-                assert_eq!(call(&g, "picked", vec![pv.clone()]), call(&g, "picked_by_hand", vec![pv]));
+                assert_eq!(call(&g, "arith", vec![pv]), V::Int(expected));
+                assert_eq!(call(&g, "picked", vec![pv]), call(&g, "picked_by_hand", vec![pv]));
+                assert_eq!(call(&g, "red_by_colour", vec![pv]), call(&g, "count_fast", vec![pv, tags[0]]));
+                assert_eq!(call(&g, "grey_by_colour", vec![pv]), call(&g, "plain", vec![pv]));
                 positions += 1;
             }
             let choices = g.choices();

@@ -75,7 +75,7 @@ fn two_specialized_and_three_general_give_four_knowledge_and_eleven_weeks_draw_f
         give(&mut g, card, stack);
     }
     let mes = place(&g, "Mesopotamia");
-    assert_eq!(int_let(&g, "knowledge", vec![V::Player(0), mes.clone()]), 4);
+    assert_eq!(int_let(&g, "knowledge", vec![V::Player(0), mes]), 4);
     let permits = zone(&g, "permits", Some(0), None);
     assert_eq!(names(&g, permits).iter().filter(|n| *n == "Mesopotamia permit").count(), 2);
 

@@ -315,7 +315,7 @@ fn value_json(game: &Game, v: &V) -> serde_json::Value {
         V::Place(p) => r.places[*p].name.as_str().into(),
         V::Player(p) => format!("P{}", p + 1).into(),
         V::Card(c) => r.components[*c].name.as_str().into(),
-        V::Text(t) => t.as_ref().into(),
+        V::Text(t) => (*t).into(),
         _ => serde_json::Value::Null,
     }
 }

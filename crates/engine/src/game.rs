@@ -173,7 +173,7 @@ impl<'r> Game<'r> {
             let places = c.index.map_or(1, |k| self.rules.classes[k].places.len());
             let base = self.layout.counter(self.rules, id, None, None);
             for i in 0..owners * places {
-                st.counters[base + i] = v.clone();
+                st.counters[base + i] = v;
             }
         }
         for (id, p) in self.rules.pieces.iter().enumerate() {
@@ -284,8 +284,8 @@ impl<'r> Game<'r> {
             return;
         }
         for v in &domains[depth] {
-            frame.set(depth, v.clone());
-            args.push(v.clone());
+            frame.set(depth, *v);
+            args.push(*v);
             self.enumerate(search, frame, args, out);
             args.pop();
         }

@@ -95,7 +95,7 @@ impl Frame {
 
     pub fn get(&self, slot: usize) -> V {
         if slot < INLINE {
-            self.inline[slot].clone()
+            self.inline[slot]
         } else {
             self.spill.get(slot - INLINE).cloned().unwrap_or(V::None)
         }
@@ -178,7 +178,7 @@ impl<'a> Interp<'a> {
         Ok(match &e.kind {
             ExprKind::Int(n) => V::Int(*n),
             ExprKind::Bool(b) => V::Bool(*b),
-            ExprKind::Text(t) => V::Text(t.as_str().into()),
+            ExprKind::Text(t) => V::Text(crate::state::text(t)),
             ExprKind::None => V::None,
             ExprKind::Local(slot) => f.get(*slot),
             ExprKind::Me => match f.me {
@@ -193,7 +193,7 @@ impl<'a> Interp<'a> {
             ExprKind::Tag(t) => V::Tag(*t),
             ExprKind::Group(g) => V::Zone(self.lay.group(*g)),
             ExprKind::Zone { .. } => V::Zone(self.zone_inst(e, st, f)?),
-            ExprKind::Counter { .. } => st.counters[self.counter_inst(e, st, f)?].clone(),
+            ExprKind::Counter { .. } => st.counters[self.counter_inst(e, st, f)?],
             ExprKind::Piece { piece, player } => {
                 let p = self.player_opt(player.as_deref(), st, f)?;
                 V::Place(st.pieces[self.lay.piece(*piece, p)])
@@ -211,11 +211,11 @@ impl<'a> Interp<'a> {
                         Value::Map(_) => V::Map(c, slot),
                         v => V::from_value(v),
                     },
-                    None => self.attr_empty[*attr].clone(),
+                    None => self.attr_empty[*attr],
                 }
             }
             ExprKind::Let { id, args } => match self.consts.get(*id) {
-                Some(Some(v)) => v.clone(),
+                Some(Some(v)) => *v,
                 _ => {
                     let mut inner = Frame::new(f.me);
                     self.bind(args, &mut inner, st, f)?;
@@ -279,12 +279,12 @@ impl<'a> Interp<'a> {
             ExprKind::Local(slot) => match f.peek(*slot) {
                 Some(V::Int(n)) => return Ok(*n),
                 Some(V::None) | None => return Ok(0),
-                Some(other) => other.clone(),
+                Some(other) => *other,
             },
             ExprKind::Counter { .. } => match &st.counters[self.counter_inst(e, st, f)?] {
                 V::Int(n) => return Ok(*n),
                 V::None => return Ok(0),
-                other => other.clone(),
+                other => *other,
             },
             ExprKind::Let { id, args } => match self.consts.get(*id) {
                 Some(Some(V::Int(n))) => return Ok(*n),
@@ -377,7 +377,7 @@ impl<'a> Interp<'a> {
             ExprKind::Unary(UnaryOp::Not, x) => return Ok(!self.bool(x, st, f)?),
             ExprKind::Local(slot) => match f.peek(*slot) {
                 Some(V::Bool(b)) => return Ok(*b),
-                Some(other) => other.clone(),
+                Some(other) => *other,
                 None => V::None,
             },
             ExprKind::Let { id, args } => match self.consts.get(*id) {
@@ -856,7 +856,7 @@ impl<'a> Interp<'a> {
         match &target.kind {
             ExprKind::Counter { counter, player, .. } => {
                 let inst = self.counter_inst(target, st, f)?;
-                let old = std::mem::replace(&mut st.counters[inst], v.clone());
+                let old = std::mem::replace(&mut st.counters[inst], v);
                 if old != v {
                     let p = self.player_opt(player.as_deref(), st, f)?;
                     self.record(|me| Event::Counter {
@@ -1040,7 +1040,7 @@ impl<'a> Interp<'a> {
             V::Int(n) => J::from(*n),
             V::Bool(b) => J::from(*b),
             V::None => J::Null,
-            V::Text(t) => J::from(t.as_ref()),
+            V::Text(t) => J::from(*t),
             V::Place(p) => J::from(self.r.places[*p].name.as_str()),
             V::Player(p) => J::from(format!("P{}", p + 1)),
             V::Card(c) => J::from(self.r.components[*c].name.as_str()),

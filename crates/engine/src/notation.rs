@@ -164,14 +164,14 @@ fn value(game: &Game, param: &str, domain: &[V], w: &str) -> Result<V, String> {
         _ => false,
     });
     if let Some(v) = found {
-        return Ok(v.clone());
+        return Ok(*v);
     }
     // A component may also be named by its position in the list; a component
     // or a place by the start of its name when that is unambiguous.
     if domain.iter().all(|v| matches!(v, V::Card(_))) && !domain.is_empty() {
         if let Ok(n) = w.parse::<usize>() {
             if (1..=domain.len()).contains(&n) {
-                return Ok(domain[n - 1].clone());
+                return Ok(domain[n - 1]);
             }
         }
     }
@@ -183,7 +183,7 @@ fn value(game: &Game, param: &str, domain: &[V], w: &str) -> Result<V, String> {
     let starts: Vec<&V> =
         domain.iter().filter(|v| name_of(v).is_some_and(|n| n.starts_with(&lower))).collect();
     if let [v] = starts.as_slice() {
-        return Ok((*v).clone());
+        return Ok(*(*v));
     }
     let options: Vec<String> = domain.iter().take(12).map(|v| word(game, v)).collect();
     let more = if domain.len() > 12 { ", ..." } else { "" };

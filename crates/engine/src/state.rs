@@ -1,17 +1,21 @@
 //! Runtime values, the layout of zone and counter instances, and the state.
 
+use std::collections::HashSet;
 use std::rc::Rc;
+use std::sync::{Mutex, OnceLock};
 
 use rand_chacha::ChaCha8Rng;
 use ruleset::model::{ComponentId, PlaceId, Ruleset, Value, ZoneKind};
 
-/// A value while the game runs.
-#[derive(Clone, Debug, PartialEq)]
+/// A value while the game runs: a plain copy, with nothing to free.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum V {
     Int(i64),
     Bool(bool),
     None,
-    Text(Rc<str>),
+    /// Texts come only from the ruleset (literals, options, attributes);
+    /// see `text`.
+    Text(&'static str),
     Place(PlaceId),
     Player(usize),
     Card(ComponentId),
@@ -31,12 +35,28 @@ impl V {
             Value::Int(n) => V::Int(*n),
             Value::Bool(b) => V::Bool(*b),
             Value::None => V::None,
-            Value::Text(t) => V::Text(Rc::from(t.as_str())),
+            Value::Text(t) => V::Text(text(t)),
             Value::Place(p) => V::Place(*p),
             Value::Tag(t) => V::Tag(*t),
             Value::Tags(_) | Value::Map(_) => V::None,
         }
     }
+}
+
+/// The one stored copy of a text, for the whole process. Texts in rules
+/// are few and fixed (a ruleset's string literals, text options and text
+/// attributes), so each distinct one is kept once and never freed; values
+/// holding one stay plain copies, which makes frames, counters and states
+/// cheap to copy and to drop. Comparing two texts compares their contents.
+pub fn text(s: &str) -> &'static str {
+    static TEXTS: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut texts = TEXTS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(t) = texts.get(s) {
+        return t;
+    }
+    let t: &'static str = Box::leak(s.into());
+    texts.insert(t);
+    t
 }
 
 /// Where each zone, counter and piece instance lives in the state's flat
