@@ -50,7 +50,6 @@ fn rule<T>(span: Span, message: impl Into<String>) -> R<T> {
     Err(Box::new(Fail::Rule { message: message.into(), span }))
 }
 
-/// How often `repeat while` may loop before the engine calls it endless.
 /// Arithmetic on numbers: saturating, division rounding down.
 fn arith(op: BinaryOp, x: i64, y: i64, span: Span) -> R<i64> {
     use BinaryOp as B;
@@ -65,6 +64,7 @@ fn arith(op: BinaryOp, x: i64, y: i64, span: Span) -> R<i64> {
     })
 }
 
+/// How often `repeat while` may loop before the engine calls it endless.
 pub const MAX_LOOP: usize = 100_000;
 
 /// How many locals a frame keeps inline, without allocating: a let or

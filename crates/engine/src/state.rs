@@ -275,10 +275,16 @@ impl State {
     /// Make this state equal to `from` again, reusing its allocations:
     /// zones that were not written still share `from`'s contents.
     pub fn restore(&mut self, from: &State) {
+        let mut moved = false;
         for (z, src) in self.zones.iter_mut().zip(&from.zones) {
             if !z.same(src) {
                 *z = src.clone();
+                moved = true;
             }
+        }
+        // Where components lie changes only with some zone's contents.
+        if moved {
+            self.loc.clone_from(&from.loc);
         }
         self.counters.clone_from(&from.counters);
         self.pieces.clone_from(&from.pieces);
@@ -287,7 +293,6 @@ impl State {
         self.order.clone_from(&from.order);
         self.turn_seat = from.turn_seat;
         self.rng.clone_from(&from.rng);
-        self.loc.clone_from(&from.loc);
         self.finished = from.finished;
         self.actions = from.actions;
     }
