@@ -20,7 +20,7 @@ fn ruleset() -> ruleset::Ruleset {
 
 /// One game with uniformly random choices; returns the number of actions.
 fn random_game(rules: &ruleset::Ruleset, players: usize, seed: u64) -> u64 {
-    let (mut g, _) = Game::new(rules, players, seed).expect("setup");
+    let mut g = Game::start(rules, players, seed).expect("setup");
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     while g.current().is_some() {
         let choices = g.choices();
@@ -34,7 +34,7 @@ fn random_game(rules: &ruleset::Ruleset, players: usize, seed: u64) -> u64 {
 /// engine, then played on its own with its own random draws).
 fn reference_game(rules: &ruleset::Ruleset, players: usize, seed: u64) -> usize {
     use chronoscope_tests::reference::{random, Thebes};
-    let (g, _) = Game::new(rules, players, seed).expect("setup");
+    let g = Game::start(rules, players, seed).expect("setup");
     let mut t = Thebes::from_game(&g);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut draws = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 1);

@@ -195,3 +195,27 @@ fn grabrauber_agrees_with_every_known_fact_of_the_card_game() {
     let provisional = r.provenance.iter().filter(|p| p.kind == ruleset::ast::NoteKind::Provisional).count();
     assert!(provisional >= 80, "{provisional} provisional notes");
 }
+
+#[test]
+fn a_quiet_start_sets_up_the_same_game_as_new() {
+    use rand::{Rng, SeedableRng};
+    for path in ["rulesets/thebes/thebes.ruleset", "rulesets/grabrauber/grabrauber.ruleset"] {
+        let r = chronoscope_tests::scenario::load(path);
+        for (players, seed) in [(2, 1u64), (3, 2), (4, 3)] {
+            let (mut a, events) = engine::Game::new(&r, players, seed).unwrap();
+            let mut b = engine::Game::start(&r, players, seed).unwrap();
+            assert!(!events.is_empty(), "{path}: `new` reports the setup");
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            for _ in 0..40 {
+                for p in 0..players {
+                    assert_eq!(a.view(p), b.view(p), "{path}, {players} players, seed {seed}");
+                }
+                let choices = a.choices();
+                assert_eq!(choices, b.choices());
+                let Some(c) = choices.get(rng.gen_range(0..choices.len().max(1))) else { break };
+                a.step(c).unwrap();
+                b.step(c).unwrap();
+            }
+        }
+    }
+}

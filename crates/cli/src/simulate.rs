@@ -275,9 +275,9 @@ fn run_games(
             None => return Err(format!("game {} did not run", from + i as u64)),
         }
     }
-    let rules_names = engine::Game::new(rules, players, seed)
+    let rules_names = engine::Game::start(rules, players, seed)
         .ok()
-        .and_then(|(g, _)| g.scores().ok())
+        .and_then(|g| g.scores().ok())
         .map(|s| s.rows.into_iter().map(|(n, _)| n).collect())
         .unwrap_or_default();
     Ok(Results {
@@ -328,7 +328,7 @@ fn play_one(
     game: u64,
     seed: u64,
 ) -> Result<Record, String> {
-    let (mut g, _) = Game::new(rules, players, seed).map_err(|f| f.message().to_string())?;
+    let mut g = Game::start(rules, players, seed).map_err(|f| f.message().to_string())?;
     let first = g.current().unwrap_or(0);
     let mut bots: Vec<Box<dyn bots::Bot + Send>> = seats
         .iter()

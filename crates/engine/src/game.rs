@@ -66,6 +66,22 @@ pub struct Game<'r> {
 impl<'r> Game<'r> {
     /// Lay out a game for `players` from `seed`. The events are the setup's.
     pub fn new(rules: &'r Ruleset, players: usize, seed: u64) -> Result<(Game<'r>, Vec<Event>), Fail> {
+        Self::set_up(rules, players, seed, true)
+    }
+
+    /// As `new`, without recording the setup's events: the same game, for
+    /// simulations that would throw them away (naming every component
+    /// laid out costs about as much as a few turns).
+    pub fn start(rules: &'r Ruleset, players: usize, seed: u64) -> Result<Game<'r>, Fail> {
+        Self::set_up(rules, players, seed, false).map(|(g, _)| g)
+    }
+
+    fn set_up(
+        rules: &'r Ruleset,
+        players: usize,
+        seed: u64,
+        record: bool,
+    ) -> Result<(Game<'r>, Vec<Event>), Fail> {
         let layout = Layout::new(rules, players);
         let attr_empty: Vec<V> = (0..rules.attr_names.len())
             .map(|a| {
@@ -144,7 +160,7 @@ impl<'r> Game<'r> {
             rules.lets.iter().enumerate().map(value).collect()
         };
         let mut game = Game { rules, layout, attr_empty, consts, backs, trials, state, seed };
-        let events = game.setup()?;
+        let events = game.setup(record)?;
         Ok((game, events))
     }
 
@@ -163,9 +179,9 @@ impl<'r> Game<'r> {
         self.layout.players
     }
 
-    fn setup(&mut self) -> Result<Vec<Event>, Fail> {
+    fn setup(&mut self, record: bool) -> Result<Vec<Event>, Fail> {
         let mut st = self.state.clone();
-        let mut it = self.interp(true);
+        let mut it = self.interp(record);
         // Counters and pieces start where the ruleset says.
         for (id, c) in self.rules.counters.iter().enumerate() {
             let v = it.eval(&c.init, &st, &mut Frame::new(None))?;
