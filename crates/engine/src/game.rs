@@ -52,7 +52,9 @@ pub struct Game<'r> {
     pub rules: &'r Ruleset,
     pub layout: Layout,
     attr_empty: Vec<V>,
-    /// Per let, its value if it is fixed for the game.
+    /// Per let, its value if it is fixed once the game is set up (see
+    /// `TrialPlan::constant_lets`). A test changing by hand a counter that
+    /// no action changes is not seen by these.
     consts: Vec<Option<V>>,
     /// Per component, which back it shows face down (components with equal
     /// numbers look alike while hidden).
@@ -143,24 +145,20 @@ impl<'r> Game<'r> {
             actions: 0,
         };
         let trials = Arc::new(TrialPlan::new(rules));
-        // Constant lets read nothing the state holds: work them out once.
+        let mut game = Game { rules, layout, attr_empty, consts: Vec::new(), backs, trials, state, seed };
+        let events = game.setup(record)?;
+        // Lets fixed after setup: work them out once, on the state set up.
         let consts = {
-            let it = Interp {
-                r: rules,
-                lay: &layout,
-                attr_empty: &attr_empty,
-                consts: &[],
-                events: None,
-                reasons: true,
-            };
+            let it = game.interp(false);
             let mut frame = Frame::new(None);
             let value = |(id, l): (usize, &Let)| {
-                trials.constant_lets[id].then(|| it.eval(&l.body, &state, &mut frame).ok()).flatten()
+                game.trials.constant_lets[id]
+                    .then(|| it.eval(&l.body, &game.state, &mut frame).ok())
+                    .flatten()
             };
             rules.lets.iter().enumerate().map(value).collect()
         };
-        let mut game = Game { rules, layout, attr_empty, consts, backs, trials, state, seed };
-        let events = game.setup(record)?;
+        game.consts = consts;
         Ok((game, events))
     }
 

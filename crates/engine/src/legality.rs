@@ -79,8 +79,10 @@ pub struct TrialPlan {
     pub body: Vec<Vec<bool>>,
     /// Per action, per statement of `after action`.
     pub hook: Vec<Vec<bool>>,
-    /// Per let: it has no parameters and reads nothing a game changes (nor
-    /// `me`), so its value is fixed once the game is set up.
+    /// Per let: it has no parameters and reads nothing that changes after
+    /// setup (no zone, no `me`, only counters and pieces that no action,
+    /// `after action` or procedure they run writes), so its value is fixed
+    /// once the game is set up.
     pub constant_lets: Vec<bool>,
 }
 
@@ -100,8 +102,18 @@ impl TrialPlan {
             hook.push(h);
         }
         let levels = r.actions.iter().map(levels).collect();
-        let constant_lets =
-            (0..r.lets.len()).map(|id| r.lets[id].params.is_empty() && a.let_reads(id).is_empty()).collect();
+        // What play can change: everything the actions and the hook write.
+        let mut played = a.block(&r.after_action.stmts);
+        for action in &r.actions {
+            played.add(a.block(&action.body.stmts));
+        }
+        let fixed = |res: &Res| match res {
+            Res::Counter(_) | Res::Piece(_) => !played.writes.contains(res),
+            _ => false,
+        };
+        let constant_lets = (0..r.lets.len())
+            .map(|id| r.lets[id].params.is_empty() && a.let_reads(id).iter().all(fixed))
+            .collect();
         TrialPlan { levels, body, hook, constant_lets }
     }
 }
