@@ -236,12 +236,13 @@ impl<'r> Game<'r> {
             if domains.iter().any(Vec::is_empty) {
                 continue;
             }
-            let plan = &self.trials.levels[id];
+            let levels = &self.trials.levels[id];
+            let plan = &self.trials.at_level[id];
             // A choice that passes the leading requirements is legal unless
             // something after the first change may still refuse it; only
             // then is each complete choice tried, running just what can
             // matter to a later `require` (see `legality`).
-            let start = plan.iter().position(|l| *l == usize::MAX).unwrap_or(plan.len());
+            let start = levels.iter().position(|l| *l == usize::MAX).unwrap_or(levels.len());
             let (body, hook) = (&self.trials.body[id], &self.trials.hook[id]);
             let trial = body[start..].iter().any(|k| *k) || hook.iter().any(|k| *k);
             let mut frame = Frame::new(Some(me));
@@ -260,11 +261,7 @@ impl<'r> Game<'r> {
         let Search { id, action, plan, domains, me, trial, start, scratch } = *search;
         let depth = args.len();
         let it = self.interp(false);
-        // Only the leading statements (before `start`) have a level.
-        for (stmt, ready) in action.body.stmts[..start].iter().zip(plan) {
-            if *ready != depth {
-                continue;
-            }
+        for stmt in plan[depth].iter().map(|i| &action.body.stmts[*i]) {
             // As `Interp::pure`, but a failing `require` only prunes: no
             // reason is built for the thousands of combinations ruled out.
             match &stmt.kind {
@@ -644,7 +641,8 @@ impl<'r> Game<'r> {
 struct Search<'a> {
     id: ActionId,
     action: &'a Action,
-    plan: &'a [usize],
+    /// Per number of bound parameters, the leading statements to run.
+    plan: &'a [Vec<usize>],
     domains: &'a [Vec<V>],
     me: usize,
     /// Whether complete choices must be tried: something after the first

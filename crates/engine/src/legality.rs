@@ -75,6 +75,9 @@ pub struct TrialPlan {
     /// Per action, per body statement: how many parameters must be bound
     /// before it can run on its own (`levels`).
     pub levels: Vec<Vec<usize>>,
+    /// Per action, per number of bound parameters: the leading statements
+    /// that run then, in order (`levels` turned around).
+    pub at_level: Vec<Vec<Vec<usize>>>,
     /// Per action, per body statement: run it in a trial.
     pub body: Vec<Vec<bool>>,
     /// Per action, per statement of `after action`.
@@ -101,7 +104,20 @@ impl TrialPlan {
             body.push(b);
             hook.push(h);
         }
-        let levels = r.actions.iter().map(levels).collect();
+        let levels: Vec<Vec<usize>> = r.actions.iter().map(levels).collect();
+        let at_level = levels
+            .iter()
+            .zip(&r.actions)
+            .map(|(l, action)| {
+                let mut by = vec![Vec::new(); action.params.len() + 1];
+                for (i, level) in l.iter().enumerate() {
+                    if let Some(stmts) = by.get_mut(*level) {
+                        stmts.push(i);
+                    }
+                }
+                by
+            })
+            .collect();
         // What play can change: everything the actions and the hook write.
         let mut played = a.block(&r.after_action.stmts);
         for action in &r.actions {
@@ -114,7 +130,7 @@ impl TrialPlan {
         let constant_lets = (0..r.lets.len())
             .map(|id| r.lets[id].params.is_empty() && a.let_reads(id).iter().all(fixed))
             .collect();
-        TrialPlan { levels, body, hook, constant_lets }
+        TrialPlan { levels, at_level, body, hook, constant_lets }
     }
 }
 
