@@ -167,15 +167,15 @@ impl Thebes {
             .collect();
         let zone = |name: &str, player: Option<usize>, place: Option<usize>| -> Vec<usize> {
             let z = r.zones.iter().position(|z| z.name == name).expect(name);
-            g.state.cards(g.layout.zone(r, z, player, place)).collect()
+            g.state.cards(g.layout.zone(z, player, place)).collect()
         };
         let row = |name: &str| -> Vec<Option<usize>> {
             let z = r.zones.iter().position(|z| z.name == name).expect(name);
-            g.state.zones[g.layout.zone(r, z, None, None)].to_vec()
+            g.state.zones[g.layout.zone(z, None, None)].to_vec()
         };
         let counter = |name: &str, player: Option<usize>, place: Option<usize>| -> i64 {
             let c = r.counters.iter().position(|c| c.name == name).expect(name);
-            match g.state.counters[g.layout.counter(r, c, player, place)] {
+            match g.state.counters[g.layout.counter(c, player, place)] {
                 V::Int(n) => n,
                 _ => 0,
             }

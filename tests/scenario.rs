@@ -18,14 +18,14 @@ pub fn load(path: &str) -> Ruleset {
 pub fn zone(g: &Game, name: &str, player: Option<usize>, place: Option<&str>) -> usize {
     let r = g.rules;
     let z = r.zones.iter().position(|z| z.name == name).expect(name);
-    g.layout.zone(r, z, player, place.map(|p| r.place_named(p).expect(p)))
+    g.layout.zone(z, player, place.map(|p| r.place_named(p).expect(p)))
 }
 
 /// The instance of a counter, for a player.
 pub fn counter(g: &Game, name: &str, player: Option<usize>) -> usize {
     let r = g.rules;
     let c = r.counters.iter().position(|c| c.name == name).expect(name);
-    g.layout.counter(r, c, player, None)
+    g.layout.counter(c, player, None)
 }
 
 /// A player's `time` counter.

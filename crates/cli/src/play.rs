@@ -331,13 +331,13 @@ fn player_summary(game: &Game, p: usize) -> serde_json::Value {
         }
         match c.index {
             None => {
-                let v = &game.state.counters[game.layout.counter(r, id, Some(p), None)];
+                let v = &game.state.counters[game.layout.counter(id, Some(p), None)];
                 map.insert(c.name.clone(), value_json(game, v));
             }
             Some(class) => {
                 let mut inner = serde_json::Map::new();
                 for place in &r.classes[class].places {
-                    let v = &game.state.counters[game.layout.counter(r, id, Some(p), Some(*place))];
+                    let v = &game.state.counters[game.layout.counter(id, Some(p), Some(*place))];
                     inner.insert(r.places[*place].name.clone(), value_json(game, v));
                 }
                 map.insert(c.name.clone(), serde_json::Value::Object(inner));
@@ -589,7 +589,7 @@ fn table(game: &Game, me: usize) -> String {
         writeln!(out, "\n── {} · action {} · P{} to move ──", r.game.title, game.state.actions + 1, me + 1);
     if let TurnPolicy::LowestCounter(c) = r.turns {
         let mut order: Vec<usize> = (0..game.players()).collect();
-        let value = |p: usize| match &game.state.counters[game.layout.counter(r, c, Some(p), None)] {
+        let value = |p: usize| match &game.state.counters[game.layout.counter(c, Some(p), None)] {
             V::Int(n) => *n,
             _ => 0,
         };

@@ -185,7 +185,7 @@ impl<'r> Game<'r> {
             let v = it.eval(&c.init, &st, &mut Frame::new(None))?;
             let owners = if c.per_player { self.layout.players } else { 1 };
             let places = c.index.map_or(1, |k| self.rules.classes[k].places.len());
-            let base = self.layout.counter(self.rules, id, None, None);
+            let base = self.layout.counter(id, None, None);
             for i in 0..owners * places {
                 st.counters[base + i] = v;
             }
@@ -210,7 +210,7 @@ impl<'r> Game<'r> {
 
     /// The value of the turn-order counter for a player.
     fn turn_value(&self, st: &State, counter: CounterId, p: usize) -> i64 {
-        match st.counters[self.layout.counter(self.rules, counter, Some(p), None)] {
+        match st.counters[self.layout.counter(counter, Some(p), None)] {
             V::Int(n) => n,
             _ => 0,
         }

@@ -591,7 +591,7 @@ impl<'a> Interp<'a> {
                         );
                     }
                 }
-                Ok(self.lay.zone(self.r, *zone, p, place))
+                Ok(self.lay.zone(*zone, p, place))
             }
             _ => match self.eval(e, st, f)? {
                 V::Zone(z) => Ok(z),
@@ -605,7 +605,7 @@ impl<'a> Interp<'a> {
             ExprKind::Counter { counter, player, index } => {
                 let p = self.player_opt(player.as_deref(), st, f)?;
                 let place = self.place_opt(index.as_deref(), st, f)?;
-                Ok(self.lay.counter(self.r, *counter, p, place))
+                Ok(self.lay.counter(*counter, p, place))
             }
             _ => rule(e.span, "not a counter"),
         }
@@ -898,7 +898,7 @@ impl<'a> Interp<'a> {
         let c = &self.r.counters[counter];
         let class = c.index?;
         let places = &self.r.classes[class].places;
-        let base = self.lay.counter(self.r, counter, None, None);
+        let base = self.lay.counter(counter, None, None);
         let pos = (inst - base) % places.len();
         Some(self.r.places[places[pos]].name.clone())
     }
@@ -1015,7 +1015,7 @@ impl<'a> Interp<'a> {
                     format!("`{}` is full and has no overflow zone", self.lay.zone_name(self.r, row)),
                 );
             };
-            let dest = self.lay.zone(self.r, overflow, None, None);
+            let dest = self.lay.zone(overflow, None, None);
             st.zones[row][last] = None;
             st.zones[dest].insert(0, Some(out));
             self.record(|me| Event::Move {

@@ -64,9 +64,11 @@ pub fn text(s: &str) -> &'static str {
 #[derive(Clone, Debug)]
 pub struct Layout {
     pub players: usize,
-    zone_base: Vec<usize>,
+    /// Per zone: its first instance, and how many places each owner has.
+    zone_base: Vec<(usize, usize)>,
     group_base: usize,
-    counter_base: Vec<usize>,
+    /// Per counter: the same.
+    counter_base: Vec<(usize, usize)>,
     piece_base: Vec<usize>,
     /// Position of each place within its class.
     place_pos: Vec<usize>,
@@ -95,7 +97,7 @@ impl Layout {
         let mut instances = Vec::new();
         let mut zone_base = Vec::new();
         for (z, zone) in r.zones.iter().enumerate() {
-            zone_base.push(instances.len());
+            zone_base.push((instances.len(), Self::class_size(r, zone.index)));
             let owners: Vec<Option<usize>> =
                 if zone.per_player { (0..players).map(Some).collect() } else { vec![None] };
             for owner in owners {
@@ -116,8 +118,9 @@ impl Layout {
         let mut counter_base = Vec::new();
         let mut n = 0;
         for c in &r.counters {
-            counter_base.push(n);
-            n += (if c.per_player { players } else { 1 }) * c.index.map_or(1, |k| r.classes[k].places.len());
+            let size = Self::class_size(r, c.index);
+            counter_base.push((n, size));
+            n += (if c.per_player { players } else { 1 }) * size;
         }
         let mut piece_base = Vec::new();
         let mut m = 0;
@@ -142,26 +145,18 @@ impl Layout {
         class.map_or(1, |c| r.classes[c].places.len())
     }
 
-    pub fn zone(&self, r: &Ruleset, zone: usize, player: Option<usize>, place: Option<PlaceId>) -> usize {
-        let z = &r.zones[zone];
-        let size = Self::class_size(r, z.index);
-        self.zone_base[zone] + player.unwrap_or(0) * size + place.map_or(0, |p| self.place_pos[p])
+    pub fn zone(&self, zone: usize, player: Option<usize>, place: Option<PlaceId>) -> usize {
+        let (base, size) = self.zone_base[zone];
+        base + player.unwrap_or(0) * size + place.map_or(0, |p| self.place_pos[p])
     }
 
     pub fn group(&self, group: usize) -> usize {
         self.group_base + group
     }
 
-    pub fn counter(
-        &self,
-        r: &Ruleset,
-        counter: usize,
-        player: Option<usize>,
-        place: Option<PlaceId>,
-    ) -> usize {
-        let c = &r.counters[counter];
-        let size = Self::class_size(r, c.index);
-        self.counter_base[counter] + player.unwrap_or(0) * size + place.map_or(0, |p| self.place_pos[p])
+    pub fn counter(&self, counter: usize, player: Option<usize>, place: Option<PlaceId>) -> usize {
+        let (base, size) = self.counter_base[counter];
+        base + player.unwrap_or(0) * size + place.map_or(0, |p| self.place_pos[p])
     }
 
     pub fn piece(&self, piece: usize, player: Option<usize>) -> usize {
