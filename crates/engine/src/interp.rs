@@ -216,11 +216,7 @@ impl<'a> Interp<'a> {
             }
             ExprKind::Let { id, args } => match self.consts.get(*id) {
                 Some(Some(v)) => *v,
-                _ => {
-                    let mut inner = Frame::new(f.me);
-                    self.bind(args, &mut inner, st, f)?;
-                    self.eval(&self.r.lets[*id].body, st, &mut inner)?
-                }
+                _ => self.call(*id, args, st, f, Self::eval)?,
             },
             ExprKind::Aggregate { func, value, var, domain, filter } => {
                 self.aggregate(*func, value.as_deref(), *var, domain, filter.as_deref(), st, f)?
@@ -244,13 +240,22 @@ impl<'a> Interp<'a> {
         })
     }
 
-    /// Bind a let's arguments, evaluated in the caller's frame.
-    fn bind(&self, args: &[Expr], inner: &mut Frame, st: &State, f: &mut Frame) -> R<()> {
+    /// A let's value: its body, as `value` evaluates it, in a frame of its
+    /// arguments (evaluated in the caller's frame).
+    fn call<T>(
+        &self,
+        id: LetId,
+        args: &[Expr],
+        st: &State,
+        f: &mut Frame,
+        value: impl Fn(&Self, &Expr, &State, &mut Frame) -> R<T>,
+    ) -> R<T> {
+        let mut inner = Frame::new(f.me);
         for (i, a) in args.iter().enumerate() {
             let v = self.eval(a, st, f)?;
             inner.set(i, v);
         }
-        Ok(())
+        value(self, &self.r.lets[id].body, st, &mut inner)
     }
 
     /// Evaluate a number (`none` counts as 0). Leaves inline, as `eval`.
@@ -288,11 +293,7 @@ impl<'a> Interp<'a> {
             },
             ExprKind::Let { id, args } => match self.consts.get(*id) {
                 Some(Some(V::Int(n))) => return Ok(*n),
-                _ => {
-                    let mut inner = Frame::new(f.me);
-                    self.bind(args, &mut inner, st, f)?;
-                    return self.int(&self.r.lets[*id].body, st, &mut inner);
-                }
+                _ => return self.call(*id, args, st, f, Self::int),
             },
             ExprKind::If(c, a, b) => {
                 return if self.bool(c, st, f)? { self.int(a, st, f) } else { self.int(b, st, f) };
@@ -382,11 +383,7 @@ impl<'a> Interp<'a> {
             },
             ExprKind::Let { id, args } => match self.consts.get(*id) {
                 Some(Some(V::Bool(b))) => return Ok(*b),
-                _ => {
-                    let mut inner = Frame::new(f.me);
-                    self.bind(args, &mut inner, st, f)?;
-                    return self.bool(&self.r.lets[*id].body, st, &mut inner);
-                }
+                _ => return self.call(*id, args, st, f, Self::bool),
             },
             ExprKind::If(c, a, b) => {
                 return if self.bool(c, st, f)? { self.bool(a, st, f) } else { self.bool(b, st, f) };
