@@ -64,7 +64,8 @@ enum Command {
         /// How many play (default: as many as --seats names, at least the minimum).
         #[arg(long)]
         players: Option<u32>,
-        /// Who sits where, comma-separated: `human`, `random`. Seats not named are bots.
+        /// Who sits where, comma-separated: `human`, `random`, `greedy`, `mcts` (`mcts:2000`
+        /// iterations a move, `mcts:500ms` time a move). Seats not named are random bots.
         #[arg(long)]
         seats: Option<String>,
         /// The seed for all chance; the same seed and actions replay the same game.
@@ -116,7 +117,8 @@ struct SimulateCmd {
     games: u64,
     #[arg(long)]
     players: Option<u32>,
-    /// Bots by seat, comma-separated: `random`, `greedy`; unnamed seats are random.
+    /// Bots by seat, comma-separated: `random`, `greedy`, `mcts` (`mcts:2000`, `mcts:500ms`);
+    /// unnamed seats are random.
     #[arg(long)]
     seats: Option<String>,
     /// Game i uses seed SEED + i.
