@@ -1,5 +1,6 @@
 //! Runtime values, the layout of zone and counter instances, and the state.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::rc::Rc;
 use std::sync::{Mutex, OnceLock};
@@ -49,13 +50,27 @@ impl V {
 /// holding one stay plain copies, which makes frames, counters and states
 /// cheap to copy and to drop. Comparing two texts compares their contents.
 pub fn text(s: &str) -> &'static str {
-    static TEXTS: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    let mut texts = TEXTS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(t) = texts.get(s) {
+    // Each thread asks the shared table once per text, so simulations on
+    // many threads do not queue for its lock.
+    thread_local! {
+        static SEEN: RefCell<HashSet<&'static str>> = RefCell::new(HashSet::new());
+    }
+    if let Some(t) = SEEN.with(|seen| seen.borrow().get(s).copied()) {
         return t;
     }
-    let t: &'static str = Box::leak(s.into());
-    texts.insert(t);
+    static TEXTS: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let t = {
+        let mut texts = TEXTS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+        match texts.get(s) {
+            Some(t) => *t,
+            None => {
+                let t: &'static str = Box::leak(s.into());
+                texts.insert(t);
+                t
+            }
+        }
+    };
+    SEEN.with(|seen| seen.borrow_mut().insert(t));
     t
 }
 
