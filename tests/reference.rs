@@ -9,7 +9,7 @@
 //! same final score.
 
 use engine::{Event, Game, V};
-use ruleset::model::{Ruleset, Value};
+use model::{AttrId, ComponentId, CounterId, PieceId, PlaceId, PlayerId, Ruleset, Value, ZoneId};
 
 const SITES: usize = 5;
 
@@ -124,9 +124,10 @@ impl Thebes {
     /// The reference state equal to a freshly set-up engine game.
     pub fn from_game(g: &Game) -> Thebes {
         let r = g.rules;
-        let attr = |name: &str| r.attr_names.iter().position(|a| a == name);
+        let attr = |name: &str| r.attr_names.iter().position(|a| a == name).map(AttrId::new);
         let site_class = r.classes.iter().position(|c| c.name == "site").expect("class site");
-        let site_place = r.classes[site_class].places.clone();
+        let site_ids = r.classes[site_class].places.clone();
+        let site_place: Vec<usize> = site_ids.iter().map(|p| p.index()).collect();
         let mut site_of_place = vec![None; r.places.len()];
         for (i, p) in site_place.iter().enumerate() {
             site_of_place[*p] = Some(i);
@@ -142,12 +143,12 @@ impl Thebes {
                     _ => 0,
                 };
                 let place = |name: &str| match get(name) {
-                    Some(Value::Place(p)) => Some(*p),
+                    Some(Value::Place(p)) => Some(p.index()),
                     _ => None,
                 };
                 let needs = match get("needs") {
                     Some(Value::Map(m)) => {
-                        m.iter().map(|(p, n)| (site_of_place[*p].expect("a site"), *n)).collect()
+                        m.iter().map(|(p, n)| (site_of_place[p.index()].expect("a site"), *n)).collect()
                     }
                     _ => Vec::new(),
                 };
@@ -166,16 +167,17 @@ impl Thebes {
             })
             .collect();
         let zone = |name: &str, player: Option<usize>, place: Option<usize>| -> Vec<usize> {
-            let z = r.zones.iter().position(|z| z.name == name).expect(name);
-            g.state.cards(g.layout.zone(z, player, place)).collect()
+            let z = ZoneId::new(r.zones.iter().position(|z| z.name == name).expect(name));
+            let inst = g.layout.zone(z, player.map(PlayerId::new), place.map(PlaceId::new));
+            g.state.cards(inst).map(ComponentId::index).collect()
         };
         let row = |name: &str| -> Vec<Option<usize>> {
-            let z = r.zones.iter().position(|z| z.name == name).expect(name);
-            g.state.zones[g.layout.zone(z, None, None)].to_vec()
+            let z = ZoneId::new(r.zones.iter().position(|z| z.name == name).expect(name));
+            g.state.zones[g.layout.zone(z, None, None)].iter().map(|c| c.map(ComponentId::index)).collect()
         };
         let counter = |name: &str, player: Option<usize>, place: Option<usize>| -> i64 {
-            let c = r.counters.iter().position(|c| c.name == name).expect(name);
-            match g.state.counters[g.layout.counter(c, player, place)] {
+            let c = CounterId::new(r.counters.iter().position(|c| c.name == name).expect(name));
+            match g.state.counters[g.layout.counter(c, player.map(PlayerId::new), place.map(PlaceId::new))] {
                 V::Int(n) => n,
                 _ => 0,
             }
@@ -186,12 +188,12 @@ impl Thebes {
             (1..=12).map(|k| (1..=12).map(|w| chrono_t.get(&[k, w]).expect("cell")).collect()).collect();
         let dist =
             r.distances.iter().map(|row| row.iter().map(|d| d.map_or(99, i64::from)).collect()).collect();
-        let piece = r.pieces.iter().position(|p| p.name == "archaeologist").expect("piece");
+        let piece = PieceId::new(r.pieces.iter().position(|p| p.name == "archaeologist").expect("piece"));
         Thebes {
             cards,
             place_names: r.places.iter().map(|p| p.name.clone()).collect(),
             site_place: site_place.clone(),
-            warsaw: r.place_named("Warsaw").expect("Warsaw"),
+            warsaw: r.place_named("Warsaw").expect("Warsaw").index(),
             dist,
             chrono,
             congress: (0..=7).map(|k| table(r, "congress_points").get(&[k]).expect("cell")).collect(),
@@ -206,7 +208,7 @@ impl Thebes {
             time: (0..n).map(|p| counter("time", Some(p), None)).collect(),
             arrival: g.state.arrival.clone(),
             tick: g.state.tick,
-            pos: (0..n).map(|p| g.state.pieces[g.layout.piece(piece, Some(p))]).collect(),
+            pos: PlayerId::all(n).map(|p| g.state.pieces[g.layout.piece(piece, Some(p))].index()).collect(),
             deck: zone("deck", None, None),
             pile3: zone("pile3", None, None),
             discard: zone("discard", None, None),

@@ -3,7 +3,9 @@
 //! set-up game, apply actions written in the notation, and play random games
 //! that check the engine's invariants after every action.
 
+use engine::state::ZoneInst;
 use engine::{notation, Choice, Event, Game, V};
+use model::{ActionId, ComponentId, CounterId, PlayerId, ZoneId};
 use rand::{Rng, SeedableRng};
 use ruleset::Ruleset;
 
@@ -15,17 +17,17 @@ pub fn load(path: &str) -> Ruleset {
 }
 
 /// The instance of a zone, for a player and/or a place.
-pub fn zone(g: &Game, name: &str, player: Option<usize>, place: Option<&str>) -> usize {
+pub fn zone(g: &Game, name: &str, player: Option<usize>, place: Option<&str>) -> ZoneInst {
     let r = g.rules;
-    let z = r.zones.iter().position(|z| z.name == name).expect(name);
-    g.layout.zone(z, player, place.map(|p| r.place_named(p).expect(p)))
+    let z = ZoneId::new(r.zones.iter().position(|z| z.name == name).expect(name));
+    g.layout.zone(z, player.map(PlayerId::new), place.map(|p| r.place_named(p).expect(p)))
 }
 
 /// The instance of a counter, for a player.
 pub fn counter(g: &Game, name: &str, player: Option<usize>) -> usize {
     let r = g.rules;
-    let c = r.counters.iter().position(|c| c.name == name).expect(name);
-    g.layout.counter(c, player, None)
+    let c = CounterId::new(r.counters.iter().position(|c| c.name == name).expect(name));
+    g.layout.counter(c, player.map(PlayerId::new), None)
 }
 
 /// A player's `time` counter.
@@ -41,14 +43,20 @@ pub fn set_time(g: &mut Game, p: usize, t: i64) {
     g.state.counters[i] = V::Int(t);
 }
 
+/// The first component called `name`.
+pub fn component(g: &Game, name: &str) -> ComponentId {
+    let found = g.rules.components.iter().position(|c| c.name == name);
+    ComponentId::new(found.unwrap_or_else(|| panic!("no component `{name}`")))
+}
+
 /// A component called `name` that is not in zone instance `not_in`: one
 /// lying in a shared zone if there is one, so that arranging a scenario
 /// never takes a copy from a player who was given it earlier.
-pub fn pick(g: &Game, name: &str, not_in: usize) -> usize {
-    let candidates: Vec<usize> = (0..g.rules.components.len())
+pub fn pick(g: &Game, name: &str, not_in: ZoneInst) -> ComponentId {
+    let candidates: Vec<ComponentId> = ComponentId::all(g.rules.components.len())
         .filter(|c| g.rules.components[*c].name == name && !g.state.zones[not_in].contains(&Some(*c)))
         .collect();
-    let shared = |c: usize| {
+    let shared = |c: ComponentId| {
         let inst = g.state.zones.iter().position(|z| z.contains(&Some(c)));
         inst.is_some_and(|i| g.layout.instances[i].player.is_none())
     };
@@ -61,12 +69,12 @@ pub fn pick(g: &Game, name: &str, not_in: usize) -> usize {
 }
 
 /// Move a component called `name` (see `pick`) into a zone instance.
-pub fn give(g: &mut Game, name: &str, to: usize) {
+pub fn give(g: &mut Game, name: &str, to: ZoneInst) {
     let c = pick(g, name, to);
-    if let Some(src) = g.state.zones.iter().position(|z| z.contains(&Some(c))) {
+    if let Some(src) = g.state.zones.iter().position(|z| z.contains(&Some(c))).map(ZoneInst::new) {
         let i = g.state.zones[src].iter().position(|x| *x == Some(c)).expect("found above");
         // A row keeps its slots: the one taken from stays empty.
-        if g.layout.zone_kind(g.rules, src) == ruleset::model::ZoneKind::Row {
+        if g.layout.zone_kind(g.rules, src) == model::ZoneKind::Row {
             g.state.zones[src][i] = None;
         } else {
             g.state.zones[src].remove(i);
@@ -123,7 +131,7 @@ pub fn event_lines(events: &[Event]) -> String {
 }
 
 /// The names of the components in a zone instance, top first.
-pub fn names(g: &Game, inst: usize) -> Vec<String> {
+pub fn names(g: &Game, inst: ZoneInst) -> Vec<String> {
     g.state.cards(inst).map(|c| g.rules.components[c].name.clone()).collect()
 }
 
@@ -187,7 +195,7 @@ pub fn assert_replays(rules: &Ruleset, g: &Game, history: &[Choice]) {
 /// Each component lies in exactly one zone, and the score totals are the
 /// sums of their rule lines.
 pub fn assert_finished_sound(g: &Game) {
-    let mut cards: Vec<usize> = g.state.zones.iter().flatten().flatten().copied().collect();
+    let mut cards: Vec<ComponentId> = g.state.zones.iter().flatten().flatten().copied().collect();
     cards.sort();
     cards.dedup();
     assert_eq!(cards.len(), g.rules.components.len(), "each component in exactly one zone");
@@ -203,6 +211,7 @@ pub fn brute_force_choices(g: &Game) -> Vec<Choice> {
     let me = g.current().unwrap();
     let mut out = Vec::new();
     for (id, action) in g.rules.actions.iter().enumerate() {
+        let id = ActionId::new(id);
         let domains = g.domains(action, me).unwrap();
         let mut combos: Vec<Vec<V>> = vec![Vec::new()];
         for d in &domains {
@@ -243,7 +252,7 @@ pub fn assert_pruned_choices_are_exact(rules: &Ruleset, every: usize) {
 /// Two games that differ only in what seat `me` cannot see: the seat's
 /// view, the legal choices, greedy's and mcts's picks and the samples dealt
 /// from the same bot seed are all the same. Returns the samples of `a`.
-pub fn assert_no_peek<'r>(a: &Game<'r>, b: &Game<'r>, me: usize) -> Vec<Game<'r>> {
+pub fn assert_no_peek<'r>(a: &Game<'r>, b: &Game<'r>, me: PlayerId) -> Vec<Game<'r>> {
     use bots::{Bot, Budget, GreedyBot, MctsBot, Seat};
     assert_ne!(a.state.zones, b.state.zones, "the two games differ");
     assert_eq!(a.view(me), b.view(me), "the seat sees no difference");

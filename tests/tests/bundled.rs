@@ -22,7 +22,7 @@ fn each_edition_and_house_rule_changes_what_it_says_and_only_that() {
     let root = repo_root().join("rulesets/thebes");
     let base = check_path(&root.join("thebes.ruleset")).ruleset.unwrap();
     let option = |r: &ruleset::Ruleset, name: &str| r.option_named(name).unwrap().value.clone();
-    use ruleset::model::Value;
+    use model::Value;
     let ru = check_path(&root.join("editions/ru.ruleset")).ruleset.unwrap();
     assert_eq!(option(&ru, "permits_refresh_at_once"), Value::Bool(true));
     assert_eq!(option(&base, "permits_refresh_at_once"), Value::Bool(false));
@@ -32,21 +32,26 @@ fn each_edition_and_house_rule_changes_what_it_says_and_only_that() {
     assert_eq!(option(&es, "blanks_per_bag"), Value::Int(16), "the misprint is documented, not played");
     let nz = check_path(&root.join("house/no-zeppelins.ruleset")).ruleset.unwrap();
     let count = |r: &ruleset::Ruleset, tag: &str| {
-        let t = r.tags.iter().position(|x| x == tag).unwrap();
+        let t = r.tag_named(tag).unwrap();
         r.components.iter().filter(|c| c.tags.contains(&t)).count()
     };
     assert_eq!((count(&base, "zeppelin"), count(&base, "car")), (2, 2));
     assert_eq!((count(&nz, "zeppelin"), count(&nz, "car")), (0, 4));
     assert_eq!(nz.groups.iter().find(|g| g.name == "research_cards").unwrap().components.len(), 85);
-    let kind = check_path(&root.join("house/kind-chronoscope.ruleset")).ruleset.unwrap();
+    let kind_checked = check_path(&root.join("house/kind-chronoscope.ruleset"));
+    let kind = kind_checked.ruleset.unwrap();
     let chrono = |r: &ruleset::Ruleset, k: i64, w: i64| {
         r.tables.iter().find(|t| t.name == "chronoscope").unwrap().get(&[k, w])
     };
     assert_eq!((chrono(&base, 1, 4), chrono(&kind, 1, 4)), (Some(0), Some(1)));
     assert_eq!((chrono(&base, 3, 2), chrono(&kind, 3, 2)), (Some(0), Some(1)));
     assert_eq!(chrono(&kind, 8, 4), Some(5), "rows it does not name stay");
-    assert_eq!(kind.files.len(), 2);
-    assert!(kind.changes.iter().any(|c| c.item == "table chronoscope row 1" && c.span.file == 0));
+    assert_eq!(kind_checked.origin.files.len(), 2);
+    assert!(kind_checked
+        .origin
+        .changes
+        .iter()
+        .any(|c| c.item == "table chronoscope row 1" && c.span.file == 0));
 }
 
 fn thebes() -> ruleset::Ruleset {
@@ -68,10 +73,10 @@ fn thebes_has_the_components_of_the_queen_edition() {
 #[test]
 fn thebes_bags_hold_13_artifacts_summing_to_36_per_site() {
     let r = thebes();
-    let attr = |name: &str| r.attr_names.iter().position(|a| a == name).unwrap();
+    let attr = |name: &str| r.attr_named(name).unwrap();
     let (bag, value) = (attr("bag"), attr("value"));
-    let artifact = r.tags.iter().position(|t| t == "artifact").unwrap();
-    let blank = r.tags.iter().position(|t| t == "blank").unwrap();
+    let artifact = r.tag_named("artifact").unwrap();
+    let blank = r.tag_named("blank").unwrap();
     for site in ["Greece", "Crete", "Egypt", "Palestine", "Mesopotamia"] {
         let place = r.place_named(site).unwrap();
         let in_bag: Vec<_> = r
@@ -79,7 +84,7 @@ fn thebes_bags_hold_13_artifacts_summing_to_36_per_site() {
             .iter()
             .filter(|c| {
                 let k = &r.kinds[c.kind];
-                k.slot_of(bag).is_some_and(|s| c.values[s] == ruleset::model::Value::Place(place))
+                k.slot_of(bag).is_some_and(|s| c.values[s] == model::Value::Place(place))
             })
             .collect();
         assert_eq!(in_bag.len(), 31, "{site}: 31 tokens");
@@ -88,7 +93,7 @@ fn thebes_bags_hold_13_artifacts_summing_to_36_per_site() {
         let sum: i64 = artifacts
             .iter()
             .map(|c| match c.values[r.kinds[c.kind].slot_of(value).unwrap()] {
-                ruleset::model::Value::Int(v) => v,
+                model::Value::Int(v) => v,
                 _ => 0,
             })
             .sum();
@@ -101,7 +106,7 @@ fn thebes_bags_hold_13_artifacts_summing_to_36_per_site() {
 fn thebes_board_distances_match_the_reference_table() {
     // ../shared/reference/thebes.md section 4, rows London and Moscow.
     let r = thebes();
-    let d = |a: &str, b: &str| r.distances[r.place_named(a).unwrap()][r.place_named(b).unwrap()];
+    let d = |a: &str, b: &str| r.distance(r.place_named(a).unwrap(), r.place_named(b).unwrap());
     assert_eq!(d("London", "Warsaw"), Some(2));
     assert_eq!(d("London", "Egypt"), Some(4));
     assert_eq!(d("Moscow", "Palestine"), Some(4));
@@ -125,8 +130,9 @@ fn thebes_chronoscope_reads_the_rulebook_example() {
 
 #[test]
 fn thebes_marks_the_medium_confidence_chronoscope_rows_provisional() {
-    let r = thebes();
-    let rows: Vec<&str> = r
+    let checked = check_path(&repo_root().join("rulesets/thebes/thebes.ruleset"));
+    let rows: Vec<&str> = checked
+        .origin
         .provisional()
         .filter(|p| p.item.starts_with("table chronoscope row "))
         .map(|p| p.item.trim_start_matches("table chronoscope row "))
@@ -140,7 +146,8 @@ fn grabrauber_agrees_with_every_known_fact_of_the_card_game() {
     // 4 thieves and 4 grave robbers (one per region), 22 large permits (4 per
     // region and 6 general), the chart cell 4 x 11 = 4, exhibition tiers
     // 9/5/3, the congress table.
-    let r = check_path(&repo_root().join("rulesets/grabrauber/grabrauber.ruleset")).ruleset.unwrap();
+    let checked = check_path(&repo_root().join("rulesets/grabrauber/grabrauber.ruleset"));
+    let r = checked.ruleset.unwrap();
     let size = |name: &str| r.groups.iter().find(|g| g.name == name).expect(name).components.len();
     let small =
         ["professor_cards", "find_cards", "study_cards", "action_cards", "exhibition_cards", "museum_cards"];
@@ -148,7 +155,7 @@ fn grabrauber_agrees_with_every_known_fact_of_the_card_game() {
     assert_eq!(size("professor_cards"), 5);
     assert_eq!(size("permit_cards"), 22);
     let tagged = |tag: &str| {
-        let t = r.tags.iter().position(|x| x == tag).unwrap();
+        let t = r.tag_named(tag).unwrap();
         r.components.iter().filter(|c| c.tags.contains(&t)).map(|c| c.name.clone()).collect::<Vec<_>>()
     };
     let regions = ["Mesopotamia", "Egypt", "Greece", "Crete"];
@@ -172,10 +179,10 @@ fn grabrauber_agrees_with_every_known_fact_of_the_card_game() {
     assert_eq!(congress, vec![1, 3, 6, 10, 15, 21, 28]);
     let kind = r.kinds.iter().find(|k| k.name == "exhibition_card").unwrap();
     let default = |attr: &str| {
-        let a = r.attr_names.iter().position(|x| x == attr).unwrap();
+        let a = r.attr_named(attr).unwrap();
         kind.slots.iter().find(|s| s.0 == a).unwrap().2.clone()
     };
-    use ruleset::model::Value;
+    use model::Value;
     assert_eq!(
         [default("weeks"), default("weeks_second"), default("weeks_third")],
         [Value::Int(9), Value::Int(5), Value::Int(3)]
@@ -192,7 +199,7 @@ fn grabrauber_agrees_with_every_known_fact_of_the_card_game() {
         assert!(r.option_named(o).is_some(), "{o}");
     }
     // Every reconstructed card is marked provisional.
-    let provisional = r.provenance.iter().filter(|p| p.kind == ruleset::ast::NoteKind::Provisional).count();
+    let provisional = checked.origin.provisional().count();
     assert!(provisional >= 80, "{provisional} provisional notes");
 }
 
@@ -207,7 +214,7 @@ fn a_quiet_start_sets_up_the_same_game_as_new() {
             assert!(!events.is_empty(), "{path}: `new` reports the setup");
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             for _ in 0..40 {
-                for p in 0..players {
+                for p in model::PlayerId::all(players) {
                     assert_eq!(a.view(p), b.view(p), "{path}, {players} players, seed {seed}");
                 }
                 let choices = a.choices();

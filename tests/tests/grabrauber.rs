@@ -6,7 +6,9 @@
 //! a freshly set-up game, then apply real actions through the engine.
 
 use chronoscope_tests::scenario::*;
+use engine::state::ZoneInst;
 use engine::{Event, Game, V};
+use model::PlayerId;
 use ruleset::Ruleset;
 
 fn grabrauber() -> Ruleset {
@@ -31,7 +33,7 @@ fn swap_into_row(g: &mut Game, name: &str, row: &str, slot: usize) {
 }
 
 /// Empty a zone instance into the box.
-fn clear(g: &mut Game, inst: usize) {
+fn clear(g: &mut Game, inst: ZoneInst) {
     let box_ = zone(g, "box", None, None);
     let cards: Vec<_> = g.state.zones[inst].drain(..).flatten().collect();
     g.state.zones[box_].extend(cards.into_iter().map(Some));
@@ -75,7 +77,7 @@ fn two_specialized_and_three_general_give_four_knowledge_and_eleven_weeks_draw_f
         give(&mut g, card, stack);
     }
     let mes = place(&g, "Mesopotamia");
-    assert_eq!(int_let(&g, "knowledge", vec![V::Player(0), mes]), 4);
+    assert_eq!(int_let(&g, "knowledge", vec![V::Player(PlayerId::new(0)), mes]), 4);
     let permits = zone(&g, "permits", Some(0), None);
     assert_eq!(names(&g, permits).iter().filter(|n| *n == "Mesopotamia permit").count(), 2);
 
@@ -203,10 +205,10 @@ fn a_tie_goes_to_the_player_furthest_back() {
     set_time(&mut g, 1, 5);
     let sheet = g.scores().unwrap();
     assert_eq!(sheet.totals, vec![0, 0]);
-    assert_eq!(sheet.winners, vec![1]);
+    assert_eq!(sheet.winners, vec![PlayerId::new(1)]);
     // On the same field the tie stays shared (the rulebook is silent).
     set_time(&mut g, 1, 7);
-    assert_eq!(g.scores().unwrap().winners, vec![0, 1]);
+    assert_eq!(g.scores().unwrap().winners, vec![PlayerId::new(0), PlayerId::new(1)]);
 }
 
 #[test]
@@ -219,7 +221,7 @@ fn a_professor_goes_to_four_points_and_passes_to_more() {
     let chairs = zone(&g, "chairs", None, None);
     let t0 = zone(&g, "tableau", Some(0), None);
     let t1 = zone(&g, "tableau", Some(1), None);
-    let holds = |g: &Game, inst: usize| names(g, inst).contains(&"Professor Egypt".to_string());
+    let holds = |g: &Game, inst: ZoneInst| names(g, inst).contains(&"Professor Egypt".to_string());
     give(&mut g, "Egypt 1 book", t0);
     swap_into_row(&mut g, "Egypt 3 books", "display", 0);
     to_move(&mut g, 0, 5);
@@ -312,7 +314,10 @@ fn action_cards_go_hidden_to_the_hand_and_cost_their_weeks_when_taken_and_played
     let hand = zone(&g, "hand", Some(0), None);
     assert_eq!(names(&g, hand), vec!["Grave robber Egypt"]);
     assert_eq!(time(&g, 0), 7);
-    assert!(!g.visible_to(hand, 1) && g.visible_to(hand, 0), "only its owner sees a hand");
+    assert!(
+        !g.visible_to(hand, PlayerId::new(1)) && g.visible_to(hand, PlayerId::new(0)),
+        "only its owner sees a hand"
+    );
     // The grave robber takes the most valuable find of its stack.
     let stack = zone(&g, "stack", None, Some("Egypt"));
     clear(&mut g, stack);
@@ -396,7 +401,7 @@ fn a_scholar_shows_one_stack_to_its_player_only() {
         vec![("stack[Crete]".to_string(), 1, vec!["Crete find 4".to_string(), "Crete rubble".to_string()])]
     );
     assert_eq!(g.state.count(stack), 2, "looking takes nothing");
-    assert!(!g.visible_to(stack, 0), "the stack stays face down");
+    assert!(!g.visible_to(stack, PlayerId::new(0)), "the stack stays face down");
     assert_eq!(time(&g, 0), 1);
 }
 
@@ -525,7 +530,8 @@ fn bots_cannot_peek_and_samples_keep_every_back() {
     // A sample deals hidden cards only where the same back lies: each
     // stack holds its own region's finds, every slot keeps its back.
     for sample in assert_no_peek(&g, &other, me) {
-        for (i, (real, imagined)) in g.state.zones.iter().zip(&sample.state.zones).enumerate() {
+        for (i, (real, imagined)) in g.layout.zone_insts().zip(g.state.zones.iter().zip(&sample.state.zones))
+        {
             for (x, y) in real.iter().zip(imagined) {
                 assert_eq!(
                     x.map(|c| g.back_of(c)),

@@ -6,7 +6,9 @@
 //!
 //! A change that alters games for a seed must say so and why; it then
 //! records the new digests with `CHRONOSCOPE_BLESS=1 cargo test --test
-//! same_games` and the commit explains the difference.
+//! same_games` and the commit explains the difference. With
+//! `CHRONOSCOPE_DUMP_GAMES=1` (and `-- --nocapture`) the test prints the
+//! text it digests, so two versions' games can be compared line by line.
 
 use std::fmt::Write as _;
 
@@ -37,6 +39,9 @@ impl Digest {
         Digest(0xcbf2_9ce4_8422_2325)
     }
     fn add(&mut self, text: &str) {
+        if std::env::var_os("CHRONOSCOPE_DUMP_GAMES").is_some() {
+            eprintln!("{text}");
+        }
         for b in text.bytes().chain(std::iter::once(b'\n')) {
             self.0 ^= u64::from(b);
             self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
@@ -72,7 +77,7 @@ fn value_text(g: &Game, v: &V) -> String {
         V::None => "none".into(),
         V::Text(t) => format!("{t:?}"),
         V::Place(p) => g.rules.places[*p].name.clone(),
-        V::Player(p) => format!("P{}", p + 1),
+        V::Player(p) => p.to_string(),
         V::Card(c) => g.rules.components[*c].name.clone(),
         other => format!("{other:?}"),
     }
@@ -92,7 +97,7 @@ fn digest_game(rules: &ruleset::Ruleset, players: usize, seed: u64, greedy: bool
         let choices = g.choices();
         assert!(!choices.is_empty(), "seed {seed}: no legal action");
         let pick = if greedy {
-            bots[me].choose(&Seat::new(&g, me), &choices)
+            bots[me.index()].choose(&Seat::new(&g, me), &choices)
         } else {
             rng.gen_range(0..choices.len())
         };
@@ -104,7 +109,7 @@ fn digest_game(rules: &ruleset::Ruleset, players: usize, seed: u64, greedy: bool
         actions += 1;
         assert!(actions < 5_000, "seed {seed}: the game does not end");
     }
-    for inst in 0..g.state.zones.len() {
+    for inst in g.layout.zone_insts() {
         let names: Vec<&str> = g.state.cards(inst).map(|c| g.rules.components[c].name.as_str()).collect();
         d.add(&format!("{}: {}", g.layout.zone_name(g.rules, inst), names.join(", ")));
     }
@@ -116,7 +121,8 @@ fn digest_game(rules: &ruleset::Ruleset, players: usize, seed: u64, greedy: bool
     for (rule, points) in &sheet.rows {
         d.add(&format!("{rule} {points:?}"));
     }
-    d.add(&format!("totals {:?} winners {:?}", sheet.totals, sheet.winners));
+    let winners: Vec<usize> = sheet.winners.iter().map(|p| p.index()).collect();
+    d.add(&format!("totals {:?} winners {winners:?}", sheet.totals));
     (actions, d.0)
 }
 

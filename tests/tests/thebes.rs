@@ -6,6 +6,7 @@
 
 use chronoscope_tests::scenario::*;
 use engine::{notation, Game, V};
+use model::PlayerId;
 use rand::{Rng, SeedableRng};
 use ruleset::Ruleset;
 
@@ -15,8 +16,8 @@ fn thebes() -> Ruleset {
 
 fn set_place(g: &mut Game, p: usize, place: &str) {
     let r = g.rules;
-    let piece = r.pieces.iter().position(|x| x.name == "archaeologist").unwrap();
-    let i = g.layout.piece(piece, Some(p));
+    let piece = r.piece_named("archaeologist").unwrap();
+    let i = g.layout.piece(piece, Some(PlayerId::new(p)));
     g.state.pieces[i] = r.place_named(place).unwrap();
 }
 
@@ -184,7 +185,7 @@ fn an_exhibition_drawn_goes_to_slot_a_and_pushes_the_others_along() {
     for (slot, name) in
         ["Small exhibition, London", "Small exhibition, Paris", "Small exhibition, Berlin"].iter().enumerate()
     {
-        let c = g.rules.components.iter().position(|c| c.name == *name).unwrap();
+        let c = component(&g, name);
         for z in g.state.zones.iter_mut() {
             if let Some(i) = z.iter().position(|x| *x == Some(c)) {
                 z.remove(i);
@@ -192,7 +193,7 @@ fn an_exhibition_drawn_goes_to_slot_a_and_pushes_the_others_along() {
         }
         g.state.zones[ex][slot] = Some(c);
     }
-    let top = g.rules.components.iter().position(|c| c.name == "Large exhibition, Moscow").unwrap();
+    let top = component(&g, "Large exhibition, Moscow");
     for z in g.state.zones.iter_mut() {
         if let Some(i) = z.iter().position(|x| *x == Some(top)) {
             z.remove(i);
@@ -424,7 +425,7 @@ fn an_exhibition_needs_its_artifacts_which_are_kept() {
     let (mut g, _) = Game::new(&r, 2, 16).unwrap();
     to_move(&mut g, 0, 0);
     let ex = zone(&g, "exhibitions", None, None);
-    let card = g.rules.components.iter().position(|c| c.name == "Small exhibition, London").unwrap();
+    let card = component(&g, "Small exhibition, London");
     for z in g.state.zones.iter_mut() {
         if let Some(i) = z.iter().position(|x| *x == Some(card)) {
             z.remove(i);
@@ -472,7 +473,7 @@ fn the_first_exhausted_deck_takes_the_discards_and_pile_three_later_only_discard
     let pile3 = zone(&g, "pile3", None, None);
     let discard = zone(&g, "discard", None, None);
     // Empty the deck into the discard pile.
-    let cards: Vec<Option<usize>> = g.state.zones[deck].drain(..).collect();
+    let cards: Vec<_> = g.state.zones[deck].drain(..).collect();
     g.state.zones[discard].extend(cards);
     let in_play = g.state.count(discard) + g.state.count(pile3);
     act(&mut g, "take 1");
@@ -481,7 +482,7 @@ fn the_first_exhausted_deck_takes_the_discards_and_pile_three_later_only_discard
     assert!(g.state.count(deck) >= in_play - 8, "the discards and pile 3 form the new deck");
     // The second time only the discards come back (pile 3 is gone).
     to_move(&mut g, 0, 10);
-    let cards: Vec<Option<usize>> = g.state.zones[deck].drain(..).collect();
+    let cards: Vec<_> = g.state.zones[deck].drain(..).collect();
     g.state.zones[discard].extend(cards);
     act(&mut g, "take 1");
     assert_eq!(g.state.count(pile3), 0);
@@ -492,7 +493,7 @@ fn the_first_exhausted_deck_takes_the_discards_and_pile_three_later_only_discard
 fn a_view_shows_the_bags_as_counts_and_the_table_open() {
     let r = thebes();
     let (g, _) = Game::new(&r, 2, 19).unwrap();
-    let view = g.view(0);
+    let view = g.view(PlayerId::new(0));
     let bag = zone(&g, "bag", None, Some("Egypt"));
     assert_eq!(view.zones[bag], engine::ZoneView::Hidden(30));
     let deck = zone(&g, "deck", None, None);
@@ -612,7 +613,7 @@ fn the_hand_written_reference_agrees_with_the_engine_on_legal_moves_weeks_and_sc
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut step = 0;
         while let Some(me) = g.current() {
-            assert_eq!(t.current(), Some(me), "{players}p seed {seed} action {step}: whose turn");
+            assert_eq!(t.current(), Some(me.index()), "{players}p seed {seed} action {step}: whose turn");
             let choices = g.choices();
             let mut engine: Vec<String> = choices.iter().map(|c| notation::format(&g, c)).collect();
             let reference = t.legal();

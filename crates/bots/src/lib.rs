@@ -9,21 +9,22 @@
 #![forbid(unsafe_code)]
 
 use engine::{Choice, Game, View};
+use model::PlayerId;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// What a bot may know at its turn.
 pub struct Seat<'g, 'r> {
     game: &'g Game<'r>,
-    me: usize,
+    me: PlayerId,
 }
 
 impl<'g, 'r> Seat<'g, 'r> {
-    pub fn new(game: &'g Game<'r>, me: usize) -> Self {
+    pub fn new(game: &'g Game<'r>, me: PlayerId) -> Self {
         Seat { game, me }
     }
 
-    pub fn me(&self) -> usize {
+    pub fn me(&self) -> PlayerId {
         self.me
     }
 
@@ -82,11 +83,12 @@ impl GreedyBot {
 }
 
 /// How far ahead `me` is by the ruleset's scoring, as things stand.
-pub fn lead(game: &Game, me: usize) -> i64 {
+pub fn lead(game: &Game, me: PlayerId) -> i64 {
     match game.scores() {
         Ok(sheet) => {
-            let mine = sheet.totals[me];
-            let best_other = sheet.totals.iter().enumerate().filter(|(p, _)| *p != me).map(|(_, t)| *t).max();
+            let mine = sheet.totals[me.index()];
+            let best_other =
+                sheet.totals.iter().enumerate().filter(|(p, _)| *p != me.index()).map(|(_, t)| *t).max();
             mine - best_other.unwrap_or(0)
         }
         Err(_) => i64::MIN / 2,
@@ -156,7 +158,7 @@ impl MctsBot {
 struct Edge {
     choice: Choice,
     /// The player who makes this choice.
-    player: usize,
+    player: PlayerId,
     visits: u32,
     reward: f64,
     /// How often this choice was legal when its parent was reached.
@@ -193,12 +195,12 @@ const PLAYOUT: usize = 16;
 
 fn rewards(game: &Game) -> Vec<f64> {
     match game.scores() {
-        Ok(sheet) => (0..sheet.totals.len())
+        Ok(sheet) => PlayerId::all(sheet.totals.len())
             .map(|p| {
                 let win = if sheet.winners.contains(&p) { 1.0 / sheet.winners.len() as f64 } else { 0.0 };
                 let best_other =
-                    sheet.totals.iter().enumerate().filter(|(q, _)| *q != p).map(|(_, t)| *t).max();
-                let lead = (sheet.totals[p] - best_other.unwrap_or(0)) as f64;
+                    sheet.totals.iter().enumerate().filter(|(q, _)| *q != p.index()).map(|(_, t)| *t).max();
+                let lead = (sheet.totals[p.index()] - best_other.unwrap_or(0)) as f64;
                 0.5 * win + 0.5 * (0.5 + 0.5 * (lead / 10.0).tanh())
             })
             .collect(),
@@ -281,7 +283,7 @@ impl MctsBot {
         for e in path {
             let edge = &mut tree.edges[e];
             edge.visits += 1;
-            edge.reward += r.get(edge.player).copied().unwrap_or(0.0);
+            edge.reward += r.get(edge.player.index()).copied().unwrap_or(0.0);
         }
     }
 }

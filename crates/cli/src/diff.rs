@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-use ruleset::model::*;
+use model::*;
 use ruleset::span::line_col;
 use ruleset::Span;
 use serde::Serialize;
@@ -53,8 +53,7 @@ pub fn run(a: &Path, b: &Path, json: bool) -> ExitCode {
     if broken {
         return ExitCode::from(2);
     }
-    let entries =
-        diff(Side { r: ra, sources: &la.checked.sources }, Side { r: rb, sources: &lb.checked.sources });
+    let entries = diff(Side::new(ra, &la.checked), Side::new(rb, &lb.checked));
     if json {
         let out = serde_json::json!({
             "a": la.name, "b": lb.name, "equal": entries.is_empty(), "differences": entries,
@@ -129,14 +128,20 @@ fn short(text: &str) -> String {
 #[derive(Clone, Copy)]
 pub struct Side<'a> {
     pub r: &'a Ruleset,
+    pub origin: &'a ruleset::Origin,
     pub sources: &'a [(String, String)],
 }
 
-impl Side<'_> {
+impl<'a> Side<'a> {
+    /// One side of a comparison: a checked ruleset and where it came from.
+    pub fn new(r: &'a Ruleset, checked: &'a ruleset::Checked) -> Self {
+        Side { r, origin: &checked.origin, sources: &checked.sources }
+    }
+
     /// Where an edition last changed part of an item (a component, a table
     /// row or cell), if it did.
     fn edited(&self, labels: &[String]) -> Option<Span> {
-        self.r.changes.iter().rev().find(|c| labels.contains(&c.item)).map(|c| c.span)
+        self.origin.changes.iter().rev().find(|c| labels.contains(&c.item)).map(|c| c.span)
     }
 
     fn at(&self, span: Span) -> String {
@@ -204,7 +209,7 @@ impl Side<'_> {
                 .iter()
                 .zip(&comp.values)
                 .filter(|((_, _, default), v)| v != &default)
-                .map(|((a, _, _), v)| format!("{} {}", self.r.attr_names[*a], self.value(v)))
+                .map(|((a, _, _), v)| format!("{} {}", self.r.attr_name(*a), self.value(v)))
                 .collect();
             let entry = out.entry(comp.name.clone()).or_insert((0, attrs.join(", "), comp.span));
             entry.0 += 1;
@@ -308,7 +313,7 @@ pub fn diff(a: Side, b: Side) -> Vec<Entry> {
                 let slots: Vec<String> = k
                     .slots
                     .iter()
-                    .map(|(attr, t, d)| format!("{}: {} = {}", s.r.attr_names[*attr], s.ty(t), s.value(d)))
+                    .map(|(attr, t, d)| format!("{}: {} = {}", s.r.attr_name(*attr), s.ty(t), s.value(d)))
                     .collect();
                 (k.name.clone(), (slots.join(", "), s.at(k.span)))
             })

@@ -6,8 +6,11 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use engine::state::ZoneInst;
 use engine::{notation, Choice, Event, Fail, Game, ScoreSheet, V};
-use ruleset::model::{ParamDomain, Ruleset, TurnPolicy, Type, Visibility, ZoneKind};
+use model::{
+    ActionId, CounterId, ParamDomain, PieceId, PlayerId, Ruleset, TurnPolicy, Type, Visibility, ZoneKind,
+};
 use ruleset::span::line_col;
 
 use crate::render;
@@ -126,7 +129,7 @@ fn play(
         None => None,
     };
     let mut saved: Vec<String> = Vec::new();
-    let order: Vec<String> = game.state.order.iter().map(|p| format!("P{}", p + 1)).collect();
+    let order: Vec<String> = game.state.order.iter().map(PlayerId::to_string).collect();
     write_log(
         &mut log,
         serde_json::json!({
@@ -157,8 +160,7 @@ fn play(
         let choices = game.choices();
         if choices.is_empty() {
             return Err(format!(
-                "P{} has no legal action and the game has not ended: the ruleset leaves this player stuck",
-                me + 1
+                "{me} has no legal action and the game has not ended: the ruleset leaves this player stuck"
             ));
         }
         let from_script = script.as_mut().and_then(|s| {
@@ -174,7 +176,7 @@ fn play(
             })?;
             choice
         } else {
-            match &mut seats[me] {
+            match &mut seats[me.index()] {
                 Seat::Bot(bot) => {
                     let i = bot.choose(&bots::Seat::new(&game, me), &choices);
                     choices[i.min(choices.len() - 1)].clone()
@@ -195,13 +197,13 @@ fn play(
         let after = player_summary(&game, me);
         saved.push(text.clone());
         if !args.quiet {
-            outln!("{:>4}. P{} {text}{}", game.state.actions, me + 1, brief_change(&before, &after));
+            outln!("{:>4}. {me} {text}{}", game.state.actions, brief_change(&before, &after));
         }
         // What a rule showed to this seat alone, told only to a human in it.
-        if matches!(seats[me], Seat::Human) {
+        if matches!(seats[me.index()], Seat::Human) {
             for e in &events {
                 if let Event::Reveal { zone, player, cards, .. } = e {
-                    if *player == me + 1 {
+                    if *player == me.number() {
                         let seen = if cards.is_empty() {
                             "nothing".to_string()
                         } else {
@@ -215,7 +217,7 @@ fn play(
         write_log(
             &mut log,
             serde_json::json!({
-                "type": "action", "n": game.state.actions, "player": format!("P{}", me + 1),
+                "type": "action", "n": game.state.actions, "player": me.to_string(),
                 "action": rules.actions[choice.action].name, "notation": text,
                 "params": params_json(&game, &choice), "before": before, "after": after,
                 "events": events_json(&events, sources),
@@ -233,7 +235,7 @@ fn play(
             "type": "end", "actions": game.state.actions,
             "scores": sheet.rows.iter().map(|(rule, pts)| serde_json::json!({ "rule": rule, "points": pts })).collect::<Vec<_>>(),
             "totals": sheet.totals,
-            "winners": sheet.winners.iter().map(|p| format!("P{}", p + 1)).collect::<Vec<_>>(),
+            "winners": sheet.winners.iter().map(PlayerId::to_string).collect::<Vec<_>>(),
         }),
     )?;
     if let Some(l) = log.as_mut() {
@@ -291,7 +293,7 @@ fn events_json(events: &[Event], sources: &[(String, String)]) -> Vec<serde_json
 }
 
 /// The file name and line of a span.
-fn where_in(sources: &[(String, String)], span: ruleset::Span) -> (String, usize) {
+fn where_in(sources: &[(String, String)], span: model::Span) -> (String, usize) {
     match sources.get(span.file) {
         Some((name, text)) => (name.clone(), line_col(text, span.start).0),
         None => (String::new(), 0),
@@ -313,7 +315,7 @@ fn value_json(game: &Game, v: &V) -> serde_json::Value {
         V::Int(n) => (*n).into(),
         V::Bool(b) => (*b).into(),
         V::Place(p) => r.places[*p].name.as_str().into(),
-        V::Player(p) => format!("P{}", p + 1).into(),
+        V::Player(p) => p.to_string().into(),
         V::Card(c) => r.components[*c].name.as_str().into(),
         V::Text(t) => (*t).into(),
         _ => serde_json::Value::Null,
@@ -322,10 +324,11 @@ fn value_json(game: &Game, v: &V) -> serde_json::Value {
 
 /// A player's per-player counters and pieces, and every let that takes just
 /// a player (in Thebes: the year, general books, ...).
-fn player_summary(game: &Game, p: usize) -> serde_json::Value {
+fn player_summary(game: &Game, p: PlayerId) -> serde_json::Value {
     let r = game.rules;
     let mut map = serde_json::Map::new();
     for (id, c) in r.counters.iter().enumerate() {
+        let id = CounterId::new(id);
         if !c.per_player {
             continue;
         }
@@ -345,6 +348,7 @@ fn player_summary(game: &Game, p: usize) -> serde_json::Value {
         }
     }
     for (id, piece) in r.pieces.iter().enumerate() {
+        let id = PieceId::new(id);
         if piece.per_player {
             let at = game.state.pieces[game.layout.piece(id, Some(p))];
             map.insert(piece.name.clone(), r.places[at].name.as_str().into());
@@ -362,7 +366,7 @@ fn player_summary(game: &Game, p: usize) -> serde_json::Value {
 
 /// Every let of a player and a place class, per place: in Thebes the
 /// knowledge, books, artifacts and permits per site.
-fn per_place_lets(game: &Game, p: usize) -> Vec<String> {
+fn per_place_lets(game: &Game, p: PlayerId) -> Vec<String> {
     let r = game.rules;
     let mut out = Vec::new();
     for l in &r.lets {
@@ -409,7 +413,7 @@ pub fn score_table(sheet: &ScoreSheet) -> String {
     let n = sheet.totals.len();
     let width = sheet.rows.iter().map(|(r, _)| r.len()).max().unwrap_or(5).max(5);
     let mut out = String::from("\nFinal score\n");
-    let heads: Vec<String> = (0..n).map(|p| format!("{:>5}", format!("P{}", p + 1))).collect();
+    let heads: Vec<String> = PlayerId::all(n).map(|p| format!("{:>5}", p.to_string())).collect();
     let _ = writeln!(out, "  {:width$} {}", "", heads.join(""));
     for (rule, pts) in &sheet.rows {
         if pts.iter().all(|x| *x == 0) {
@@ -420,7 +424,7 @@ pub fn score_table(sheet: &ScoreSheet) -> String {
     }
     let cells: Vec<String> = sheet.totals.iter().map(|x| format!("{x:>5}")).collect();
     let _ = writeln!(out, "  {:width$} {}", "total", cells.join(""));
-    let winners: Vec<String> = sheet.winners.iter().map(|p| format!("P{}", p + 1)).collect();
+    let winners: Vec<String> = sheet.winners.iter().map(PlayerId::to_string).collect();
     let verb = if winners.len() == 1 { "wins" } else { "win (tied)" };
     let _ = writeln!(out, "{} {verb}", winners.join(" and "));
     out
@@ -468,7 +472,7 @@ fn ask(
     out!("{}", table(game, me));
     out!("{}", choice_list(game, choices, None, 8));
     loop {
-        out!("P{}> ", me + 1);
+        out!("{me}> ");
         let _ = std::io::stdout().flush();
         let mut line = String::new();
         match input.read_line(&mut line) {
@@ -513,7 +517,7 @@ fn ask(
 /// The numbered legal choices, at most `per_action` of each action.
 fn choice_list(game: &Game, choices: &[Choice], only: Option<&str>, per_action: usize) -> String {
     let mut out = String::from("Choices:\n");
-    let mut shown: std::collections::HashMap<usize, usize> = Default::default();
+    let mut shown: std::collections::HashMap<ActionId, usize> = Default::default();
     let mut hidden: std::collections::BTreeMap<String, usize> = Default::default();
     for (i, c) in choices.iter().enumerate() {
         let name = &game.rules.actions[c.action].name;
@@ -538,7 +542,7 @@ fn choice_list(game: &Game, choices: &[Choice], only: Option<&str>, per_action: 
 /// mover's numbers and how many components it takes from hidden zones.
 fn preview(game: &Game, choice: &Choice) -> String {
     let Ok(events) = game.preview(choice) else { return String::new() };
-    let me = game.current().map(|p| p + 1);
+    let me = game.current().map(PlayerId::number);
     let r = game.rules;
     let mut deltas: Vec<(String, i64)> = Vec::new();
     let mut hidden: Vec<(String, usize)> = Vec::new();
@@ -581,25 +585,24 @@ fn preview(game: &Game, choice: &Choice) -> String {
 }
 
 /// The table as player `me` may see it.
-fn table(game: &Game, me: usize) -> String {
+fn table(game: &Game, me: PlayerId) -> String {
     let r = game.rules;
     let view = game.view(me);
     let mut out = String::new();
-    let _ =
-        writeln!(out, "\n── {} · action {} · P{} to move ──", r.game.title, game.state.actions + 1, me + 1);
+    let _ = writeln!(out, "\n── {} · action {} · {me} to move ──", r.game.title, game.state.actions + 1);
     if let TurnPolicy::LowestCounter(c) = r.turns {
-        let mut order: Vec<usize> = (0..game.players()).collect();
-        let value = |p: usize| match &game.state.counters[game.layout.counter(c, Some(p), None)] {
+        let mut order: Vec<PlayerId> = PlayerId::all(game.players()).collect();
+        let value = |p: PlayerId| match &game.state.counters[game.layout.counter(c, Some(p), None)] {
             V::Int(n) => *n,
             _ => 0,
         };
         order.sort_by(|a, b| {
-            value(*a).cmp(&value(*b)).then(game.state.arrival[*b].cmp(&game.state.arrival[*a]))
+            value(*a).cmp(&value(*b)).then(game.state.arrival[b.index()].cmp(&game.state.arrival[a.index()]))
         });
-        let line: Vec<String> = order.iter().map(|p| format!("P{} {}", p + 1, value(*p))).collect();
+        let line: Vec<String> = order.iter().map(|p| format!("{p} {}", value(*p))).collect();
         let _ = writeln!(out, "turn order by {}: {}", r.counters[c].name, line.join(" · "));
     }
-    for p in 0..game.players() {
+    for p in PlayerId::all(game.players()) {
         let summary = player_summary(game, p);
         let mut parts = Vec::new();
         if let Some(obj) = summary.as_object() {
@@ -618,10 +621,10 @@ fn table(game: &Game, me: usize) -> String {
             parts.extend(per_place_lets(game, p));
         }
         let who = if p == me { " (you)" } else { "" };
-        let _ = writeln!(out, "P{}{who}: {}", p + 1, parts.join(" · "));
+        let _ = writeln!(out, "{p}{who}: {}", parts.join(" · "));
     }
     // Shared zones first, then the player's own, then the others' open ones.
-    for (i, inst) in game.layout.instances.iter().enumerate() {
+    for (i, inst) in game.layout.zone_insts().zip(&game.layout.instances) {
         let Ok(z) = inst.source else { continue };
         let zone = &r.zones[z];
         if inst.player.is_some() {
@@ -631,7 +634,7 @@ fn table(game: &Game, me: usize) -> String {
             let _ = writeln!(out, "  {line}");
         }
     }
-    for (i, inst) in game.layout.instances.iter().enumerate() {
+    for (i, inst) in game.layout.zone_insts().zip(&game.layout.instances) {
         let Ok(z) = inst.source else { continue };
         if inst.player == Some(me) {
             if let Some(line) = zone_line(game, &view, i, r.zones[z].kind) {
@@ -639,7 +642,7 @@ fn table(game: &Game, me: usize) -> String {
             }
         }
     }
-    for (i, inst) in game.layout.instances.iter().enumerate() {
+    for (i, inst) in game.layout.zone_insts().zip(&game.layout.instances) {
         let Ok(z) = inst.source else { continue };
         if inst.player.is_some_and(|p| p != me) && r.zones[z].visibility == Visibility::All {
             if let Some(line) = zone_line(game, &view, i, r.zones[z].kind) {
@@ -650,17 +653,17 @@ fn table(game: &Game, me: usize) -> String {
     out
 }
 
-fn zone_line(game: &Game, view: &engine::View, inst: usize, kind: ZoneKind) -> Option<String> {
+fn zone_line(game: &Game, view: &engine::View, inst: ZoneInst, kind: ZoneKind) -> Option<String> {
     let r = game.rules;
     let name = game.layout.zone_name(r, inst);
-    match &view.zones[inst] {
+    match &view.zones[inst.index()] {
         engine::ZoneView::Hidden(0) => None,
         engine::ZoneView::Hidden(n) => Some(format!("{name}: {n} hidden")),
         engine::ZoneView::Open(cards) => {
             if cards.iter().all(Option::is_none) && kind != ZoneKind::Row {
                 return None;
             }
-            let slots = match game.layout.instances[inst].source {
+            let slots = match game.layout.instance(inst).source {
                 Ok(z) => r.zones[z].slots.clone(),
                 Err(_) => Vec::new(),
             };

@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-use ruleset::ast::NoteKind;
-use ruleset::model::*;
+use model::*;
+use ruleset::origin::{Origin, Provenance};
 use ruleset::span::line_col;
 
 use crate::render;
@@ -31,25 +31,25 @@ pub fn run(path: &Path, players: Option<u32>, provisional_only: bool) -> ExitCod
         }
     }
     let text = if provisional_only {
-        provisional(rules, &loaded.checked.sources)
+        provisional(&loaded.checked.origin, &loaded.checked.sources)
     } else {
-        summary(rules, &loaded.checked.sources, players)
+        summary(rules, &loaded.checked.origin, &loaded.checked.sources, players)
     };
     out!("{text}");
     ExitCode::SUCCESS
 }
 
 /// The full summary.
-pub fn summary(r: &Ruleset, sources: &[(String, String)], players: Option<u32>) -> String {
+pub fn summary(r: &Ruleset, origin: &Origin, sources: &[(String, String)], players: Option<u32>) -> String {
     let mut out = String::new();
-    let s = Show { r, sources };
+    let s = Show { r, origin, sources };
     let file = sources.first().map_or("", |(n, _)| n.as_str());
     let _ = writeln!(
         out,
         "{} ({}), {} to {} players",
         r.game.title, r.game.name, r.game.min_players, r.game.max_players
     );
-    for p in r.provenance.iter().filter(|p| p.item.starts_with("game ") && p.kind == NoteKind::Source) {
+    for p in origin.provenance.iter().filter(|p| p.item.starts_with("game ") && p.kind == NoteKind::Source) {
         let _ = writeln!(out, "source: {}", p.text);
     }
     let _ = writeln!(out, "file: {file}");
@@ -216,16 +216,16 @@ pub fn summary(r: &Ruleset, sources: &[(String, String)], players: Option<u32>) 
         let _ = writeln!(out, "  a tie on points goes to: {}", keys.join(", then "));
     }
 
-    out.push_str(&editions(r, sources));
-    out.push_str(&provisional(r, sources));
+    out.push_str(&editions(origin, sources));
+    out.push_str(&provisional(origin, sources));
     out
 }
 
 /// Every item marked provisional, with its line, for owners of the physical
 /// components to check one by one.
-pub fn provisional(r: &Ruleset, sources: &[(String, String)]) -> String {
+pub fn provisional(origin: &Origin, sources: &[(String, String)]) -> String {
     let mut out = String::new();
-    let items: Vec<&Provenance> = r.provisional().collect();
+    let items: Vec<&Provenance> = origin.provisional().collect();
     section(&mut out, &format!("Provisional: {}", items.len()));
     for p in items {
         let (file, text) = sources.get(p.span.file).map_or(("", ""), |(n, t)| (n.as_str(), t.as_str()));
@@ -236,7 +236,7 @@ pub fn provisional(r: &Ruleset, sources: &[(String, String)]) -> String {
 }
 
 /// Where items came from: the base, and what each edition file changed.
-pub fn editions(r: &Ruleset, sources: &[(String, String)]) -> String {
+pub fn editions(origin: &Origin, sources: &[(String, String)]) -> String {
     let mut out = String::new();
     if sources.len() < 2 {
         return out;
@@ -246,7 +246,7 @@ pub fn editions(r: &Ruleset, sources: &[(String, String)]) -> String {
     let _ = writeln!(out, "  everything not listed below comes from {base}");
     for (file, (name, text)) in sources.iter().enumerate().rev().skip(1) {
         let _ = writeln!(out, "  changed by {name}:");
-        for c in r.changes.iter().filter(|c| c.span.file == file) {
+        for c in origin.changes.iter().filter(|c| c.span.file == file) {
             let (line, _) = line_col(text, c.span.start);
             let _ = writeln!(out, "    {:<10} {}  (line {line})", c.how, c.item);
         }
@@ -260,6 +260,7 @@ fn section(out: &mut String, title: &str) {
 
 struct Show<'a> {
     r: &'a Ruleset,
+    origin: &'a Origin,
     sources: &'a [(String, String)],
 }
 
@@ -275,7 +276,7 @@ impl Show<'_> {
     }
 
     fn is_provisional(&self, item: &str) -> bool {
-        self.r.provenance.iter().any(|p| p.item == item && p.kind == NoteKind::Provisional)
+        self.origin.provenance.iter().any(|p| p.item == item && p.kind == NoteKind::Provisional)
     }
 
     fn value(&self, v: &Value) -> String {
@@ -320,7 +321,7 @@ impl Show<'_> {
             if v == default && matches!(v, Value::Int(0)) {
                 continue;
             }
-            parts.push(format!("{} {}", self.r.attr_names[*attr], self.value(v)));
+            parts.push(format!("{} {}", self.r.attr_name(*attr), self.value(v)));
         }
         parts.join(", ")
     }

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use engine::Game;
+use model::PlayerId;
 use ruleset::Ruleset;
 use serde::{Deserialize, Serialize};
 
@@ -329,7 +330,7 @@ fn play_one(
     seed: u64,
 ) -> Result<Record, String> {
     let mut g = Game::start(rules, players, seed).map_err(|f| f.message().to_string())?;
-    let first = g.current().unwrap_or(0);
+    let first = g.current().map_or(0, PlayerId::index);
     let mut bots: Vec<Box<dyn bots::Bot + Send>> = seats
         .iter()
         .enumerate()
@@ -338,9 +339,9 @@ fn play_one(
     while let Some(me) = g.current() {
         let choices = g.choices();
         if choices.is_empty() {
-            return Err(format!("P{} has no legal action", me + 1));
+            return Err(format!("{me} has no legal action"));
         }
-        let i = bots[me].choose(&bots::Seat::new(&g, me), &choices);
+        let i = bots[me.index()].choose(&bots::Seat::new(&g, me), &choices);
         g.step(&choices[i.min(choices.len() - 1)]).map_err(|f| f.message().to_string())?;
         if g.state.actions > 100_000 {
             return Err("the game did not end within 100000 actions".into());
@@ -353,7 +354,7 @@ fn play_one(
         actions: g.state.actions,
         first,
         totals: sheet.totals.clone(),
-        winners: sheet.winners.clone(),
+        winners: sheet.winners.iter().map(|p| p.index()).collect(),
         rules: sheet.rows.iter().flat_map(|(_, v)| v.iter().copied()).collect(),
     })
 }

@@ -1,6 +1,6 @@
 //! How values of a ruleset are written for people (show, diff).
 
-use ruleset::model::{Ruleset, Value};
+use model::{Ruleset, Value};
 
 /// A component attribute or option value as the ruleset would write it.
 pub fn value(r: &Ruleset, v: &Value) -> String {

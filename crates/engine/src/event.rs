@@ -12,7 +12,7 @@ pub enum Event {
         card: String,
         from: String,
         to: String,
-        at: ruleset::Span,
+        at: model::Span,
     },
     /// A counter changed value.
     Counter {
@@ -23,7 +23,7 @@ pub enum Event {
         place: Option<String>,
         from: serde_json::Value,
         to: serde_json::Value,
-        at: ruleset::Span,
+        at: model::Span,
     },
     /// A piece moved; `steps` is the shortest route between the two places.
     Piece {
@@ -33,7 +33,7 @@ pub enum Event {
         from: String,
         to: String,
         steps: Option<u32>,
-        at: ruleset::Span,
+        at: model::Span,
     },
     Shuffle {
         zone: String,
@@ -44,7 +44,7 @@ pub enum Event {
         zone: String,
         player: usize,
         cards: Vec<String>,
-        at: ruleset::Span,
+        at: model::Span,
     },
     PlayerOrder {
         order: Vec<String>,

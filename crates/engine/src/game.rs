@@ -1,16 +1,16 @@
 //! A game in progress: setup from a seed, whose turn it is, legal actions,
 //! applying one, per-player views and the final score.
 
+use model::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use ruleset::model::*;
 
 use crate::event::Event;
 use std::sync::Arc;
 
 use crate::interp::{Fail, Frame, Interp};
 use crate::legality::TrialPlan;
-use crate::state::{Cells, Layout, State, V};
+use crate::state::{Cells, Layout, State, ZoneInst, V};
 
 /// One action with its parameters chosen.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,8 +22,8 @@ pub struct Choice {
 /// What one player may see.
 #[derive(Clone, Debug, PartialEq)]
 pub struct View {
-    pub me: usize,
-    pub current: Option<usize>,
+    pub me: PlayerId,
+    pub current: Option<PlayerId>,
     /// Per zone instance (same numbering as the state).
     pub zones: Vec<ZoneView>,
     pub counters: Vec<V>,
@@ -37,6 +37,13 @@ pub enum ZoneView {
     Hidden(usize),
 }
 
+impl std::ops::Index<ZoneInst> for Vec<ZoneView> {
+    type Output = ZoneView;
+    fn index(&self, z: ZoneInst) -> &ZoneView {
+        &self[z.index()]
+    }
+}
+
 /// The final score, by rule, with a total per player.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScoreSheet {
@@ -44,7 +51,7 @@ pub struct ScoreSheet {
     pub rows: Vec<(String, Vec<i64>)>,
     pub totals: Vec<i64>,
     /// Everyone with the highest total.
-    pub winners: Vec<usize>,
+    pub winners: Vec<PlayerId>,
 }
 
 #[derive(Clone)]
@@ -85,7 +92,7 @@ impl<'r> Game<'r> {
         record: bool,
     ) -> Result<(Game<'r>, Vec<Event>), Fail> {
         let layout = Layout::new(rules, players);
-        let attr_empty: Vec<V> = (0..rules.attr_names.len())
+        let attr_empty: Vec<V> = AttrId::all(rules.attr_names.len())
             .map(|a| {
                 let ty =
                     rules.kinds.iter().find_map(|k| k.slots.iter().find(|(id, _, _)| *id == a).map(|s| &s.1));
@@ -117,17 +124,17 @@ impl<'r> Game<'r> {
             .map(|i| match i.source {
                 Ok(z) if rules.zones[z].kind == ZoneKind::Row => vec![None; rules.zones[z].slots.len()],
                 Ok(_) => Vec::new(),
-                Err(g) => rules.groups[g].components.clone().map(Some).collect(),
+                Err(g) => rules.groups[g].ids().map(Some).collect(),
             })
             .map(Cells::from)
             .collect();
         let state = State {
             zones,
             counters: vec![V::None; layout.counter_instances],
-            pieces: vec![0; layout.piece_instances],
+            pieces: vec![PlaceId::default(); layout.piece_instances],
             arrival: (0..players as u64).rev().collect(),
             tick: players as u64,
-            order: (0..players).collect(),
+            order: PlayerId::all(players).collect(),
             turn_seat: 0,
             rng: ChaCha8Rng::seed_from_u64(seed),
             loc: {
@@ -182,6 +189,7 @@ impl<'r> Game<'r> {
         let mut it = self.interp(record);
         // Counters and pieces start where the ruleset says.
         for (id, c) in self.rules.counters.iter().enumerate() {
+            let id = CounterId::new(id);
             let v = it.eval(&c.init, &st, &mut Frame::new(None))?;
             let owners = if c.per_player { self.layout.players } else { 1 };
             let places = c.index.map_or(1, |k| self.rules.classes[k].places.len());
@@ -191,8 +199,9 @@ impl<'r> Game<'r> {
             }
         }
         for (id, p) in self.rules.pieces.iter().enumerate() {
+            let id = PieceId::new(id);
             let owners = if p.per_player { self.layout.players } else { 1 };
-            for o in 0..owners {
+            for o in PlayerId::all(owners) {
                 st.pieces[self.layout.piece(id, Some(o))] = p.start;
             }
         }
@@ -209,7 +218,7 @@ impl<'r> Game<'r> {
     }
 
     /// The value of the turn-order counter for a player.
-    fn turn_value(&self, st: &State, counter: CounterId, p: usize) -> i64 {
+    fn turn_value(&self, st: &State, counter: CounterId, p: PlayerId) -> i64 {
         match st.counters[self.layout.counter(counter, Some(p), None)] {
             V::Int(n) => n,
             _ => 0,
@@ -217,7 +226,7 @@ impl<'r> Game<'r> {
     }
 
     /// Whose turn it is, or `None` once the game is over.
-    pub fn current(&self) -> Option<usize> {
+    pub fn current(&self) -> Option<PlayerId> {
         current_in(self, &self.state)
     }
 
@@ -229,6 +238,7 @@ impl<'r> Game<'r> {
         // after each.
         let scratch = std::cell::RefCell::new(None);
         for (id, action) in self.rules.actions.iter().enumerate() {
+            let id = ActionId::new(id);
             let domains = match self.domains(action, me) {
                 Ok(d) => d,
                 Err(_) => continue,
@@ -236,14 +246,14 @@ impl<'r> Game<'r> {
             if domains.iter().any(Vec::is_empty) {
                 continue;
             }
-            let levels = &self.trials.levels[id];
-            let plan = &self.trials.at_level[id];
+            let levels = &self.trials.levels[id.index()];
+            let plan = &self.trials.at_level[id.index()];
             // A choice that passes the leading requirements is legal unless
             // something after the first change may still refuse it; only
             // then is each complete choice tried, running just what can
             // matter to a later `require` (see `legality`).
             let start = levels.iter().position(|l| *l == usize::MAX).unwrap_or(levels.len());
-            let (body, hook) = (&self.trials.body[id], &self.trials.hook[id]);
+            let (body, hook) = (&self.trials.body[id.index()], &self.trials.hook[id.index()]);
             let trial = body[start..].iter().any(|k| *k) || hook.iter().any(|k| *k);
             let mut frame = Frame::new(Some(me));
             let mut args = Vec::with_capacity(domains.len());
@@ -303,7 +313,7 @@ impl<'r> Game<'r> {
     }
 
     /// The values each parameter of an action may take now.
-    pub fn domains(&self, action: &Action, me: usize) -> Result<Vec<Vec<V>>, Fail> {
+    pub fn domains(&self, action: &Action, me: PlayerId) -> Result<Vec<Vec<V>>, Fail> {
         let it = self.interp(false);
         let mut out = Vec::new();
         for p in &action.params {
@@ -314,8 +324,8 @@ impl<'r> Game<'r> {
                     Type::Place(Some(c)) => {
                         self.rules.classes[*c].places.iter().map(|p| V::Place(*p)).collect()
                     }
-                    Type::Place(None) => (0..self.rules.places.len()).map(V::Place).collect(),
-                    Type::Player => (0..self.layout.players).map(V::Player).collect(),
+                    Type::Place(None) => PlaceId::all(self.rules.places.len()).map(V::Place).collect(),
+                    Type::Player => PlayerId::all(self.layout.players).map(V::Player).collect(),
                     _ => Vec::new(),
                 },
                 ParamDomain::In(e) => {
@@ -328,15 +338,16 @@ impl<'r> Game<'r> {
     }
 
     /// Run a choice on a copy of the state: the copy afterwards, or why not.
-    fn try_choice(&self, choice: &Choice, me: usize) -> Result<(State, Vec<Event>), Fail> {
+    fn try_choice(&self, choice: &Choice, me: PlayerId) -> Result<(State, Vec<Event>), Fail> {
         self.try_on(choice, me, false)
     }
 
-    fn try_on(&self, choice: &Choice, me: usize, record: bool) -> Result<(State, Vec<Event>), Fail> {
-        let action = self.rules.actions.get(choice.action).ok_or_else(|| Fail::Illegal {
-            reason: "no such action".into(),
-            span: ruleset::Span::default(),
-        })?;
+    fn try_on(&self, choice: &Choice, me: PlayerId, record: bool) -> Result<(State, Vec<Event>), Fail> {
+        let action = self
+            .rules
+            .actions
+            .get(choice.action.index())
+            .ok_or_else(|| Fail::Illegal { reason: "no such action".into(), span: model::Span::default() })?;
         let mut frame = Frame::with(Some(me), choice.args.clone());
         let mut it = self.interp(record);
         // Most choices fail on a `require` before anything changes: find
@@ -352,7 +363,7 @@ impl<'r> Game<'r> {
         &self,
         it: &mut Interp,
         action: &Action,
-        me: usize,
+        me: PlayerId,
         mut frame: Frame,
         start: usize,
     ) -> Result<(State, Vec<Event>), Fail> {
@@ -364,13 +375,13 @@ impl<'r> Game<'r> {
             TurnPolicy::LowestCounter(c) => {
                 // Whoever moved lands on top of the stack: others first,
                 // the acting player last.
-                let mut moved: Vec<usize> = (0..self.players())
+                let mut moved: Vec<PlayerId> = PlayerId::all(self.players())
                     .filter(|p| self.turn_value(&st, c, *p) != self.turn_value(&self.state, c, *p))
                     .collect();
                 moved.sort_by_key(|p| *p == me);
                 for p in moved {
                     st.tick += 1;
-                    st.arrival[p] = st.tick;
+                    st.arrival[p.index()] = st.tick;
                 }
             }
             TurnPolicy::Clockwise => st.turn_seat = (st.turn_seat + 1) % self.players(),
@@ -389,19 +400,19 @@ impl<'r> Game<'r> {
         st: &mut State,
         action: &Action,
         id: ActionId,
-        me: usize,
+        me: PlayerId,
         frame: &mut Frame,
         start: usize,
     ) -> Result<(), Fail> {
         let mut it = Interp { reasons: false, ..self.interp(false) };
-        let body = action.body.stmts.iter().zip(&self.trials.body[id]).skip(start);
+        let body = action.body.stmts.iter().zip(&self.trials.body[id.index()]).skip(start);
         for (s, keep) in body {
             if *keep {
                 it.exec(std::slice::from_ref(s), st, frame)?;
             }
         }
         let mut hook = Frame::new(Some(me));
-        for (s, keep) in self.rules.after_action.stmts.iter().zip(&self.trials.hook[id]) {
+        for (s, keep) in self.rules.after_action.stmts.iter().zip(&self.trials.hook[id.index()]) {
             if *keep {
                 it.exec(std::slice::from_ref(s), st, &mut hook)?;
             }
@@ -413,15 +424,16 @@ impl<'r> Game<'r> {
     pub fn check(&self, choice: &Choice) -> Result<(), Fail> {
         let me = self.current().ok_or_else(|| Fail::Illegal {
             reason: "the game is over".into(),
-            span: ruleset::Span::default(),
+            span: model::Span::default(),
         })?;
         self.valid_args(choice, me)?;
         self.try_choice(choice, me).map(|_| ())
     }
 
-    fn valid_args(&self, choice: &Choice, me: usize) -> Result<(), Fail> {
-        let illegal = |reason: String| Fail::Illegal { reason, span: ruleset::Span::default() };
-        let action = self.rules.actions.get(choice.action).ok_or_else(|| illegal("no such action".into()))?;
+    fn valid_args(&self, choice: &Choice, me: PlayerId) -> Result<(), Fail> {
+        let illegal = |reason: String| Fail::Illegal { reason, span: model::Span::default() };
+        let action =
+            self.rules.actions.get(choice.action.index()).ok_or_else(|| illegal("no such action".into()))?;
         if action.params.len() != choice.args.len() {
             return Err(illegal(format!("`{}` takes {} choices", action.name, action.params.len())));
         }
@@ -441,7 +453,7 @@ impl<'r> Game<'r> {
     pub fn preview(&self, choice: &Choice) -> Result<Vec<Event>, Fail> {
         let me = self.current().ok_or_else(|| Fail::Illegal {
             reason: "the game is over".into(),
-            span: ruleset::Span::default(),
+            span: model::Span::default(),
         })?;
         self.valid_args(choice, me)?;
         self.try_on(choice, me, true).map(|(_, events)| events)
@@ -461,7 +473,7 @@ impl<'r> Game<'r> {
     fn apply_recording(&mut self, choice: &Choice, record: bool) -> Result<Vec<Event>, Fail> {
         let me = self.current().ok_or_else(|| Fail::Illegal {
             reason: "the game is over".into(),
-            span: ruleset::Span::default(),
+            span: model::Span::default(),
         })?;
         self.valid_args(choice, me)?;
         let (st, events) = self.try_on(choice, me, record)?;
@@ -470,8 +482,10 @@ impl<'r> Game<'r> {
     }
 
     /// What `player` may see.
-    pub fn view(&self, player: usize) -> View {
-        let zones = (0..self.layout.instances.len())
+    pub fn view(&self, player: PlayerId) -> View {
+        let zones = self
+            .layout
+            .zone_insts()
             .map(|i| {
                 if self.visible_to(i, player) {
                     ZoneView::Open(self.state.zones[i].to_vec())
@@ -490,8 +504,8 @@ impl<'r> Game<'r> {
     }
 
     /// Whether `viewer` may see what lies in a zone instance.
-    pub fn visible_to(&self, inst: usize, viewer: usize) -> bool {
-        let i = self.layout.instances[inst];
+    pub fn visible_to(&self, inst: ZoneInst, viewer: PlayerId) -> bool {
+        let i = self.layout.instance(inst);
         match i.source {
             Ok(z) => match self.rules.zones[z].visibility {
                 Visibility::All => true,
@@ -504,7 +518,7 @@ impl<'r> Game<'r> {
 
     /// The back a component shows face down (see `Kind::back`).
     pub fn back_of(&self, c: ComponentId) -> u32 {
-        self.backs[c]
+        self.backs[c.index()]
     }
 
     /// A copy of the game as `viewer` could imagine it: every component
@@ -514,9 +528,10 @@ impl<'r> Game<'r> {
     /// depends only on what `viewer` may know (counts and backs), never on
     /// where the hidden components really are: a bot that plans on samples
     /// cannot peek.
-    pub fn sample_for(&self, viewer: usize, rng: &mut impl rand::Rng) -> Game<'r> {
+    pub fn sample_for(&self, viewer: PlayerId, rng: &mut impl rand::Rng) -> Game<'r> {
         let mut g = self.clone();
-        let hidden: Vec<usize> = (0..g.state.zones.len()).filter(|i| !self.visible_to(*i, viewer)).collect();
+        let hidden: Vec<ZoneInst> =
+            self.layout.zone_insts().filter(|i| !self.visible_to(*i, viewer)).collect();
         let mut pool: Vec<ComponentId> = hidden.iter().flat_map(|i| g.state.cards(*i)).collect();
         // Sort first, so the deal depends on which components are hidden,
         // not on where they lie; then shuffle and deal each back's
@@ -528,7 +543,7 @@ impl<'r> Game<'r> {
         }
         let mut by_back: Vec<Vec<ComponentId>> = Vec::new();
         for c in pool {
-            let b = self.backs[c] as usize;
+            let b = self.backs[c.index()] as usize;
             if by_back.len() <= b {
                 by_back.resize(b + 1, Vec::new());
             }
@@ -537,7 +552,7 @@ impl<'r> Game<'r> {
         for i in hidden {
             for slot in g.state.zones[i].iter_mut() {
                 if let Some(c) = *slot {
-                    *slot = by_back[self.backs[c] as usize].pop();
+                    *slot = by_back[self.backs[c.index()] as usize].pop();
                 }
             }
         }
@@ -546,13 +561,13 @@ impl<'r> Game<'r> {
     }
 
     /// Evaluate an expression for a player (for displays and tests).
-    pub fn eval(&self, e: &Expr, me: Option<usize>, locals: Vec<V>) -> Result<V, Fail> {
+    pub fn eval(&self, e: &Expr, me: Option<PlayerId>, locals: Vec<V>) -> Result<V, Fail> {
         let mut f = Frame::with(me, locals);
         Ok(self.interp(false).eval(e, &self.state, &mut f)?)
     }
 
     /// Call a let by name with arguments, as a player.
-    pub fn call_let(&self, name: &str, me: Option<usize>, args: Vec<V>) -> Option<Result<V, Fail>> {
+    pub fn call_let(&self, name: &str, me: Option<PlayerId>, args: Vec<V>) -> Option<Result<V, Fail>> {
         let l = self.rules.lets.iter().find(|l| l.name == name)?;
         let mut locals = args;
         locals.resize(l.locals.max(locals.len()), V::None);
@@ -574,7 +589,7 @@ impl<'r> Game<'r> {
                     Some(p) => format!("{}[{}]", s.name, self.rules.places[p].name),
                     None => s.name.clone(),
                 };
-                let frame = |me: usize| {
+                let frame = |me: PlayerId| {
                     let mut f = Frame::new(Some(me));
                     if let Some(p) = index {
                         f.set(0, V::Place(p));
@@ -584,19 +599,20 @@ impl<'r> Game<'r> {
                 let points = match &s.form {
                     ScoreForm::Expr(e) => {
                         let mut v = Vec::with_capacity(n);
-                        for p in 0..n {
+                        for p in PlayerId::all(n) {
                             v.push(it.int(e, &self.state, &mut frame(p))?);
                         }
                         v
                     }
                     ScoreForm::Majority { measure, alone, tied, minimum } => {
                         let mut m = Vec::with_capacity(n);
-                        for p in 0..n {
+                        for p in PlayerId::all(n) {
                             m.push(it.int(measure, &self.state, &mut frame(p))?);
                         }
-                        let alone = it.int(alone, &self.state, &mut frame(0))?;
-                        let tied = it.int(tied, &self.state, &mut frame(0))?;
-                        let minimum = it.int(minimum, &self.state, &mut frame(0))?;
+                        let first = PlayerId::new(0);
+                        let alone = it.int(alone, &self.state, &mut frame(first))?;
+                        let tied = it.int(tied, &self.state, &mut frame(first))?;
+                        let minimum = it.int(minimum, &self.state, &mut frame(first))?;
                         let best = m.iter().copied().max().unwrap_or(0);
                         let leaders = m.iter().filter(|x| **x == best).count();
                         m.iter()
@@ -617,7 +633,7 @@ impl<'r> Game<'r> {
         }
         let totals: Vec<i64> = (0..n).map(|p| rows.iter().map(|(_, v)| v[p]).sum()).collect();
         let best = totals.iter().copied().max().unwrap_or(0);
-        let mut winners: Vec<usize> = (0..n).filter(|p| totals[*p] == best).collect();
+        let mut winners: Vec<PlayerId> = PlayerId::all(n).filter(|p| totals[p.index()] == best).collect();
         // Each tiebreak key in turn keeps the tied players who do best on it.
         for key in &self.rules.tiebreaks {
             if winners.len() < 2 {
@@ -644,7 +660,7 @@ struct Search<'a> {
     /// Per number of bound parameters, the leading statements to run.
     plan: &'a [Vec<usize>],
     domains: &'a [Vec<V>],
-    me: usize,
+    me: PlayerId,
     /// Whether complete choices must be tried: something after the first
     /// change may refuse them.
     trial: bool,
@@ -654,14 +670,14 @@ struct Search<'a> {
     scratch: &'a std::cell::RefCell<Option<State>>,
 }
 
-fn current_in(game: &Game, st: &State) -> Option<usize> {
+fn current_in(game: &Game, st: &State) -> Option<PlayerId> {
     if st.finished {
         return None;
     }
     match game.rules.turns {
-        TurnPolicy::LowestCounter(c) => (0..game.players()).min_by(|a, b| {
+        TurnPolicy::LowestCounter(c) => PlayerId::all(game.players()).min_by(|a, b| {
             let (va, vb) = (game.turn_value(st, c, *a), game.turn_value(st, c, *b));
-            va.cmp(&vb).then(st.arrival[*b].cmp(&st.arrival[*a]))
+            va.cmp(&vb).then(st.arrival[b.index()].cmp(&st.arrival[a.index()]))
         }),
         TurnPolicy::Clockwise => Some(st.order[st.turn_seat % st.order.len()]),
     }

@@ -1,13 +1,13 @@
 //! The interpreter: evaluates the model's expressions and runs its
 //! statements against a state. It knows the language, not any game.
 
+use model::Span;
+use model::*;
+use model::{BinaryOp, Position, UnaryOp};
 use rand::Rng;
-use ruleset::ast::{BinaryOp, Position, UnaryOp};
-use ruleset::model::*;
-use ruleset::Span;
 
 use crate::event::Event;
-use crate::state::{Layout, State, V};
+use crate::state::{Layout, State, ZoneInst, V};
 
 /// Why running rules stopped.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,18 +74,18 @@ const INLINE: usize = 8;
 /// One call's locals and whose turn it is.
 #[derive(Clone)]
 pub struct Frame {
-    pub me: Option<usize>,
+    pub me: Option<PlayerId>,
     inline: [V; INLINE],
     spill: Vec<V>,
 }
 
 impl Frame {
-    pub fn new(me: Option<usize>) -> Frame {
+    pub fn new(me: Option<PlayerId>) -> Frame {
         Frame { me, inline: std::array::from_fn(|_| V::None), spill: Vec::new() }
     }
 
     /// A frame holding these values in its first slots.
-    pub fn with(me: Option<usize>, values: Vec<V>) -> Frame {
+    pub fn with(me: Option<PlayerId>, values: Vec<V>) -> Frame {
         let mut f = Frame::new(me);
         for (i, v) in values.into_iter().enumerate() {
             f.set(i, v);
@@ -211,10 +211,10 @@ impl<'a> Interp<'a> {
                         Value::Map(_) => V::Map(c, slot),
                         v => V::from_value(v),
                     },
-                    None => self.attr_empty[*attr],
+                    None => self.attr_empty[attr.index()],
                 }
             }
-            ExprKind::Let { id, args } => match self.consts.get(*id) {
+            ExprKind::Let { id, args } => match self.consts.get(id.index()) {
                 Some(Some(v)) => *v,
                 _ => self.call(*id, args, st, f, Self::eval)?,
             },
@@ -291,7 +291,7 @@ impl<'a> Interp<'a> {
                 V::None => return Ok(0),
                 other => *other,
             },
-            ExprKind::Let { id, args } => match self.consts.get(*id) {
+            ExprKind::Let { id, args } => match self.consts.get(id.index()) {
                 Some(Some(V::Int(n))) => return Ok(*n),
                 _ => return self.call(*id, args, st, f, Self::int),
             },
@@ -381,7 +381,7 @@ impl<'a> Interp<'a> {
                 Some(other) => *other,
                 None => V::None,
             },
-            ExprKind::Let { id, args } => match self.consts.get(*id) {
+            ExprKind::Let { id, args } => match self.consts.get(id.index()) {
                 Some(Some(V::Bool(b))) => return Ok(*b),
                 _ => return self.call(*id, args, st, f, Self::bool),
             },
@@ -397,7 +397,7 @@ impl<'a> Interp<'a> {
     }
 
     /// Evaluate a tag.
-    fn tag(&self, e: &Expr, st: &State, f: &mut Frame) -> R<usize> {
+    fn tag(&self, e: &Expr, st: &State, f: &mut Frame) -> R<TagId> {
         match &e.kind {
             ExprKind::Tag(t) => Ok(*t),
             _ => match self.eval(e, st, f)? {
@@ -407,7 +407,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn table(&self, table: usize, keys: &[Expr], span: Span, st: &State, f: &mut Frame) -> R<i64> {
+    fn table(&self, table: TableId, keys: &[Expr], span: Span, st: &State, f: &mut Frame) -> R<i64> {
         let mut ks = [0i64; 4];
         let mut spilled = Vec::new();
         let ks: &mut [i64] = if keys.len() <= ks.len() {
@@ -466,7 +466,7 @@ impl<'a> Interp<'a> {
         let mut best: Option<i64> = None;
         for i in 0..len {
             let item = match &d {
-                V::Players => V::Player(i),
+                V::Players => V::Player(PlayerId::new(i)),
                 V::Class(c) => V::Place(self.r.classes[*c].places[i]),
                 V::Zone(z) => match st.zones[*z][i] {
                     Some(c) => {
@@ -544,7 +544,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn player_opt(&self, e: Option<&Expr>, st: &State, f: &mut Frame) -> R<Option<usize>> {
+    fn player_opt(&self, e: Option<&Expr>, st: &State, f: &mut Frame) -> R<Option<PlayerId>> {
         // `me.time` and `p.time` are the commonest reads of all: no detour
         // through `eval`.
         match (e.map(|e| &e.kind), f.me) {
@@ -574,7 +574,7 @@ impl<'a> Interp<'a> {
     }
 
     /// The zone instance a zone expression names.
-    pub fn zone_inst(&self, e: &Expr, st: &State, f: &mut Frame) -> R<usize> {
+    pub fn zone_inst(&self, e: &Expr, st: &State, f: &mut Frame) -> R<ZoneInst> {
         match &e.kind {
             ExprKind::Zone { zone, player, index } => {
                 let p = self.player_opt(player.as_deref(), st, f)?;
@@ -611,7 +611,7 @@ impl<'a> Interp<'a> {
     /// What a domain value goes through.
     pub fn elements(&self, d: &V, st: &State, span: Span) -> R<Vec<V>> {
         Ok(match d {
-            V::Players => (0..self.lay.players).map(V::Player).collect(),
+            V::Players => PlayerId::all(self.lay.players).map(V::Player).collect(),
             V::Class(c) => self.r.classes[*c].places.iter().map(|p| V::Place(*p)).collect(),
             V::Zone(z) => st.cards(*z).map(V::Card).collect(),
             other => return rule(span, format!("cannot go through {other:?}")),
@@ -637,7 +637,7 @@ impl<'a> Interp<'a> {
                 let a = self.eval(&args[0], st, f)?;
                 let b2 = self.eval(&args[1], st, f)?;
                 match (a, b2) {
-                    (V::Place(a), V::Place(b2)) => match self.r.distances[a][b2] {
+                    (V::Place(a), V::Place(b2)) => match self.r.distance(a, b2) {
                         Some(d) => d as i64,
                         None => return rule(span, "no route joins these places"),
                     },
@@ -748,10 +748,10 @@ impl<'a> Interp<'a> {
                 // The first in the new order is on top of the starting stack.
                 let n = st.order.len() as u64;
                 for (i, p) in st.order.clone().into_iter().enumerate() {
-                    st.arrival[p] = st.tick + n - i as u64;
+                    st.arrival[p.index()] = st.tick + n - i as u64;
                 }
                 st.tick += n;
-                let order = st.order.iter().map(|p| format!("P{}", p + 1)).collect();
+                let order = st.order.iter().map(PlayerId::to_string).collect();
                 self.record(|_| Event::PlayerOrder { order });
             }
             StmtKind::Split { from, into } => {
@@ -780,7 +780,7 @@ impl<'a> Interp<'a> {
                 };
                 self.record(|me| Event::Reveal {
                     zone: me.lay.zone_name(me.r, inst),
-                    player: player + 1,
+                    player: player.number(),
                     cards: st.cards(inst).map(|c| me.r.components[c].name.clone()).collect(),
                     at: s.span,
                 });
@@ -805,7 +805,7 @@ impl<'a> Interp<'a> {
                     for i in 0..n {
                         let item = match &d {
                             V::Class(c) => V::Place(self.r.classes[*c].places[i]),
-                            _ => V::Player(i),
+                            _ => V::Player(PlayerId::new(i)),
                         };
                         f.set(*var, item);
                         self.exec(body, st, f)?;
@@ -858,7 +858,7 @@ impl<'a> Interp<'a> {
                     let p = self.player_opt(player.as_deref(), st, f)?;
                     self.record(|me| Event::Counter {
                         name: me.r.counters[*counter].name.clone(),
-                        player: p.map(|p| p + 1),
+                        player: p.map(PlayerId::number),
                         place: me.lay_counter_place(*counter, inst),
                         from: me.json(&old),
                         to: me.json(&v),
@@ -878,10 +878,10 @@ impl<'a> Interp<'a> {
                 if from != to {
                     self.record(|me| Event::Piece {
                         name: me.r.pieces[*piece].name.clone(),
-                        player: p.map(|p| p + 1),
+                        player: p.map(PlayerId::number),
                         from: me.r.places[from].name.clone(),
                         to: me.r.places[to].name.clone(),
-                        steps: me.r.distances[from][to],
+                        steps: me.r.distance(from, to),
                         at: span,
                     });
                 }
@@ -891,7 +891,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn lay_counter_place(&self, counter: usize, inst: usize) -> Option<String> {
+    fn lay_counter_place(&self, counter: CounterId, inst: usize) -> Option<String> {
         let c = &self.r.counters[counter];
         let class = c.index?;
         let places = &self.r.classes[class].places;
@@ -933,7 +933,7 @@ impl<'a> Interp<'a> {
     pub fn move_cards(
         &mut self,
         cards: &[ComponentId],
-        dest: usize,
+        dest: ZoneInst,
         pos: Position,
         span: Span,
         st: &mut State,
@@ -982,8 +982,8 @@ impl<'a> Interp<'a> {
             }
         }
         for &c in cards {
-            if let Some(l) = st.loc.get_mut(c) {
-                *l = dest as u32;
+            if let Some(l) = st.loc.get_mut(c.index()) {
+                *l = dest.index() as u32;
             }
         }
         for (&c, src) in cards.iter().zip(sources) {
@@ -999,10 +999,10 @@ impl<'a> Interp<'a> {
 
     /// Put a component in a row's first slot; every card moves one slot on,
     /// and the one in the last slot drops into the row's overflow zone.
-    fn push_front(&mut self, row: usize, c: ComponentId, span: Span, st: &mut State) -> R<()> {
+    fn push_front(&mut self, row: ZoneInst, c: ComponentId, span: Span, st: &mut State) -> R<()> {
         let last = st.zones[row].len().saturating_sub(1);
         if let Some(out) = st.zones[row].get(last).copied().flatten() {
-            let overflow = match self.lay.instances[row].source {
+            let overflow = match self.lay.instance(row).source {
                 Ok(z) => self.r.zones[z].overflow,
                 Err(_) => None,
             };
@@ -1039,7 +1039,7 @@ impl<'a> Interp<'a> {
             V::None => J::Null,
             V::Text(t) => J::from(*t),
             V::Place(p) => J::from(self.r.places[*p].name.as_str()),
-            V::Player(p) => J::from(format!("P{}", p + 1)),
+            V::Player(p) => J::from(p.to_string()),
             V::Card(c) => J::from(self.r.components[*c].name.as_str()),
             V::Tag(t) => J::from(self.r.tags[*t].as_str()),
             V::Zone(z) => J::from(self.lay.zone_name(self.r, *z)),
@@ -1049,11 +1049,11 @@ impl<'a> Interp<'a> {
 }
 
 /// The zone instance holding a component.
-pub fn find(st: &State, c: ComponentId) -> Option<usize> {
-    if let Some(z) = st.loc.get(c).map(|z| *z as usize) {
-        if st.zones.get(z).is_some_and(|cells| cells.contains(&Some(c))) {
+pub fn find(st: &State, c: ComponentId) -> Option<ZoneInst> {
+    if let Some(z) = st.loc.get(c.index()).map(|z| ZoneInst::new(*z as usize)) {
+        if st.zones.get(z.index()).is_some_and(|cells| cells.contains(&Some(c))) {
             return Some(z);
         }
     }
-    st.zones.iter().position(|z| z.contains(&Some(c)))
+    st.zones.iter().position(|z| z.contains(&Some(c))).map(ZoneInst::new)
 }

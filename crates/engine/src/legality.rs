@@ -14,7 +14,7 @@
 //! count as one, with everything inside them. The analysis errs on the side
 //! of running a statement; it never changes which choices are legal.
 
-use ruleset::model::*;
+use model::*;
 
 /// What a statement or expression touches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,7 +127,7 @@ impl TrialPlan {
             Res::Counter(_) | Res::Piece(_) => !played.writes.contains(res),
             _ => false,
         };
-        let constant_lets = (0..r.lets.len())
+        let constant_lets = LetId::all(r.lets.len())
             .map(|id| r.lets[id].params.is_empty() && a.let_reads(id).iter().all(fixed))
             .collect();
         TrialPlan { levels, at_level, body, hook, constant_lets }
@@ -260,24 +260,24 @@ impl Analysis<'_> {
     }
 
     fn procedure(&mut self, id: ProcedureId) -> Fx {
-        if let Some(fx) = &self.procedures[id] {
+        if let Some(fx) = &self.procedures[id.index()] {
             return fx.clone();
         }
         let r = self.r;
         let fx = self.block(&r.procedures[id].body.stmts).outside();
-        self.procedures[id] = Some(fx.clone());
+        self.procedures[id.index()] = Some(fx.clone());
         fx
     }
 
     fn let_reads(&mut self, id: LetId) -> Vec<Res> {
-        if let Some(reads) = &self.lets[id] {
+        if let Some(reads) = &self.lets[id.index()] {
             return reads.clone();
         }
         let r = self.r;
         let mut reads = Vec::new();
         self.expr(&r.lets[id].body, &mut reads);
         reads.retain(|x| !matches!(x, Res::Local(_)));
-        self.lets[id] = Some(reads.clone());
+        self.lets[id.index()] = Some(reads.clone());
         reads
     }
 

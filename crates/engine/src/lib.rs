@@ -1,4 +1,4 @@
-//! The generic game engine: plays any checked [`ruleset::Ruleset`].
+//! The generic game engine: plays any checked [`model::Ruleset`].
 //!
 //! It knows the language (zones, counters, pieces, tables, expressions,
 //! statements, turn policies, scoring forms), never a game: no game's words

@@ -3,7 +3,7 @@
 //! out when no; other parameters follow in order. Scripts, saves and human
 //! players all use it.
 
-use ruleset::model::{ParamDomain, Type};
+use model::{ActionId, ParamDomain, Type};
 
 use crate::game::{Choice, Game};
 use crate::state::V;
@@ -11,7 +11,7 @@ use crate::state::V;
 /// Write a choice in the notation.
 pub fn format(game: &Game, choice: &Choice) -> String {
     let r = game.rules;
-    let Some(action) = r.actions.get(choice.action) else { return "?".into() };
+    let Some(action) = r.actions.get(choice.action.index()) else { return "?".into() };
     // Values in order, then the flags that are set, by name.
     let mut parts = vec![action.name.clone()];
     let mut flags = Vec::new();
@@ -31,7 +31,7 @@ fn word(game: &Game, v: &V) -> String {
     match v {
         V::Int(n) => n.to_string(),
         V::Place(p) => r.places[*p].name.clone(),
-        V::Player(p) => format!("P{}", p + 1),
+        V::Player(p) => p.to_string(),
         V::Card(c) => quote(&r.components[*c].name),
         V::Text(t) => quote(t),
         other => format!("{other:?}"),
@@ -149,7 +149,10 @@ pub fn parse(game: &Game, line: &str) -> Result<Choice, String> {
     if !missing.is_empty() {
         return Err(format!("`{}` also needs: {}", action.name, missing.join(", ")));
     }
-    Ok(Choice { action: id, args: args.into_iter().map(|a| a.expect("checked above")).collect() })
+    Ok(Choice {
+        action: ActionId::new(id),
+        args: args.into_iter().map(|a| a.expect("checked above")).collect(),
+    })
 }
 
 /// Read one parameter value from a word, among the values it may take now.
@@ -159,7 +162,7 @@ fn value(game: &Game, param: &str, domain: &[V], w: &str) -> Result<V, String> {
     let found = domain.iter().find(|v| match v {
         V::Int(n) => n.to_string() == w,
         V::Place(p) => r.places[*p].name.to_lowercase() == lower,
-        V::Player(p) => format!("p{}", p + 1) == lower || (p + 1).to_string() == w,
+        V::Player(p) => format!("p{}", p.number()) == lower || p.number().to_string() == w,
         V::Card(c) => r.components[*c].name.to_lowercase() == lower,
         _ => false,
     });

@@ -5,8 +5,11 @@ use std::collections::HashSet;
 use std::rc::Rc;
 use std::sync::{Mutex, OnceLock};
 
+use model::{
+    ClassId, ComponentId, CounterId, GroupId, PieceId, PlaceId, PlayerId, Ruleset, TagId, Value, ZoneId,
+    ZoneKind,
+};
 use rand_chacha::ChaCha8Rng;
-use ruleset::model::{ComponentId, PlaceId, Ruleset, Value, ZoneKind};
 
 /// A value while the game runs: a plain copy, with nothing to free.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -18,16 +21,53 @@ pub enum V {
     /// see `text`.
     Text(&'static str),
     Place(PlaceId),
-    Player(usize),
+    Player(PlayerId),
     Card(ComponentId),
-    Tag(usize),
-    /// A zone instance.
-    Zone(usize),
+    Tag(TagId),
+    Zone(ZoneInst),
     /// A map-valued attribute of a component: (component, slot).
     Map(ComponentId, usize),
     /// Something to go through: all players, or the places of a class.
     Players,
-    Class(usize),
+    Class(ClassId),
+}
+
+/// One instance of a zone in a game: a zone declared per player or per
+/// place has one for each (`bag[Egypt]`, `hand of P2`), and each group's
+/// supply is one more. Numbered by the [`Layout`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ZoneInst(usize);
+
+impl ZoneInst {
+    #[inline]
+    pub fn new(i: usize) -> ZoneInst {
+        ZoneInst(i)
+    }
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0
+    }
+
+    /// Every instance of a layout, in order.
+    pub fn all(n: usize) -> impl DoubleEndedIterator<Item = ZoneInst> + ExactSizeIterator + Clone {
+        (0..n).map(ZoneInst)
+    }
+}
+
+impl std::ops::Index<ZoneInst> for Vec<Cells> {
+    type Output = Cells;
+    #[inline]
+    fn index(&self, z: ZoneInst) -> &Cells {
+        &self[z.index()]
+    }
+}
+
+impl std::ops::IndexMut<ZoneInst> for Vec<Cells> {
+    #[inline]
+    fn index_mut(&mut self, z: ZoneInst) -> &mut Cells {
+        &mut self[z.index()]
+    }
 }
 
 impl V {
@@ -96,8 +136,8 @@ pub struct Layout {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Instance {
     /// `Ok(zone)` or `Err(group)` for a group's supply.
-    pub source: Result<usize, usize>,
-    pub player: Option<usize>,
+    pub source: Result<ZoneId, GroupId>,
+    pub player: Option<PlayerId>,
     pub place: Option<PlaceId>,
 }
 
@@ -106,15 +146,16 @@ impl Layout {
         let mut place_pos = vec![0; r.places.len()];
         for class in &r.classes {
             for (i, p) in class.places.iter().enumerate() {
-                place_pos[*p] = i;
+                place_pos[p.index()] = i;
             }
         }
         let mut instances = Vec::new();
         let mut zone_base = Vec::new();
         for (z, zone) in r.zones.iter().enumerate() {
+            let z = ZoneId::new(z);
             zone_base.push((instances.len(), Self::class_size(r, zone.index)));
-            let owners: Vec<Option<usize>> =
-                if zone.per_player { (0..players).map(Some).collect() } else { vec![None] };
+            let owners: Vec<Option<PlayerId>> =
+                if zone.per_player { PlayerId::all(players).map(Some).collect() } else { vec![None] };
             for owner in owners {
                 match zone.index {
                     Some(class) => {
@@ -127,7 +168,7 @@ impl Layout {
             }
         }
         let group_base = instances.len();
-        for g in 0..r.groups.len() {
+        for g in GroupId::all(r.groups.len()) {
             instances.push(Instance { source: Err(g), player: None, place: None });
         }
         let mut counter_base = Vec::new();
@@ -156,38 +197,49 @@ impl Layout {
         }
     }
 
-    fn class_size(r: &Ruleset, class: Option<usize>) -> usize {
+    fn class_size(r: &Ruleset, class: Option<ClassId>) -> usize {
         class.map_or(1, |c| r.classes[c].places.len())
     }
 
-    pub fn zone(&self, zone: usize, player: Option<usize>, place: Option<PlaceId>) -> usize {
-        let (base, size) = self.zone_base[zone];
-        base + player.unwrap_or(0) * size + place.map_or(0, |p| self.place_pos[p])
+    /// Every zone instance, in order.
+    pub fn zone_insts(&self) -> impl DoubleEndedIterator<Item = ZoneInst> + ExactSizeIterator + Clone {
+        ZoneInst::all(self.instances.len())
     }
 
-    pub fn group(&self, group: usize) -> usize {
-        self.group_base + group
+    pub fn instance(&self, inst: ZoneInst) -> Instance {
+        self.instances[inst.index()]
     }
 
-    pub fn counter(&self, counter: usize, player: Option<usize>, place: Option<PlaceId>) -> usize {
-        let (base, size) = self.counter_base[counter];
-        base + player.unwrap_or(0) * size + place.map_or(0, |p| self.place_pos[p])
+    pub fn zone(&self, zone: ZoneId, player: Option<PlayerId>, place: Option<PlaceId>) -> ZoneInst {
+        let (base, size) = self.zone_base[zone.index()];
+        ZoneInst::new(
+            base + player.map_or(0, PlayerId::index) * size + place.map_or(0, |p| self.place_pos[p.index()]),
+        )
     }
 
-    pub fn piece(&self, piece: usize, player: Option<usize>) -> usize {
-        self.piece_base[piece] + player.unwrap_or(0)
+    pub fn group(&self, group: GroupId) -> ZoneInst {
+        ZoneInst::new(self.group_base + group.index())
     }
 
-    pub fn zone_kind(&self, r: &Ruleset, inst: usize) -> ZoneKind {
-        match self.instances[inst].source {
+    pub fn counter(&self, counter: CounterId, player: Option<PlayerId>, place: Option<PlaceId>) -> usize {
+        let (base, size) = self.counter_base[counter.index()];
+        base + player.map_or(0, PlayerId::index) * size + place.map_or(0, |p| self.place_pos[p.index()])
+    }
+
+    pub fn piece(&self, piece: PieceId, player: Option<PlayerId>) -> usize {
+        self.piece_base[piece.index()] + player.map_or(0, PlayerId::index)
+    }
+
+    pub fn zone_kind(&self, r: &Ruleset, inst: ZoneInst) -> ZoneKind {
+        match self.instance(inst).source {
             Ok(z) => r.zones[z].kind,
             Err(_) => ZoneKind::Box,
         }
     }
 
     /// A readable name: `bag[Place]`, `tableau of P2`, `supply of GROUP`.
-    pub fn zone_name(&self, r: &Ruleset, inst: usize) -> String {
-        let i = self.instances[inst];
+    pub fn zone_name(&self, r: &Ruleset, inst: ZoneInst) -> String {
+        let i = self.instance(inst);
         let mut name = match i.source {
             Ok(z) => r.zones[z].name.clone(),
             Err(g) => format!("supply of {}", r.groups[g].name),
@@ -196,7 +248,7 @@ impl Layout {
             name = format!("{name}[{}]", r.places[p].name);
         }
         if let Some(p) = i.player {
-            name = format!("{name} of P{}", p + 1);
+            name = format!("{name} of {p}");
         }
         name
     }
@@ -267,9 +319,9 @@ pub struct State {
     /// higher is later (on top of the stack).
     pub arrival: Vec<u64>,
     pub tick: u64,
-    /// Seat order after `shuffle players`.
-    pub order: Vec<usize>,
-    /// Who moves now (clockwise games).
+    /// PlayerId order after `shuffle players`.
+    pub order: Vec<PlayerId>,
+    /// Who moves now (clockwise games): a position in `order`.
     pub turn_seat: usize,
     pub rng: ChaCha8Rng,
     /// Per component, the zone instance it was last moved to: a hint that
@@ -307,11 +359,11 @@ impl State {
         self.actions = from.actions;
     }
 
-    pub fn count(&self, inst: usize) -> usize {
+    pub fn count(&self, inst: ZoneInst) -> usize {
         self.zones[inst].iter().filter(|c| c.is_some()).count()
     }
 
-    pub fn cards(&self, inst: usize) -> impl Iterator<Item = ComponentId> + '_ {
+    pub fn cards(&self, inst: ZoneInst) -> impl Iterator<Item = ComponentId> + '_ {
         self.zones[inst].iter().filter_map(|c| *c)
     }
 }

@@ -4,16 +4,11 @@
 //! into the `model`. No pest type appears here.
 
 use crate::span::{Ident, Span};
+pub use model::ops::{BinaryOp, NoteKind, Position, UnaryOp};
 
 #[derive(Clone, Debug, Default)]
 pub struct File {
     pub items: Vec<Item>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NoteKind {
-    Source,
-    Provisional,
 }
 
 /// A provenance note (`source "..."` or `provisional "..."`).
@@ -335,17 +330,6 @@ pub struct Stmt {
     pub span: Span,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Position {
-    /// Where the zone puts things by default (top of a pile, first free
-    /// slot of a row, anywhere in a bag).
-    Default,
-    Top,
-    Bottom,
-    /// The first slot of a row, pushing the others along.
-    Front,
-}
-
 #[derive(Clone, Debug)]
 pub enum Selection {
     All { var: Ident, domain: Expr, filter: Option<Expr> },
@@ -381,51 +365,6 @@ pub enum StmtKind {
 pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnaryOp {
-    Neg,
-    Not,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinaryOp {
-    Or,
-    And,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    Has,
-}
-
-impl BinaryOp {
-    pub fn symbol(self) -> &'static str {
-        match self {
-            BinaryOp::Or => "or",
-            BinaryOp::And => "and",
-            BinaryOp::Eq => "==",
-            BinaryOp::Ne => "!=",
-            BinaryOp::Lt => "<",
-            BinaryOp::Le => "<=",
-            BinaryOp::Gt => ">",
-            BinaryOp::Ge => ">=",
-            BinaryOp::Add => "+",
-            BinaryOp::Sub => "-",
-            BinaryOp::Mul => "*",
-            BinaryOp::Div => "/",
-            BinaryOp::Rem => "%",
-            BinaryOp::Has => "has",
-        }
-    }
 }
 
 #[derive(Clone, Debug)]

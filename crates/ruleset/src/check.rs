@@ -9,16 +9,18 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::ast::{self, ItemKind, TypeKind, ValueKind};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::{self, *};
+use crate::origin::Provenance;
 use crate::span::{Ident, Span};
 use crate::suggest::help_for;
+use model::*;
 
 /// Check a parsed file. `syntax_failed` says that some items could not be
 /// parsed: names may then be defined in the broken part, so unknown-name
 /// errors and unused warnings are held back.
-pub fn check(file: &ast::File, syntax_failed: bool) -> (Option<Ruleset>, Vec<Diagnostic>) {
+pub fn check(file: &ast::File, syntax_failed: bool) -> (Option<Ruleset>, Vec<Provenance>, Vec<Diagnostic>) {
     let mut c = Checker::new(syntax_failed);
     let ruleset = c.run(file);
+    let provenance = std::mem::take(&mut c.provenance);
     let mut diags = c.diags;
     if syntax_failed {
         // Names may be defined in the part that did not parse: anything that
@@ -29,7 +31,7 @@ pub fn check(file: &ast::File, syntax_failed: bool) -> (Option<Ruleset>, Vec<Dia
         // Something unused is most often the other half of an error.
         diags.retain(|d| d.code != Code::Unused);
     }
-    (ruleset, diags)
+    (ruleset, provenance, diags)
 }
 
 const CASCADES_FROM_SYNTAX: &[Code] = &[
@@ -54,18 +56,18 @@ const CASCADES_FROM_SYNTAX: &[Code] = &[
 /// What a global name stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Sym {
-    Option(usize),
-    Class(usize),
-    Place(usize),
-    Kind(usize),
-    Group(usize),
-    Zone(usize),
-    Counter(usize),
-    Piece(usize),
-    Table(usize),
-    Let(usize),
-    Procedure(usize),
-    Action(usize),
+    Option(OptionId),
+    Class(ClassId),
+    Place(PlaceId),
+    Kind(KindId),
+    Group(GroupId),
+    Zone(ZoneId),
+    Counter(CounterId),
+    Piece(PieceId),
+    Table(TableId),
+    Let(LetId),
+    Procedure(ProcedureId),
+    Action(ActionId),
     Score(usize),
 }
 
@@ -190,8 +192,8 @@ struct Checker<'f> {
     let_param_tys: Vec<Vec<Ty>>,
     procedures: Vec<Option<Procedure>>,
     procedure_param_tys: Vec<Vec<Ty>>,
-    procedure_calls: Vec<Vec<(usize, Span)>>,
-    current_procedure: Option<usize>,
+    procedure_calls: Vec<Vec<(ProcedureId, Span)>>,
+    current_procedure: Option<ProcedureId>,
     actions: Vec<Action>,
     scores: Vec<Score>,
     provenance: Vec<Provenance>,
@@ -401,7 +403,7 @@ impl<'f> Checker<'f> {
                 K::Game(_) | K::Option(_) | K::Place(_) | K::Tags(_) => {}
                 K::Route(r) => route_items.push((r, item)),
                 K::Kind(k) => {
-                    let id = self.kinds.len();
+                    let id = KindId::new(self.kinds.len());
                     if self.declare(&k.name, Sym::Kind(id)) {
                         self.kinds.push(Kind {
                             name: k.name.name.clone(),
@@ -414,7 +416,7 @@ impl<'f> Checker<'f> {
                 }
                 K::Group(g) => group_items.push((g, item)),
                 K::Zone(z) => {
-                    let id = self.zones.len();
+                    let id = ZoneId::new(self.zones.len());
                     if self.declare(&z.name, Sym::Zone(id)) {
                         self.zones.push(Zone {
                             name: z.name.name.clone(),
@@ -430,7 +432,7 @@ impl<'f> Checker<'f> {
                     }
                 }
                 K::Counter(cd) => {
-                    let id = self.counters.len();
+                    let id = CounterId::new(self.counters.len());
                     if self.declare(&cd.name, Sym::Counter(id)) {
                         self.counters.push(Counter {
                             name: cd.name.name.clone(),
@@ -444,19 +446,19 @@ impl<'f> Checker<'f> {
                     }
                 }
                 K::Piece(p) => {
-                    let id = self.pieces.len();
+                    let id = PieceId::new(self.pieces.len());
                     if self.declare(&p.name, Sym::Piece(id)) {
                         self.pieces.push(Piece {
                             name: p.name.name.clone(),
                             per_player: p.per_player,
-                            start: 0,
+                            start: PlaceId::new(0),
                             span: p.name.span,
                         });
                         piece_items.push((p, item, id));
                     }
                 }
                 K::Table(t) => {
-                    let id = self.tables.len();
+                    let id = TableId::new(self.tables.len());
                     if self.declare(&t.name, Sym::Table(id)) {
                         self.tables.push(Table {
                             name: t.name.name.clone(),
@@ -468,7 +470,7 @@ impl<'f> Checker<'f> {
                     }
                 }
                 K::Let(l) => {
-                    let id = self.lets.len();
+                    let id = LetId::new(self.lets.len());
                     if self.declare(&l.name, Sym::Let(id)) {
                         self.lets.push(None);
                         self.let_decls.push(l);
@@ -478,7 +480,7 @@ impl<'f> Checker<'f> {
                     }
                 }
                 K::Procedure(p) => {
-                    let id = self.procedures.len();
+                    let id = ProcedureId::new(self.procedures.len());
                     if self.declare(&p.name, Sym::Procedure(id)) {
                         self.procedures.push(None);
                         self.procedure_param_tys.push(Vec::new());
@@ -487,7 +489,7 @@ impl<'f> Checker<'f> {
                     }
                 }
                 K::Action(a) => {
-                    let id = self.actions.len();
+                    let id = ActionId::new(self.actions.len());
                     if self.declare(&a.name, Sym::Action(id)) {
                         self.actions.push(Action {
                             name: a.name.name.clone(),
@@ -541,14 +543,14 @@ impl<'f> Checker<'f> {
         }
         for (p, _, id) in &procedure_items {
             let tys = p.params.iter().map(|p| self.param_ty(p)).collect();
-            self.procedure_param_tys[*id] = tys;
+            self.procedure_param_tys[id.index()] = tys;
         }
         for (cd, item, id) in counter_items {
             self.counter_item(cd, item, id);
         }
 
         // Pass 3: bodies.
-        for id in 0..self.let_decls.len() {
+        for id in LetId::all(self.let_decls.len()) {
             self.let_type(id);
         }
         for (p, item, id) in procedure_items {
@@ -627,9 +629,6 @@ impl<'f> Checker<'f> {
             end: end?,
             scores: std::mem::take(&mut self.scores),
             tiebreaks: tiebreaks.unwrap_or_default(),
-            provenance: std::mem::take(&mut self.provenance),
-            files: Vec::new(),
-            changes: Vec::new(),
         })
     }
 
@@ -713,7 +712,7 @@ impl<'f> Checker<'f> {
     }
 
     fn option_item(&mut self, o: &ast::OptionDecl, item: &ast::Item) {
-        let id = self.options.len();
+        let id = OptionId::new(self.options.len());
         if !self.declare(&o.name, Sym::Option(id)) {
             return;
         }
@@ -742,7 +741,7 @@ impl<'f> Checker<'f> {
         let class = match self.symbols.get(&p.class.name) {
             Some((Sym::Class(id), _)) => *id,
             _ => {
-                let id = self.classes.len();
+                let id = ClassId::new(self.classes.len());
                 if !self.declare(&p.class, Sym::Class(id)) {
                     return;
                 }
@@ -752,7 +751,7 @@ impl<'f> Checker<'f> {
             }
         };
         for place in &p.places {
-            let id = self.places.len();
+            let id = PlaceId::new(self.places.len());
             if self.declare(place, Sym::Place(id)) {
                 self.places.push(Place { name: place.name.clone(), class, span: place.span });
                 self.classes[class].places.push(id);
@@ -848,10 +847,10 @@ impl<'f> Checker<'f> {
 
     fn attr_id(&mut self, name: &str) -> AttrId {
         match self.attr_names.iter().position(|n| n == name) {
-            Some(id) => id,
+            Some(id) => AttrId::new(id),
             None => {
                 self.attr_names.push(name.to_string());
-                self.attr_names.len() - 1
+                AttrId::new(self.attr_names.len() - 1)
             }
         }
     }
@@ -982,7 +981,7 @@ impl<'f> Checker<'f> {
         if let Some(id) = self.tag_ids.get(name) {
             return *id;
         }
-        let id = self.tags.len();
+        let id = TagId::new(self.tags.len());
         self.tags.push(name.to_string());
         self.tag_ids.insert(name.to_string(), id);
         id
@@ -1148,7 +1147,7 @@ impl<'f> Checker<'f> {
     }
 
     fn group_item(&mut self, g: &ast::GroupDecl, item: &ast::Item) {
-        let id = self.groups.len();
+        let id = GroupId::new(self.groups.len());
         if !self.declare(&g.name, Sym::Group(id)) {
             return;
         }
@@ -1264,7 +1263,7 @@ impl<'f> Checker<'f> {
         self.groups.push(Group {
             name: g.name.name.clone(),
             noun: g.noun.clone(),
-            kind: kind.unwrap_or(0),
+            kind: kind.unwrap_or_default(),
             declared_total: g.total.map(|(n, _)| n.max(0) as u32),
             components: first..self.components.len(),
             span: g.name.span,
@@ -1277,11 +1276,12 @@ impl<'f> Checker<'f> {
         let mut given = vec![false; slots.len()];
         let mut ok = true;
         for f in &inst.fields {
-            let attr = self.attr_names.iter().position(|n| *n == f.name.name);
+            let attr = self.attr_names.iter().position(|n| *n == f.name.name).map(AttrId::new);
             let slot = attr.and_then(|a| slots.iter().position(|(s, _, _)| *s == a));
             let Some(slot) = slot else {
                 let kind_name = self.kinds[kind].name.clone();
-                let help = help_for(&f.name.name, slots.iter().map(|(a, _, _)| self.attr_names[*a].as_str()));
+                let help =
+                    help_for(&f.name.name, slots.iter().map(|(a, _, _)| self.attr_names[a.index()].as_str()));
                 self.error(
                     Diagnostic::error(
                         Code::UnknownAttribute,
@@ -1326,13 +1326,13 @@ impl<'f> Checker<'f> {
                             Diagnostic::error(
                                 Code::MissingAttribute,
                                 inst.name.span,
-                                format!("`{}` has no `{}`", inst.name.name, self.attr_names[*attr]),
+                                format!("`{}` has no `{}`", inst.name.name, self.attr_names[attr.index()]),
                             )
-                            .label(format!("`{}` is missing", self.attr_names[*attr]))
+                            .label(format!("`{}` is missing", self.attr_names[attr.index()]))
                             .related(self.kinds[kind].span, "the kind requires it")
                             .help(format!(
                                 "add `{}: ...`, or give the attribute a default in the kind",
-                                self.attr_names[*attr]
+                                self.attr_names[attr.index()]
                             )),
                         );
                         ok = false;
@@ -1701,10 +1701,10 @@ impl<'f> Checker<'f> {
 
     /// The type of a let's value, lowering its body on first use.
     fn let_type(&mut self, id: LetId) -> Ty {
-        match &self.let_state[id] {
+        match &self.let_state[id.index()] {
             LetState::Done(t) => return t.clone(),
             LetState::InProgress => {
-                let decl = self.let_decls[id];
+                let decl = self.let_decls[id.index()];
                 self.error(
                     Diagnostic::error(
                         Code::Recursion,
@@ -1718,19 +1718,19 @@ impl<'f> Checker<'f> {
             }
             LetState::Pending => {}
         }
-        self.let_state[id] = LetState::InProgress;
-        let decl = self.let_decls[id];
+        self.let_state[id.index()] = LetState::InProgress;
+        let decl = self.let_decls[id.index()];
         let saved = self.current_procedure.take();
         let mut cx = Cx::new(true, "a let");
-        let tys = self.let_param_tys[id].clone();
+        let tys = self.let_param_tys[id.index()].clone();
         let params = self.lower_params(decl.params.as_deref().unwrap_or(&[]), &tys, &mut cx);
         let (body, ty) = self.value(&decl.body, &mut cx);
         self.current_procedure = saved;
         // An earlier recursion error may have finished this let already.
-        if !matches!(self.let_state[id], LetState::Done(_)) {
-            self.let_state[id] = LetState::Done(ty.clone());
+        if !matches!(self.let_state[id.index()], LetState::Done(_)) {
+            self.let_state[id.index()] = LetState::Done(ty.clone());
         }
-        self.lets[id] =
+        self.lets[id.index()] =
             Some(Let { name: decl.name.name.clone(), params, body, locals: cx.max, span: decl.name.span });
         ty
     }
@@ -1738,12 +1738,12 @@ impl<'f> Checker<'f> {
     fn procedure_item(&mut self, p: &ast::ProcedureDecl, item: &ast::Item, id: ProcedureId) {
         self.note_provenance(format!("procedure {}", p.name.name), &item.notes);
         let mut cx = Cx::new(true, "a procedure");
-        let tys = self.procedure_param_tys[id].clone();
+        let tys = self.procedure_param_tys[id.index()].clone();
         let params = self.lower_params(&p.params, &tys, &mut cx);
         self.current_procedure = Some(id);
         let stmts = self.block(&p.body, &mut cx);
         self.current_procedure = None;
-        self.procedures[id] = Some(Procedure {
+        self.procedures[id.index()] = Some(Procedure {
             name: p.name.name.clone(),
             params,
             body: Body { stmts, locals: cx.max },
@@ -2055,9 +2055,9 @@ impl<'f> Checker<'f> {
                         let id = *id;
                         self.used.insert(Sym::Procedure(id));
                         if let Some(caller) = self.current_procedure {
-                            self.procedure_calls[caller].push((id, name.span));
+                            self.procedure_calls[caller.index()].push((id, name.span));
                         }
-                        let tys = self.procedure_param_tys[id].clone();
+                        let tys = self.procedure_param_tys[id.index()].clone();
                         self.check_args(name, &tys, &lowered, s.span);
                         StmtKind::Do { procedure: id, args: lowered.into_iter().map(|(x, _, _)| x).collect() }
                     }
@@ -2539,7 +2539,7 @@ impl<'f> Checker<'f> {
             }
             Sym::Table(id) => (mk(ExprKind::Table { table: id, keys: Vec::new() }), Ty::Table(id, 0)),
             Sym::Let(id) => {
-                let nparams = self.let_decls[id].params.as_ref().map_or(0, Vec::len);
+                let nparams = self.let_decls[id.index()].params.as_ref().map_or(0, Vec::len);
                 if nparams > 0 {
                     self.error(
                         Diagnostic::error(
@@ -2666,7 +2666,7 @@ impl<'f> Checker<'f> {
                             .help(help.unwrap_or_else(|| "tags come from the `tags` of components".into())),
                     );
                 }
-                return Expr { kind: ExprKind::Tag(0), span: e.span };
+                return Expr { kind: ExprKind::Tag(TagId::default()), span: e.span };
             }
         }
         let (x, ty) = self.value(e, cx);
@@ -2728,7 +2728,7 @@ impl<'f> Checker<'f> {
                 }
             },
             Ty::Card => {
-                let attr = self.attr_names.iter().position(|n| *n == field.name);
+                let attr = self.attr_names.iter().position(|n| *n == field.name).map(AttrId::new);
                 let Some(attr) = attr else {
                     let help = help_for(&field.name, self.attr_names.iter().map(String::as_str));
                     self.error(
@@ -2880,7 +2880,7 @@ impl<'f> Checker<'f> {
         match self.symbols.get(&name.name).copied() {
             Some((Sym::Let(id), _)) => {
                 self.used.insert(Sym::Let(id));
-                let params = self.let_param_tys[id].clone();
+                let params = self.let_param_tys[id.index()].clone();
                 self.check_args(name, &params, &lowered, span);
                 let ty = self.let_type(id);
                 (mk(ExprKind::Let { id, args: lowered.into_iter().map(|(x, _, _)| x).collect() }), ty)
@@ -2933,14 +2933,14 @@ impl<'f> Checker<'f> {
         let n = self.places.len();
         let mut adj: Vec<Vec<(usize, u32)>> = vec![Vec::new(); n];
         for r in &self.routes {
-            adj[r.a].push((r.b, r.steps));
-            adj[r.b].push((r.a, r.steps));
+            adj[r.a.index()].push((r.b.index(), r.steps));
+            adj[r.b.index()].push((r.a.index(), r.steps));
         }
         let dist: Vec<Vec<Option<u32>>> = (0..n).map(|s| dijkstra(&adj, s)).collect();
         if n > 1 && !self.broken_route && (!self.routes.is_empty() || !self.pieces.is_empty()) {
-            let start = self.pieces.first().map_or(0, |p| p.start);
+            let start = self.pieces.first().map_or(PlaceId::default(), |p| p.start);
             let start_name = self.places[start].name.clone();
-            for (id, d) in dist[start].iter().enumerate() {
+            for (id, d) in dist[start.index()].iter().enumerate() {
                 if d.is_none() {
                     let p = &self.places[id];
                     let (name, span) = (p.name.clone(), p.span);
@@ -2963,19 +2963,20 @@ impl<'f> Checker<'f> {
         let n = self.procedure_calls.len();
         // 0 = unvisited, 1 = on the stack, 2 = done.
         let mut state = vec![0u8; n];
-        for start in 0..n {
-            if state[start] == 0 {
+        for start in ProcedureId::all(n) {
+            if state[start.index()] == 0 {
                 self.visit_procedure(start, &mut state);
             }
         }
     }
 
-    fn visit_procedure(&mut self, id: usize, state: &mut [u8]) {
-        state[id] = 1;
-        for (callee, span) in self.procedure_calls[id].clone() {
-            match state[callee] {
+    fn visit_procedure(&mut self, id: ProcedureId, state: &mut [u8]) {
+        state[id.index()] = 1;
+        for (callee, span) in self.procedure_calls[id.index()].clone() {
+            match state[callee.index()] {
                 1 => {
-                    let name = self.procedures[callee].as_ref().map_or(String::new(), |p| p.name.clone());
+                    let name =
+                        self.procedures[callee.index()].as_ref().map_or(String::new(), |p| p.name.clone());
                     self.error(
                         Diagnostic::error(Code::Recursion, span, format!("`{name}` ends up calling itself"))
                             .label("this call closes a loop")
@@ -2986,7 +2987,7 @@ impl<'f> Checker<'f> {
                 _ => {}
             }
         }
-        state[id] = 2;
+        state[id.index()] = 2;
     }
 
     fn required_items(&mut self, file: &ast::File, has_turns: bool, has_end: bool) {
@@ -3044,7 +3045,7 @@ impl<'f> Checker<'f> {
     /// by `play` and written to the log: that is a use.
     fn displayed(&self, sym: Sym) -> bool {
         let Sym::Let(id) = sym else { return false };
-        let tys = &self.let_param_tys[id];
+        let tys = &self.let_param_tys[id.index()];
         matches!(tys.as_slice(), [Ty::Player] | [Ty::Player, Ty::Place(Some(_))])
     }
 
@@ -3192,11 +3193,4 @@ fn dijkstra(adj: &[Vec<(usize, u32)>], source: usize) -> Vec<Option<u32>> {
         }
     }
     dist
-}
-
-impl Span {
-    /// An empty span at this span's end.
-    pub fn end_point(self) -> Span {
-        Span { start: self.end, end: self.end, file: self.file }
-    }
 }

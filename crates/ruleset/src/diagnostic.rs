@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::span::{line_col, Span};
+use crate::span::{line_col, source_span, Span};
 
 /// How bad a diagnostic is. Errors make `check` fail; warnings do not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -241,12 +241,12 @@ impl Report {
         let home = d.label.span.file;
         let mut labels = vec![miette::LabeledSpan::new_primary_with_span(
             (!d.label.text.is_empty()).then(|| d.label.text.clone()),
-            d.label.span,
+            source_span(d.label.span),
         )];
         let mut related = Vec::new();
         for l in &d.related {
             if l.span.file == home {
-                labels.push(miette::LabeledSpan::new_with_span(Some(l.text.clone()), l.span));
+                labels.push(miette::LabeledSpan::new_with_span(Some(l.text.clone()), source_span(l.span)));
             } else {
                 related.push(Report {
                     message: l.text.clone(),
@@ -254,7 +254,7 @@ impl Report {
                     severity: miette::Severity::Advice,
                     help: None,
                     source: named(l.span.file),
-                    labels: vec![miette::LabeledSpan::new_primary_with_span(None, l.span)],
+                    labels: vec![miette::LabeledSpan::new_primary_with_span(None, source_span(l.span))],
                     related: Vec::new(),
                 });
             }

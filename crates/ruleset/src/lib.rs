@@ -12,23 +12,27 @@ pub mod ast;
 pub mod check;
 pub mod diagnostic;
 pub mod merge;
-pub mod model;
+pub mod origin;
 pub mod parser;
 pub mod span;
 pub mod suggest;
 
 pub use diagnostic::{Code, Diagnostic, Report, Severity};
-pub use model::Ruleset;
+pub use model::{self, Ruleset};
+pub use origin::Origin;
 pub use span::Span;
 
 /// How deep `extends` may chain (house rule, edition, base, ...).
 pub const MAX_EXTENDS: usize = 16;
 
 /// The result of checking a ruleset: the ruleset when it has no errors,
-/// every diagnostic (errors and warnings) in file and source order, and the
+/// where it came from, every diagnostic (errors and warnings) in file and source order, and the
 /// files read (name and text, by file number).
 pub struct Checked {
     pub ruleset: Option<Ruleset>,
+    /// The files read, what editions changed and the provenance notes
+    /// (complete when `ruleset` is there).
+    pub origin: Origin,
     pub diagnostics: Vec<Diagnostic>,
     pub sources: Vec<(String, String)>,
 }
@@ -67,20 +71,13 @@ pub fn check_file(path: &str, read: &mut dyn FnMut(&str) -> Result<Vec<u8>, Stri
     let file = loader.load(path, &mut Vec::new(), None);
     let Loader { sources, mut diags, changes, .. } = loader;
     let syntax_failed = diags.iter().any(Diagnostic::is_error);
-    let (ruleset, more) = check::check(&file, syntax_failed);
+    let (ruleset, provenance, more) = check::check(&file, syntax_failed);
     diags.extend(more);
     relate_to_base(&file, &mut diags);
     diags.sort_by_key(|d| (d.label.span.file, d.label.span.start, d.severity));
-    let ruleset = if diags.iter().any(Diagnostic::is_error) {
-        None
-    } else {
-        ruleset.map(|mut r| {
-            r.files = sources.iter().map(|(n, _)| n.clone()).collect();
-            r.changes = changes;
-            r
-        })
-    };
-    Checked { ruleset, diagnostics: diags, sources }
+    let ruleset = if diags.iter().any(Diagnostic::is_error) { None } else { ruleset };
+    let origin = Origin { files: sources.iter().map(|(n, _)| n.clone()).collect(), changes, provenance };
+    Checked { ruleset, origin, diagnostics: diags, sources }
 }
 
 struct Loader<'a> {

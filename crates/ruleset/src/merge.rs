@@ -12,15 +12,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::span::{Ident, Span};
 use crate::suggest::help_for;
 
-/// One change an edition made, for `show` and `diff`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Change {
-    /// What changed: `option car_stacks`, `cards research_cards "Car, Moscow"`.
-    pub item: String,
-    /// `added`, `overridden`, `changed` or `removed`.
-    pub how: &'static str,
-    pub span: Span,
-}
+pub use crate::origin::Change;
 
 /// The kind word and name an item is matched by; `None` for items that only
 /// add (places, routes).

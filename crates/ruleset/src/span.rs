@@ -1,52 +1,15 @@
-//! Byte-offset spans into a ruleset's source text.
+//! Spans as the ruleset crate uses them: the model's byte-offset [`Span`],
+//! a name with its span, and the conversion to miette's spans.
 //!
 //! pest positions never leave the parser module; everything after it speaks
 //! in these spans so that the checker and the engine do not depend on pest.
 
+pub use model::span::{line_col, Span};
 use serde::Serialize;
 
-/// A half-open byte range `start..end` in one source file. `file` numbers
-/// the files of a ruleset and the files it extends: 0 is the file given on
-/// the command line, then each base in `extends` order.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-    pub file: usize,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Self {
-        Span { start, end, file: 0 }
-    }
-
-    pub fn in_file(file: usize, start: usize, end: usize) -> Self {
-        Span { start, end, file }
-    }
-
-    /// The smallest span covering both (in this span's file).
-    pub fn to(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end), file: self.file }
-    }
-
-    /// Whether `other` lies within this span, in the same file.
-    pub fn contains(self, other: Span) -> bool {
-        self.file == other.file && self.start <= other.start && other.end <= self.end
-    }
-
-    pub fn len(self) -> usize {
-        self.end - self.start
-    }
-
-    pub fn is_empty(self) -> bool {
-        self.start == self.end
-    }
-}
-
-impl From<Span> for miette::SourceSpan {
-    fn from(span: Span) -> Self {
-        miette::SourceSpan::new(span.start.into(), span.len())
-    }
+/// miette's span for a span (its file is the caller's business).
+pub fn source_span(span: Span) -> miette::SourceSpan {
+    miette::SourceSpan::new(span.start.into(), span.len())
 }
 
 /// A name as written, with where it was written.
@@ -54,20 +17,4 @@ impl From<Span> for miette::SourceSpan {
 pub struct Ident {
     pub name: String,
     pub span: Span,
-}
-
-/// 1-based line and column of a byte offset, counting columns in characters.
-pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(source.len());
-    let before = &source[..floor_char_boundary(source, offset)];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
-}
-
-fn floor_char_boundary(s: &str, mut i: usize) -> usize {
-    while i > 0 && !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }

@@ -1,28 +1,24 @@
-//! The checked, resolved ruleset: what the engine interprets.
+//! The checked, resolved ruleset: what the engines run.
 //!
-//! Every name is resolved to an index, every expression is typed, every
-//! component copy is expanded. Spans stay on items and on `require`s so the
-//! engine and `explain` can point back at the line that produced an outcome.
-//! A `Ruleset` exists only for a file that checked without errors.
+//! Every name is resolved to a typed ID, every expression is typed, every
+//! component copy is expanded. Spans stay on items, statements and
+//! expressions so the engine and `explain` can point back at the line that
+//! produced an outcome. A `Ruleset` exists only for input that checked
+//! without errors: consumers may assume every ID in it is valid and every
+//! expression well-typed.
+//!
+//! This crate has no parser and no diagnostics: the ruleset crate builds a
+//! `Ruleset` from text, the engine and the bots run it.
 
-use crate::ast::{NoteKind, Position};
-use crate::span::Span;
+#![forbid(unsafe_code)]
 
-pub type PlaceId = usize;
-pub type ClassId = usize;
-pub type TagId = usize;
-pub type KindId = usize;
-pub type AttrId = usize;
-pub type GroupId = usize;
-pub type ComponentId = usize;
-pub type ZoneId = usize;
-pub type CounterId = usize;
-pub type PieceId = usize;
-pub type TableId = usize;
-pub type LetId = usize;
-pub type ProcedureId = usize;
-pub type ActionId = usize;
-pub type OptionId = usize;
+pub mod ids;
+pub mod ops;
+pub mod span;
+
+pub use ids::*;
+pub use ops::{BinaryOp, NoteKind, Position, UnaryOp};
+pub use span::Span;
 
 #[derive(Clone, Debug)]
 pub struct Ruleset {
@@ -31,7 +27,8 @@ pub struct Ruleset {
     pub classes: Vec<PlaceClass>,
     pub places: Vec<Place>,
     pub routes: Vec<Route>,
-    /// Shortest-path steps between every pair of places (`None`: no path).
+    /// Shortest-path steps between every pair of places (`None`: no path),
+    /// by place position; `Ruleset::distance` reads it by ID.
     pub distances: Vec<Vec<Option<u32>>>,
     pub tags: Vec<String>,
     /// Every attribute name used by any kind; `Kind::slots` maps into it.
@@ -54,12 +51,6 @@ pub struct Ruleset {
     pub scores: Vec<Score>,
     /// Who wins a tie on points, key by key; empty: ties are shared.
     pub tiebreaks: Vec<TiebreakKey>,
-    /// Every `source` and `provisional` note, in file order.
-    pub provenance: Vec<Provenance>,
-    /// The files this ruleset was read from: the one given, then its bases.
-    pub files: Vec<String>,
-    /// What each edition file changed in its base, in merge order.
-    pub changes: Vec<crate::merge::Change>,
 }
 
 #[derive(Clone, Debug)]
@@ -117,6 +108,15 @@ pub enum Type {
     Optional(Box<Type>),
 }
 
+/// How [`Ruleset::type_text`] writes a type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeStyle {
+    /// As a ruleset writes it: `int`, `flag`, `site?`.
+    Syntax,
+    /// In words for players: `a number`, `yes/no`, `a site or none`.
+    Words,
+}
+
 /// A value of a component attribute, an option or a counter.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
@@ -155,8 +155,17 @@ pub struct Group {
     pub noun: String,
     pub kind: KindId,
     pub declared_total: Option<u32>,
-    pub components: std::ops::Range<ComponentId>,
+    /// Positions in `Ruleset::components` (a group's copies are
+    /// consecutive); `Group::ids` gives them as IDs.
+    pub components: std::ops::Range<usize>,
     pub span: Span,
+}
+
+impl Group {
+    /// The group's components, in order.
+    pub fn ids(&self) -> impl DoubleEndedIterator<Item = ComponentId> + ExactSizeIterator + Clone {
+        self.components.clone().map(ComponentId::new)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -380,15 +389,6 @@ pub enum ScoreForm {
 }
 
 #[derive(Clone, Debug)]
-pub struct Provenance {
-    /// What the note is on, e.g. `option car_stacks` or `table chronoscope row 9`.
-    pub item: String,
-    pub kind: NoteKind,
-    pub text: String,
-    pub span: Span,
-}
-
-#[derive(Clone, Debug)]
 pub struct Stmt {
     pub kind: StmtKind,
     pub span: Span,
@@ -561,21 +561,82 @@ pub enum ExprKind {
         domain: Box<Expr>,
         filter: Option<Box<Expr>>,
     },
-    Unary(crate::ast::UnaryOp, Box<Expr>),
-    Binary(crate::ast::BinaryOp, Box<Expr>, Box<Expr>),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
 }
 
 impl Ruleset {
     pub fn place_named(&self, name: &str) -> Option<PlaceId> {
-        self.places.iter().position(|p| p.name == name)
+        self.places.iter().position(|p| p.name == name).map(PlaceId::new)
+    }
+
+    pub fn tag_named(&self, name: &str) -> Option<TagId> {
+        self.tags.iter().position(|t| t == name).map(TagId::new)
+    }
+
+    pub fn attr_named(&self, name: &str) -> Option<AttrId> {
+        self.attr_names.iter().position(|a| a == name).map(AttrId::new)
+    }
+
+    pub fn class_named(&self, name: &str) -> Option<ClassId> {
+        self.classes.iter().position(|c| c.name == name).map(ClassId::new)
+    }
+
+    pub fn zone_named(&self, name: &str) -> Option<ZoneId> {
+        self.zones.iter().position(|z| z.name == name).map(ZoneId::new)
+    }
+
+    pub fn counter_named(&self, name: &str) -> Option<CounterId> {
+        self.counters.iter().position(|c| c.name == name).map(CounterId::new)
+    }
+
+    pub fn piece_named(&self, name: &str) -> Option<PieceId> {
+        self.pieces.iter().position(|p| p.name == name).map(PieceId::new)
+    }
+
+    pub fn table_named(&self, name: &str) -> Option<&Table> {
+        self.tables.iter().find(|t| t.name == name)
+    }
+
+    pub fn group_named(&self, name: &str) -> Option<&Group> {
+        self.groups.iter().find(|g| g.name == name)
     }
 
     pub fn option_named(&self, name: &str) -> Option<&OptionDef> {
         self.options.iter().find(|o| o.name == name)
     }
 
-    pub fn provisional(&self) -> impl Iterator<Item = &Provenance> {
-        self.provenance.iter().filter(|p| p.kind == NoteKind::Provisional)
+    /// Steps on the shortest route between two places (`None`: no route).
+    pub fn distance(&self, a: PlaceId, b: PlaceId) -> Option<u32> {
+        self.distances[a.index()][b.index()]
+    }
+
+    pub fn attr_name(&self, attr: AttrId) -> &str {
+        &self.attr_names[attr.index()]
+    }
+
+    /// A type as people read it: as written in a ruleset (`TypeStyle::Syntax`,
+    /// `site -> 0..3`) or in words (`TypeStyle::Words`, `a site`).
+    pub fn type_text(&self, t: &Type, style: TypeStyle) -> String {
+        let words = style == TypeStyle::Words;
+        let pick = |syntax: &str, prose: &str| if words { prose.to_string() } else { syntax.to_string() };
+        match t {
+            Type::Int { lo: Some(lo), hi: Some(hi) } => format!("{lo}..{hi}"),
+            Type::Int { lo: Some(lo), hi: None } => format!("{lo}.."),
+            Type::Int { .. } => pick("int", "a number"),
+            Type::Bool => pick("flag", "yes/no"),
+            Type::Text => "text".into(),
+            Type::Tag => pick("tag", "a tag"),
+            Type::Tags => "tags".into(),
+            Type::Player => pick("player", "a player"),
+            Type::Place(Some(c)) if words => format!("a {}", self.classes[*c].name),
+            Type::Place(Some(c)) => self.classes[*c].name.clone(),
+            Type::Place(None) => pick("place", "a place"),
+            Type::Card => pick("card", "a component"),
+            Type::Map(c, inner) => format!("{} -> {}", self.classes[*c].name, self.type_text(inner, style)),
+            Type::Optional(inner) if words => format!("{} or none", self.type_text(inner, style)),
+            Type::Optional(inner) => format!("{}?", self.type_text(inner, style)),
+        }
     }
 }
