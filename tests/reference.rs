@@ -108,7 +108,7 @@ fn quote(name: &str) -> String {
     }
 }
 
-fn table<'r>(r: &'r Ruleset, name: &str) -> &'r ruleset::model::Table {
+fn table<'r>(r: &'r Ruleset, name: &str) -> &'r model::Table {
     r.tables.iter().find(|t| t.name == name).expect("the ruleset has the table")
 }
 
@@ -169,15 +169,15 @@ impl Thebes {
         let zone = |name: &str, player: Option<usize>, place: Option<usize>| -> Vec<usize> {
             let z = ZoneId::new(r.zones.iter().position(|z| z.name == name).expect(name));
             let inst = g.layout.zone(z, player.map(PlayerId::new), place.map(PlaceId::new));
-            g.state.cards(inst).map(ComponentId::index).collect()
+            g.cards(inst).map(ComponentId::index).collect()
         };
         let row = |name: &str| -> Vec<Option<usize>> {
             let z = ZoneId::new(r.zones.iter().position(|z| z.name == name).expect(name));
-            g.state.zones[g.layout.zone(z, None, None)].iter().map(|c| c.map(ComponentId::index)).collect()
+            g.zone(g.layout.zone(z, None, None)).iter().map(|c| c.map(ComponentId::index)).collect()
         };
         let counter = |name: &str, player: Option<usize>, place: Option<usize>| -> i64 {
             let c = CounterId::new(r.counters.iter().position(|c| c.name == name).expect(name));
-            match g.state.counters[g.layout.counter(c, player.map(PlayerId::new), place.map(PlaceId::new))] {
+            match g.counter(c, player.map(PlayerId::new), place.map(PlaceId::new)) {
                 V::Int(n) => n,
                 _ => 0,
             }
@@ -206,9 +206,9 @@ impl Thebes {
             majority_minimum: option_int(r, "majority_minimum"),
             players: n,
             time: (0..n).map(|p| counter("time", Some(p), None)).collect(),
-            arrival: g.state.arrival.clone(),
-            tick: g.state.tick,
-            pos: PlayerId::all(n).map(|p| g.state.pieces[g.layout.piece(piece, Some(p))].index()).collect(),
+            arrival: PlayerId::all(n).map(|p| g.arrival(p)).collect(),
+            tick: g.tick(),
+            pos: PlayerId::all(n).map(|p| g.piece(piece, Some(p)).index()).collect(),
             deck: zone("deck", None, None),
             pile3: zone("pile3", None, None),
             discard: zone("discard", None, None),

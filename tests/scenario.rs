@@ -3,17 +3,16 @@
 //! set-up game, apply actions written in the notation, and play random games
 //! that check the engine's invariants after every action.
 
-use engine::state::ZoneInst;
-use engine::{notation, Choice, Event, Game, V};
+use engine::{notation, At, Choice, Event, Game, Program, ZoneInst, V};
 use model::{ActionId, ComponentId, CounterId, PlayerId, ZoneId};
 use rand::{Rng, SeedableRng};
-use ruleset::Ruleset;
 
-/// A bundled ruleset by its path under the repository root; it must check clean.
-pub fn load(path: &str) -> Ruleset {
-    let full = crate::repo_root().join(path);
-    let src = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()));
-    ruleset::check_source(&src).ruleset.unwrap_or_else(|| panic!("{path} checks clean"))
+/// A bundled ruleset by its path under the repository root, with its
+/// editions' bases; it must check clean.
+pub fn load(path: &str) -> Program {
+    let full = crate::repo_root().join(path).display().to_string();
+    let checked = ruleset::check_file(&full, &mut |p| std::fs::read(p).map_err(|e| e.to_string()));
+    Program::new(checked.ruleset.unwrap_or_else(|| panic!("{path} checks clean")))
 }
 
 /// The instance of a zone, for a player and/or a place.
@@ -23,24 +22,27 @@ pub fn zone(g: &Game, name: &str, player: Option<usize>, place: Option<&str>) ->
     g.layout.zone(z, player.map(PlayerId::new), place.map(|p| r.place_named(p).expect(p)))
 }
 
-/// The instance of a counter, for a player.
-pub fn counter(g: &Game, name: &str, player: Option<usize>) -> usize {
-    let r = g.rules;
-    let c = CounterId::new(r.counters.iter().position(|c| c.name == name).expect(name));
-    g.layout.counter(c, player.map(PlayerId::new), None)
+/// A counter by name.
+pub fn counter_id(g: &Game, name: &str) -> CounterId {
+    g.rules.counter_named(name).unwrap_or_else(|| panic!("no counter `{name}`"))
+}
+
+/// A counter's value, for a player.
+pub fn counter(g: &Game, name: &str, player: Option<usize>) -> V {
+    g.counter(counter_id(g, name), player.map(PlayerId::new), None)
 }
 
 /// A player's `time` counter.
 pub fn time(g: &Game, p: usize) -> i64 {
-    match g.state.counters[counter(g, "time", Some(p))] {
+    match g.counter(counter_id(g, "time"), Some(PlayerId::new(p)), None) {
         V::Int(n) => n,
         ref other => panic!("{other:?}"),
     }
 }
 
 pub fn set_time(g: &mut Game, p: usize, t: i64) {
-    let i = counter(g, "time", Some(p));
-    g.state.counters[i] = V::Int(t);
+    let time = counter_id(g, "time");
+    g.set_counter(time, Some(PlayerId::new(p)), None, V::Int(t));
 }
 
 /// The first component called `name`.
@@ -54,11 +56,11 @@ pub fn component(g: &Game, name: &str) -> ComponentId {
 /// never takes a copy from a player who was given it earlier.
 pub fn pick(g: &Game, name: &str, not_in: ZoneInst) -> ComponentId {
     let candidates: Vec<ComponentId> = ComponentId::all(g.rules.components.len())
-        .filter(|c| g.rules.components[*c].name == name && !g.state.zones[not_in].contains(&Some(*c)))
+        .filter(|c| g.rules.components[*c].name == name && !g.zone(not_in).contains(&Some(*c)))
         .collect();
     let shared = |c: ComponentId| {
-        let inst = g.state.zones.iter().position(|z| z.contains(&Some(c)));
-        inst.is_some_and(|i| g.layout.instances[i].player.is_none())
+        let inst = g.where_is(c);
+        inst.is_some_and(|i| g.layout.instance(i).player.is_none())
     };
     candidates
         .iter()
@@ -71,16 +73,7 @@ pub fn pick(g: &Game, name: &str, not_in: ZoneInst) -> ComponentId {
 /// Move a component called `name` (see `pick`) into a zone instance.
 pub fn give(g: &mut Game, name: &str, to: ZoneInst) {
     let c = pick(g, name, to);
-    if let Some(src) = g.state.zones.iter().position(|z| z.contains(&Some(c))).map(ZoneInst::new) {
-        let i = g.state.zones[src].iter().position(|x| *x == Some(c)).expect("found above");
-        // A row keeps its slots: the one taken from stays empty.
-        if g.layout.zone_kind(g.rules, src) == model::ZoneKind::Row {
-            g.state.zones[src][i] = None;
-        } else {
-            g.state.zones[src].remove(i);
-        }
-    }
-    g.state.zones[to].push(Some(c));
+    g.put(c, to, At::Bottom);
 }
 
 /// Move a component into a player's (or a shared) zone.
@@ -132,11 +125,11 @@ pub fn event_lines(events: &[Event]) -> String {
 
 /// The names of the components in a zone instance, top first.
 pub fn names(g: &Game, inst: ZoneInst) -> Vec<String> {
-    g.state.cards(inst).map(|c| g.rules.components[c].name.clone()).collect()
+    g.cards(inst).map(|c| g.rules.components[c].name.clone()).collect()
 }
 
 pub fn total_components(g: &Game) -> usize {
-    g.state.zones.iter().map(|z| z.iter().filter(|c| c.is_some()).count()).sum()
+    g.layout.zone_insts().map(|z| g.count(z)).sum()
 }
 
 /// Play `n` uniformly random legal actions (from a stream seeded by
@@ -154,7 +147,7 @@ pub fn play_into(g: &mut Game, seed: u64, n: usize) {
 /// or lost and that no `time` went back. Returns the finished game and the
 /// choices made.
 pub fn play_random(
-    rules: &Ruleset,
+    rules: &Program,
     players: usize,
     seed: u64,
     max_actions: usize,
@@ -182,20 +175,19 @@ pub fn play_random(
 }
 
 /// Replay a game from its seed and choices: it must reproduce `g` exactly.
-pub fn assert_replays(rules: &Ruleset, g: &Game, history: &[Choice]) {
+pub fn assert_replays(rules: &Program, g: &Game, history: &[Choice]) {
     let (mut again, _) = Game::new(rules, g.players(), g.seed).unwrap();
     for c in history {
         again.step(c).unwrap();
     }
-    assert_eq!(again.state.zones, g.state.zones, "seed {}: the replay differs", g.seed);
-    assert_eq!(again.state.counters, g.state.counters, "seed {}: the replay differs", g.seed);
+    assert_eq!(again.snapshot(), g.snapshot(), "seed {}: the replay differs", g.seed);
     assert_eq!(again.scores().unwrap(), g.scores().unwrap());
 }
 
 /// Each component lies in exactly one zone, and the score totals are the
 /// sums of their rule lines.
 pub fn assert_finished_sound(g: &Game) {
-    let mut cards: Vec<ComponentId> = g.state.zones.iter().flatten().flatten().copied().collect();
+    let mut cards: Vec<ComponentId> = g.layout.zone_insts().flat_map(|z| g.cards(z)).collect();
     cards.sort();
     cards.dedup();
     assert_eq!(cards.len(), g.rules.components.len(), "each component in exactly one zone");
@@ -233,7 +225,7 @@ pub fn brute_force_choices(g: &Game) -> Vec<Choice> {
 /// Play a random game for each of (players, seed) and check, every `every`
 /// actions, that the engine's pruned search finds exactly the choices
 /// `brute_force_choices` finds.
-pub fn assert_pruned_choices_are_exact(rules: &Ruleset, every: usize) {
+pub fn assert_pruned_choices_are_exact(rules: &Program, every: usize) {
     for (players, seed) in [(2, 41), (3, 42), (4, 43)] {
         let (mut g, _) = Game::new(rules, players, seed).unwrap();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
@@ -254,7 +246,7 @@ pub fn assert_pruned_choices_are_exact(rules: &Ruleset, every: usize) {
 /// from the same bot seed are all the same. Returns the samples of `a`.
 pub fn assert_no_peek<'r>(a: &Game<'r>, b: &Game<'r>, me: PlayerId) -> Vec<Game<'r>> {
     use bots::{Bot, Budget, GreedyBot, MctsBot, Seat};
-    assert_ne!(a.state.zones, b.state.zones, "the two games differ");
+    assert_ne!(a.snapshot().zones, b.snapshot().zones, "the two games differ");
     assert_eq!(a.view(me), b.view(me), "the seat sees no difference");
     let choices = a.choices();
     assert_eq!(b.choices(), choices);
@@ -271,7 +263,7 @@ pub fn assert_no_peek<'r>(a: &Game<'r>, b: &Game<'r>, me: PlayerId) -> Vec<Game<
         }
         let sa = Seat::new(a, me).sample(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
         let sb = Seat::new(b, me).sample(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
-        assert_eq!(sa.state.zones, sb.state.zones, "samples depend only on what the seat may know");
+        assert_eq!(sa.snapshot().zones, sb.snapshot().zones, "samples depend only on what the seat may know");
         samples.push(sa);
     }
     samples

@@ -14,12 +14,12 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use engine::Game;
 use rand::{Rng, SeedableRng};
 
-fn ruleset() -> ruleset::Ruleset {
+fn ruleset() -> engine::Program {
     chronoscope_tests::scenario::load("rulesets/thebes/thebes.ruleset")
 }
 
 /// One game with uniformly random choices; returns the number of actions.
-fn random_game(rules: &ruleset::Ruleset, players: usize, seed: u64) -> u64 {
+fn random_game(rules: &engine::Program, players: usize, seed: u64) -> u64 {
     let mut g = Game::start(rules, players, seed).expect("setup");
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     while g.current().is_some() {
@@ -27,12 +27,12 @@ fn random_game(rules: &ruleset::Ruleset, players: usize, seed: u64) -> u64 {
         let c = &choices[rng.gen_range(0..choices.len())];
         g.step(c).expect("a legal choice applies");
     }
-    g.state.actions
+    g.actions_taken()
 }
 
 /// The same with the hand-written reference simulator (set up by the
 /// engine, then played on its own with its own random draws).
-fn reference_game(rules: &ruleset::Ruleset, players: usize, seed: u64) -> usize {
+fn reference_game(rules: &engine::Program, players: usize, seed: u64) -> usize {
     use chronoscope_tests::reference::{random, Thebes};
     let g = Game::start(rules, players, seed).expect("setup");
     let mut t = Thebes::from_game(&g);
@@ -50,7 +50,7 @@ fn reference_game(rules: &ruleset::Ruleset, players: usize, seed: u64) -> usize 
 
 /// Both simulators on the same seeds, one after the other in this process:
 /// games per second of each and their ratio, printed for the README.
-fn ratio(rules: &ruleset::Ruleset, players: usize, games: u64) {
+fn ratio(rules: &engine::Program, players: usize, games: u64) {
     let time = |f: &dyn Fn(u64)| {
         let start = std::time::Instant::now();
         for seed in 1..=games {

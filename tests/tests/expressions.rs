@@ -78,7 +78,7 @@ let red_in_supply = count(c in supply where c has red)
 let my_time = me.time
 "#;
 
-fn rules() -> ruleset::Ruleset {
+fn rules() -> engine::Program {
     let checked = ruleset::check_source(RULES);
     // Lets only this test calls are reported unused; nothing else.
     assert!(
@@ -86,7 +86,7 @@ fn rules() -> ruleset::Ruleset {
         "{:?}",
         checked.diagnostics
     );
-    checked.ruleset.expect("the ruleset checks")
+    engine::Program::new(checked.ruleset.expect("the ruleset checks"))
 }
 
 fn call(g: &Game, name: &str, args: Vec<V>) -> V {

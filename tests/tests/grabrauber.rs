@@ -6,12 +6,11 @@
 //! a freshly set-up game, then apply real actions through the engine.
 
 use chronoscope_tests::scenario::*;
-use engine::state::ZoneInst;
-use engine::{Event, Game, V};
+use engine::Program;
+use engine::{At, Event, Game, ZoneInst, V};
 use model::PlayerId;
-use ruleset::Ruleset;
 
-fn grabrauber() -> Ruleset {
+fn grabrauber() -> Program {
     load("rulesets/grabrauber/grabrauber.ruleset")
 }
 
@@ -20,23 +19,13 @@ fn grabrauber() -> Ruleset {
 fn swap_into_row(g: &mut Game, name: &str, row: &str, slot: usize) {
     let row = zone(g, row, None, None);
     let c = pick(g, name, row);
-    let src = g.state.zones.iter().position(|z| z.contains(&Some(c))).unwrap();
-    let at = g.state.zones[src].iter().position(|x| *x == Some(c)).unwrap();
-    let old = g.state.zones[row][slot];
-    g.state.zones[row][slot] = Some(c);
-    match old {
-        Some(o) => g.state.zones[src][at] = Some(o),
-        None => {
-            g.state.zones[src].remove(at);
-        }
-    }
+    g.put(c, row, At::Slot(slot));
 }
 
 /// Empty a zone instance into the box.
 fn clear(g: &mut Game, inst: ZoneInst) {
     let box_ = zone(g, "box", None, None);
-    let cards: Vec<_> = g.state.zones[inst].drain(..).flatten().collect();
-    g.state.zones[box_].extend(cards.into_iter().map(Some));
+    g.move_all(inst, box_);
 }
 
 fn score_row(g: &Game, rule: &str) -> Vec<i64> {
@@ -93,9 +82,9 @@ fn two_specialized_and_three_general_give_four_knowledge_and_eleven_weeks_draw_f
             |e| matches!(e, Event::Move { from, to, .. } if from == "revealed" && to == "stack[Mesopotamia]"),
         )
         .count();
-    assert_eq!(g.state.count(finds), 4 - back);
+    assert_eq!(g.count(finds), 4 - back);
     assert!(names(&g, finds).iter().all(|n| n.contains("find")));
-    assert_eq!(g.state.count(stack), 6 - 4 + back);
+    assert_eq!(g.count(stack), 6 - 4 + back);
     // The permit is handed in.
     assert_eq!(names(&g, permits).iter().filter(|n| *n == "Mesopotamia permit").count(), 1);
 }
@@ -111,7 +100,7 @@ fn exhibition_weeks(extra: &[&str]) -> (i64, usize) {
     act(&mut g, "exhibit \"Exhibition of Mesopotamia\"");
     let tableau = zone(&g, "tableau", Some(0), None);
     assert!(names(&g, tableau).contains(&"Exhibition of Mesopotamia".to_string()));
-    (time(&g, 0), g.state.count(zone(&g, "finds", Some(0), None)))
+    (time(&g, 0), g.count(zone(&g, "finds", Some(0), None)))
 }
 
 #[test]
@@ -150,11 +139,11 @@ fn an_exhibition_needs_its_base_set() {
         give_to(&mut g, f, "finds", Some(0));
     }
     let c = engine::notation::parse(&g, "exhibit \"Exhibition of Mesopotamia\"").unwrap();
-    let before = g.state.clone();
+    let before = g.snapshot();
     assert!(
         matches!(g.apply(&c), Err(engine::Fail::Illegal { reason, .. }) if reason.contains("lack the finds"))
     );
-    assert_eq!(g.state.zones, before.zones, "a refused action changes nothing");
+    assert_eq!(g.snapshot(), before, "a refused action changes nothing");
 }
 
 #[test]
@@ -277,11 +266,11 @@ fn setup_deals_permits_by_player_count_and_turns_up_cards_until_the_display_is_f
                 assert_eq!(permits.iter().filter(|n| *n == "General permit").count(), general);
                 assert!((0..players).all(|q| time(&g, q) == 0), "all markers on field 0");
             }
-            assert_eq!(g.state.count(zone(&g, "chairs", None, None)), 5, "5 professors laid out");
+            assert_eq!(g.count(zone(&g, "chairs", None, None)), 5, "5 professors laid out");
             let display = zone(&g, "display", None, None);
-            assert_eq!(g.state.count(display), 4, "4 display slots filled");
+            assert_eq!(g.count(display), 4, "4 display slots filled");
             let deck = zone(&g, "deck", None, None);
-            let top = g.state.cards(deck).next().unwrap();
+            let top = g.cards(deck).next().unwrap();
             assert!(
                 !g.rules.components[top].tags.iter().any(|t| g.rules.tags[*t] == "find"),
                 "the next back is green"
@@ -342,8 +331,8 @@ fn a_grave_robber_in_a_stack_of_worthless_cards_takes_nothing() {
     give_to(&mut g, "Grave robber Crete", "hand", Some(0));
     to_move(&mut g, 0, 0);
     act(&mut g, "rob \"Grave robber Crete\"");
-    assert_eq!(g.state.count(zone(&g, "finds", Some(0), None)), 0);
-    assert_eq!(g.state.count(stack), 2);
+    assert_eq!(g.count(zone(&g, "finds", Some(0), None)), 0);
+    assert_eq!(g.count(stack), 2);
 }
 
 #[test]
@@ -373,7 +362,7 @@ fn a_thief_draws_one_card_at_random_and_returns_a_worthless_one() {
             }
             _ => panic!("a thief takes one card"),
         }
-        assert_eq!(g.state.count(stack) + g.state.count(zone(&g, "finds", Some(0), None)), 2);
+        assert_eq!(g.count(stack) + g.count(zone(&g, "finds", Some(0), None)), 2);
     }
     assert!((5..=25).contains(&kept), "random draws: kept {kept} of 30");
 }
@@ -400,7 +389,7 @@ fn a_scholar_shows_one_stack_to_its_player_only() {
         seen,
         vec![("stack[Crete]".to_string(), 1, vec!["Crete find 4".to_string(), "Crete rubble".to_string()])]
     );
-    assert_eq!(g.state.count(stack), 2, "looking takes nothing");
+    assert_eq!(g.count(stack), 2, "looking takes nothing");
     assert!(!g.visible_to(stack, PlayerId::new(0)), "the stack stays face down");
     assert_eq!(time(&g, 0), 1);
 }
@@ -423,7 +412,7 @@ fn a_helper_adds_one_knowledge_for_one_dig() {
     let events = act(&mut g, "dig Crete 6 use_helper");
     assert_eq!(drawn_from(&events, "stack[Crete]"), 1);
     assert_eq!(time(&g, 0), 6 + 2, "the dig's weeks and the helper's (A3)");
-    assert_eq!(g.state.count(zone(&g, "hand", Some(0), None)), 0, "the helper is used up");
+    assert_eq!(g.count(zone(&g, "hand", Some(0), None)), 0, "the helper is used up");
 }
 
 #[test]
@@ -487,14 +476,16 @@ fn the_game_ends_as_soon_as_the_deck_runs_out() {
     let (mut g, _) = Game::new(&r, 3, 21).unwrap();
     // Leave one green card in the deck.
     let deck = zone(&g, "deck", None, None);
-    let keep = g.state.zones[deck][0];
+    let keep = g.zone(deck)[0];
     let box_ = zone(&g, "box", None, None);
-    let rest: Vec<_> = g.state.zones[deck].drain(1..).collect();
-    g.state.zones[box_].extend(rest);
-    assert_eq!(g.state.zones[deck], vec![keep]);
+    let rest: Vec<_> = g.cards(deck).skip(1).collect();
+    for c in rest {
+        g.put(c, box_, At::Bottom);
+    }
+    assert_eq!(g.zone(deck), [keep]);
     let take = g.choices().into_iter().find(|c| g.rules.actions[c.action].name == "take").unwrap();
     g.apply(&take).unwrap();
-    assert_eq!(g.state.count(deck), 0);
+    assert_eq!(g.count(deck), 0);
     assert_eq!(g.current(), None, "the game is over");
     assert!(g.choices().is_empty());
 }
@@ -515,22 +506,23 @@ fn bots_cannot_peek_and_samples_keep_every_back() {
     // so swap two green cards), and a stack's order turned.
     let mut other = g.clone();
     let deck = zone(&other, "deck", None, None);
-    let greens: Vec<usize> = (0..other.state.zones[deck].len())
+    let greens: Vec<usize> = (0..other.zone(deck).len())
         .filter(|i| {
-            let c = other.state.zones[deck][*i].unwrap();
+            let c = other.zone(deck)[*i].unwrap();
             !other.rules.components[c].tags.iter().any(|t| other.rules.tags[*t] == "find")
         })
         .collect();
-    other.state.zones[deck].swap(greens[0], greens[greens.len() - 1]);
+    other.arrange(deck, |cells| cells.swap(greens[0], greens[greens.len() - 1]));
     let stack = (0..4)
         .map(|i| zone(&other, "stack", None, Some(["Mesopotamia", "Egypt", "Greece", "Crete"][i])))
-        .max_by_key(|z| other.state.count(*z))
+        .max_by_key(|z| other.count(*z))
         .unwrap();
-    other.state.zones[stack].reverse();
+    other.arrange(stack, |cells| cells.reverse());
     // A sample deals hidden cards only where the same back lies: each
     // stack holds its own region's finds, every slot keeps its back.
     for sample in assert_no_peek(&g, &other, me) {
-        for (i, (real, imagined)) in g.layout.zone_insts().zip(g.state.zones.iter().zip(&sample.state.zones))
+        for (i, (real, imagined)) in
+            g.layout.zone_insts().zip(g.snapshot().zones.iter().zip(&sample.snapshot().zones))
         {
             for (x, y) in real.iter().zip(imagined) {
                 assert_eq!(
@@ -555,7 +547,7 @@ fn over_a_thousand_random_games_keep_the_invariants_and_replay_exactly() {
             let (g, history) = play_random(&rules, players, seed, 1_000);
             assert_finished_sound(&g);
             // The game ends when the deck is exhausted, and only then.
-            assert_eq!(g.state.count(zone(&g, "deck", None, None)), 0, "seed {seed}");
+            assert_eq!(g.count(zone(&g, "deck", None, None)), 0, "seed {seed}");
             assert_replays(&rules, &g, &history);
             lengths.push(history.len());
             distinct.insert(g.scores().unwrap().totals);

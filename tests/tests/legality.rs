@@ -66,10 +66,10 @@ end when all(p in players where p.time >= 12)
 score marked = me.marks
 "#;
 
-fn rules() -> ruleset::Ruleset {
+fn rules() -> engine::Program {
     let checked = ruleset::check_source(RULES);
     assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
-    checked.ruleset.unwrap()
+    engine::Program::new(checked.ruleset.unwrap())
 }
 
 #[test]

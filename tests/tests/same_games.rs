@@ -84,7 +84,7 @@ fn value_text(g: &Game, v: &V) -> String {
 }
 
 /// Play one game and digest it.
-fn digest_game(rules: &ruleset::Ruleset, players: usize, seed: u64, greedy: bool) -> (usize, u64) {
+fn digest_game(rules: &engine::Program, players: usize, seed: u64, greedy: bool) -> (usize, u64) {
     let (mut g, setup) = Game::new(rules, players, seed).expect("setup runs");
     let mut d = Digest::new();
     for e in &setup {
@@ -110,12 +110,13 @@ fn digest_game(rules: &ruleset::Ruleset, players: usize, seed: u64, greedy: bool
         assert!(actions < 5_000, "seed {seed}: the game does not end");
     }
     for inst in g.layout.zone_insts() {
-        let names: Vec<&str> = g.state.cards(inst).map(|c| g.rules.components[c].name.as_str()).collect();
+        let names: Vec<&str> = g.cards(inst).map(|c| g.rules.components[c].name.as_str()).collect();
         d.add(&format!("{}: {}", g.layout.zone_name(g.rules, inst), names.join(", ")));
     }
-    let counters: Vec<String> = g.state.counters.iter().map(|v| value_text(&g, v)).collect();
+    let snapshot = g.snapshot();
+    let counters: Vec<String> = snapshot.counters.iter().map(|v| value_text(&g, v)).collect();
     d.add(&counters.join(" "));
-    let pieces: Vec<&str> = g.state.pieces.iter().map(|p| g.rules.places[*p].name.as_str()).collect();
+    let pieces: Vec<&str> = snapshot.pieces.iter().map(|p| g.rules.places[*p].name.as_str()).collect();
     d.add(&pieces.join(" "));
     let sheet = g.scores().expect("scores");
     for (rule, points) in &sheet.rows {
@@ -134,7 +135,7 @@ fn all_digests() -> String {
         let checked = ruleset::check_file(&full.display().to_string(), &mut |p| {
             std::fs::read(p).map_err(|e| e.to_string())
         });
-        let rules = checked.ruleset.unwrap_or_else(|| panic!("{path} checks clean"));
+        let rules = engine::Program::new(checked.ruleset.unwrap_or_else(|| panic!("{path} checks clean")));
         for &players in *counts {
             for seed in 0..*seeds {
                 let (n, digest) = digest_game(&rules, players, seed, false);

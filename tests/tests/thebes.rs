@@ -5,20 +5,17 @@
 //! in a freshly set-up game, then apply real actions through the engine.
 
 use chronoscope_tests::scenario::*;
-use engine::{notation, Game, V};
+use engine::{notation, At, Game, Program, V};
 use model::PlayerId;
 use rand::{Rng, SeedableRng};
-use ruleset::Ruleset;
-
-fn thebes() -> Ruleset {
+fn thebes() -> Program {
     load("rulesets/thebes/thebes.ruleset")
 }
 
 fn set_place(g: &mut Game, p: usize, place: &str) {
     let r = g.rules;
     let piece = r.piece_named("archaeologist").unwrap();
-    let i = g.layout.piece(piece, Some(PlayerId::new(p)));
-    g.state.pieces[i] = r.place_named(place).unwrap();
+    g.set_piece(piece, Some(PlayerId::new(p)), r.place_named(place).unwrap());
 }
 
 #[test]
@@ -56,8 +53,8 @@ fn the_chronoscope_example_draws_five_tokens_in_four_weeks() {
     // First dig at Crete: the value-1 artifact on the board comes along.
     assert_eq!(drawn_from(&events, "bonus[Crete]"), 1);
     let finds = zone(&g, "finds", Some(0), None);
-    let blanks_back = g.state.count(bag);
-    assert_eq!(g.state.count(finds) + blanks_back, 30 - 5 + 5 + 1);
+    let blanks_back = g.count(bag);
+    assert_eq!(g.count(finds) + blanks_back, 30 - 5 + 5 + 1);
 }
 
 #[test]
@@ -133,7 +130,7 @@ fn a_car_saves_a_week_on_trips_of_three_steps_or_more() {
     act(&mut g, "change");
     assert_eq!(time(&g, 0), 23);
     // The car is kept.
-    assert!(g.state.cards(tableau).any(|c| g.rules.components[c].name == "Car, Moscow"));
+    assert!(g.cards(tableau).any(|c| g.rules.components[c].name == "Car, Moscow"));
 }
 
 #[test]
@@ -146,7 +143,7 @@ fn a_zeppelin_makes_one_trip_free_and_is_discarded() {
     give(&mut g, "Zeppelin, Rome", tableau);
     act(&mut g, "change by_zeppelin");
     assert_eq!(time(&g, 0), 1, "the trip is free, the change costs 1 week");
-    assert_eq!(g.state.count(tableau), 0);
+    assert_eq!(g.count(tableau), 0);
     // Without a zeppelin the flag is refused with the ruleset's reason.
     to_move(&mut g, 0, 10);
     let c = notation::parse(&g, "change by_zeppelin").unwrap();
@@ -186,27 +183,17 @@ fn an_exhibition_drawn_goes_to_slot_a_and_pushes_the_others_along() {
         ["Small exhibition, London", "Small exhibition, Paris", "Small exhibition, Berlin"].iter().enumerate()
     {
         let c = component(&g, name);
-        for z in g.state.zones.iter_mut() {
-            if let Some(i) = z.iter().position(|x| *x == Some(c)) {
-                z.remove(i);
-            }
-        }
-        g.state.zones[ex][slot] = Some(c);
+        g.put(c, ex, At::Slot(slot));
     }
     let top = component(&g, "Large exhibition, Moscow");
-    for z in g.state.zones.iter_mut() {
-        if let Some(i) = z.iter().position(|x| *x == Some(top)) {
-            z.remove(i);
-        }
-    }
-    g.state.zones[deck].insert(0, Some(top));
+    g.put(top, deck, At::Top);
     act(&mut g, "take 1");
     let names: Vec<&str> =
-        g.state.zones[ex].iter().map(|c| c.map_or("-", |c| g.rules.components[c].name.as_str())).collect();
+        g.zone(ex).iter().map(|c| c.map_or("-", |c| g.rules.components[c].name.as_str())).collect();
     assert_eq!(names, ["Large exhibition, Moscow", "Small exhibition, London", "Small exhibition, Paris"]);
-    assert_eq!(g.rules.components[g.state.zones[discard][0].unwrap()].name, "Small exhibition, Berlin");
+    assert_eq!(g.rules.components[g.zone(discard)[0].unwrap()].name, "Small exhibition, Berlin");
     // The display is full of research cards again.
-    assert_eq!(g.state.count(zone(&g, "display", None, None)), 4);
+    assert_eq!(g.count(zone(&g, "display", None, None)), 4);
 }
 
 #[test]
@@ -269,14 +256,14 @@ fn the_player_furthest_back_moves_and_the_top_of_a_stack_first() {
     let (mut g, _) = Game::new(&r, 3, 11).unwrap();
     // Everyone starts on 16; the random stack decides.
     let first = g.current().unwrap();
-    assert_eq!(g.state.order[0], first);
+    assert_eq!(g.seat_order()[0], first);
     act(&mut g, "change");
     // The one who moved is now at 17; the next in the stack moves.
-    assert_eq!(g.current(), Some(g.state.order[1]));
+    assert_eq!(g.current(), Some(g.seat_order()[1]));
     // Landing on an occupied space puts the marker on top.
     act(&mut g, "change");
     let third = g.current().unwrap();
-    assert_eq!(third, g.state.order[2]);
+    assert_eq!(third, g.seat_order()[2]);
     act(&mut g, "change");
     assert_eq!(g.current(), Some(third), "third arrived last at 17 and is on top");
 }
@@ -307,9 +294,8 @@ fn the_same_seed_sets_up_the_same_game_and_another_seed_another() {
     let (a, _) = Game::new(&rules, 3, 42).unwrap();
     let (b, _) = Game::new(&rules, 3, 42).unwrap();
     let (c, _) = Game::new(&rules, 3, 43).unwrap();
-    assert_eq!(a.state.zones, b.state.zones);
-    assert_eq!(a.state.order, b.state.order);
-    assert_ne!(a.state.zones, c.state.zones);
+    assert_eq!(a.snapshot(), b.snapshot());
+    assert_ne!(a.snapshot().zones, c.snapshot().zones);
 }
 
 #[test]
@@ -318,16 +304,16 @@ fn setup_follows_the_player_count() {
     for (players, start, year) in [(2, 0, 1901), (3, 16, 1901), (4, 0, 1902)] {
         let (g, _) = Game::new(&rules, players, 1).unwrap();
         assert!((0..players).all(|p| time(&g, p) == start), "{players}p start space");
-        assert_eq!(g.state.counters[counter(&g, "first_year", None)], V::Int(year));
+        assert_eq!(counter(&g, "first_year", None), V::Int(year));
         let display = zone(&g, "display", None, None);
-        assert_eq!(g.state.count(display), 4);
+        assert_eq!(g.count(display), 4);
         let pile3 = zone(&g, "pile3", None, None);
         let ex_in_pile3 =
-            g.state.cards(pile3).filter(|c| g.rules.components[*c].name.contains("exhibition")).count();
+            g.cards(pile3).filter(|c| g.rules.components[*c].name.contains("exhibition")).count();
         assert_eq!(ex_in_pile3, if players == 2 { 0 } else { 5 }, "{players}p: large exhibitions in pile 3");
         for site in ["Greece", "Crete", "Egypt", "Palestine", "Mesopotamia"] {
-            assert_eq!(g.state.count(zone(&g, "bag", None, Some(site))), 30);
-            assert_eq!(g.state.count(zone(&g, "bonus", None, Some(site))), 1);
+            assert_eq!(g.count(zone(&g, "bag", None, Some(site))), 30);
+            assert_eq!(g.count(zone(&g, "bonus", None, Some(site))), 1);
         }
     }
 }
@@ -336,11 +322,10 @@ fn setup_follows_the_player_count() {
 fn an_illegal_choice_changes_nothing() {
     let rules = thebes();
     let (mut g, _) = Game::new(&rules, 2, 12).unwrap();
-    let before = g.state.clone();
+    let before = g.snapshot();
     let c = notation::parse(&g, "dig Egypt 12").unwrap();
     assert!(g.apply(&c).is_err());
-    assert_eq!(g.state.zones, before.zones);
-    assert_eq!(g.state.counters, before.counters);
+    assert_eq!(g.snapshot(), before);
     assert!(notation::parse(&g, "take 9").is_err());
     assert!(notation::parse(&g, "dig Atlantis 3").is_err());
     assert!(notation::parse(&g, "fly").is_err());
@@ -384,7 +369,7 @@ fn two_shovels_add_a_token_to_every_dig_and_stay() {
     // 3 knowledge, 3 weeks: 1 token, +1 for two shovels.
     let events = act(&mut g, "dig Egypt 3");
     assert_eq!(drawn_from(&events, "bag[Egypt]"), 2);
-    assert_eq!(g.state.count(tableau), 3);
+    assert_eq!(g.count(tableau), 3);
 }
 
 #[test]
@@ -426,12 +411,7 @@ fn an_exhibition_needs_its_artifacts_which_are_kept() {
     to_move(&mut g, 0, 0);
     let ex = zone(&g, "exhibitions", None, None);
     let card = component(&g, "Small exhibition, London");
-    for z in g.state.zones.iter_mut() {
-        if let Some(i) = z.iter().position(|x| *x == Some(card)) {
-            z.remove(i);
-        }
-    }
-    g.state.zones[ex][0] = Some(card);
+    g.put(card, ex, At::Slot(0));
     let finds = zone(&g, "finds", Some(0), None);
     give(&mut g, "Greece artifact 2", finds);
     give(&mut g, "Egypt artifact 3", finds);
@@ -441,7 +421,7 @@ fn an_exhibition_needs_its_artifacts_which_are_kept() {
     // Warsaw to London is 2 steps, the exhibition 3 weeks.
     act(&mut g, "exhibit 1");
     assert_eq!(time(&g, 0), 5);
-    assert_eq!(g.state.count(finds), 3, "the artifacts are only shown");
+    assert_eq!(g.count(finds), 3, "the artifacts are only shown");
     assert_eq!(g.scores().unwrap().rows.iter().find(|(n, _)| n == "exhibition_points").unwrap().1[0], 4);
 }
 
@@ -473,20 +453,18 @@ fn the_first_exhausted_deck_takes_the_discards_and_pile_three_later_only_discard
     let pile3 = zone(&g, "pile3", None, None);
     let discard = zone(&g, "discard", None, None);
     // Empty the deck into the discard pile.
-    let cards: Vec<_> = g.state.zones[deck].drain(..).collect();
-    g.state.zones[discard].extend(cards);
-    let in_play = g.state.count(discard) + g.state.count(pile3);
+    g.move_all(deck, discard);
+    let in_play = g.count(discard) + g.count(pile3);
     act(&mut g, "take 1");
-    assert_eq!(g.state.count(pile3), 0);
-    assert_eq!(g.state.count(discard), 0);
-    assert!(g.state.count(deck) >= in_play - 8, "the discards and pile 3 form the new deck");
+    assert_eq!(g.count(pile3), 0);
+    assert_eq!(g.count(discard), 0);
+    assert!(g.count(deck) >= in_play - 8, "the discards and pile 3 form the new deck");
     // The second time only the discards come back (pile 3 is gone).
     to_move(&mut g, 0, 10);
-    let cards: Vec<_> = g.state.zones[deck].drain(..).collect();
-    g.state.zones[discard].extend(cards);
+    g.move_all(deck, discard);
     act(&mut g, "take 1");
-    assert_eq!(g.state.count(pile3), 0);
-    assert_eq!(g.state.count(zone(&g, "display", None, None)), 4);
+    assert_eq!(g.count(pile3), 0);
+    assert_eq!(g.count(zone(&g, "display", None, None)), 4);
 }
 
 #[test]
@@ -540,7 +518,7 @@ fn every_edition_and_house_rule_plays_to_the_end_with_the_invariants() {
     for path in files {
         let name = path.display().to_string();
         let checked = ruleset::check_file(&name, &mut |p| std::fs::read(p).map_err(|e| e.to_string()));
-        let rules = checked.ruleset.unwrap_or_else(|| panic!("{name} checks clean"));
+        let rules = Program::new(checked.ruleset.unwrap_or_else(|| panic!("{name} checks clean")));
         for players in 2..=4 {
             let (g, history) = play_random(&rules, players, 100 + players as u64, 2_000);
             assert_finished_sound(&g);
@@ -552,17 +530,16 @@ fn every_edition_and_house_rule_plays_to_the_end_with_the_invariants() {
 #[test]
 fn the_french_two_player_game_sets_nothing_aside() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rulesets/thebes/editions/fr.ruleset");
-    let rules =
-        ruleset::check_file(path, &mut |p| std::fs::read(p).map_err(|e| e.to_string())).ruleset.unwrap();
+    let rules = load(path);
     let (g, _) = Game::new(&rules, 2, 1).unwrap();
-    assert_eq!(g.state.count(zone(&g, "pile3", None, None)), 0);
-    assert_eq!(g.state.count(zone(&g, "deck", None, None)), 85 + 10 - 4);
+    assert_eq!(g.count(zone(&g, "pile3", None, None)), 0);
+    assert_eq!(g.count(zone(&g, "deck", None, None)), 85 + 10 - 4);
 }
 
 #[test]
 fn with_russian_permits_a_trip_into_the_new_year_frees_the_permit() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rulesets/thebes/editions/ru.ruleset");
-    let ru = ruleset::check_file(path, &mut |p| std::fs::read(p).map_err(|e| e.to_string())).ruleset.unwrap();
+    let ru = load(path);
     let es = thebes();
     for (rules, expect_legal) in [(&ru, true), (&es, false)] {
         let (mut g, _) = Game::new(rules, 2, 20).unwrap();
@@ -590,11 +567,10 @@ fn bots_cannot_peek_permuting_what_a_seat_cannot_see_changes_nothing() {
     // and a token swapped between two bags.
     let mut other = g.clone();
     let deck = zone(&other, "deck", None, None);
-    other.state.zones[deck].reverse();
+    other.arrange(deck, |cells| cells.reverse());
     let (a, b) = (zone(&other, "bag", None, Some("Egypt")), zone(&other, "bag", None, Some("Greece")));
-    let (x, y) = (other.state.zones[a][0], other.state.zones[b][0]);
-    other.state.zones[a][0] = y;
-    other.state.zones[b][0] = x;
+    let (x, y) = (other.zone(a)[0].unwrap(), other.zone(b)[0].unwrap());
+    other.exchange(x, y);
     assert_no_peek(&g, &other, me);
 }
 

@@ -6,11 +6,8 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use engine::state::ZoneInst;
-use engine::{notation, Choice, Event, Fail, Game, ScoreSheet, V};
-use model::{
-    ActionId, CounterId, ParamDomain, PieceId, PlayerId, Ruleset, TurnPolicy, Type, Visibility, ZoneKind,
-};
+use engine::{notation, Choice, Event, Fail, Game, Program, ScoreSheet, ZoneInst, V};
+use model::{ActionId, CounterId, ParamDomain, PieceId, PlayerId, TurnPolicy, Type, Visibility, ZoneKind};
 use ruleset::span::line_col;
 
 use crate::render;
@@ -68,12 +65,13 @@ fn read_script(path: &Path) -> Result<Script, String> {
 
 pub fn run(args: PlayArgs) -> ExitCode {
     let loaded = render::load(&args.file);
-    let Some(rules) = &loaded.checked.ruleset else {
+    let Some(rules) = loaded.checked.ruleset.clone() else {
         eprint!("{}", render::report(&loaded.checked.sources, &loaded.checked.diagnostics, true));
         eprintln!("{}: cannot play a ruleset with errors; fix them first", loaded.name);
         return ExitCode::FAILURE;
     };
-    match play(rules, &loaded.checked.sources, &loaded.name, args) {
+    let program = Program::new(rules);
+    match play(&program, &loaded.checked.sources, &loaded.name, args) {
         Ok(code) => code,
         Err(message) => {
             eprintln!("error: {message}");
@@ -83,7 +81,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
 }
 
 fn play(
-    rules: &Ruleset,
+    rules: &Program,
     sources: &[(String, String)],
     name: &str,
     args: PlayArgs,
@@ -129,7 +127,7 @@ fn play(
         None => None,
     };
     let mut saved: Vec<String> = Vec::new();
-    let order: Vec<String> = game.state.order.iter().map(PlayerId::to_string).collect();
+    let order: Vec<String> = game.seat_order().iter().map(PlayerId::to_string).collect();
     write_log(
         &mut log,
         serde_json::json!({
@@ -197,7 +195,7 @@ fn play(
         let after = player_summary(&game, me);
         saved.push(text.clone());
         if !args.quiet {
-            outln!("{:>4}. {me} {text}{}", game.state.actions, brief_change(&before, &after));
+            outln!("{:>4}. {me} {text}{}", game.actions_taken(), brief_change(&before, &after));
         }
         // What a rule showed to this seat alone, told only to a human in it.
         if matches!(seats[me.index()], Seat::Human) {
@@ -217,7 +215,7 @@ fn play(
         write_log(
             &mut log,
             serde_json::json!({
-                "type": "action", "n": game.state.actions, "player": me.to_string(),
+                "type": "action", "n": game.actions_taken(), "player": me.to_string(),
                 "action": rules.actions[choice.action].name, "notation": text,
                 "params": params_json(&game, &choice), "before": before, "after": after,
                 "events": events_json(&events, sources),
@@ -232,7 +230,7 @@ fn play(
     write_log(
         &mut log,
         serde_json::json!({
-            "type": "end", "actions": game.state.actions,
+            "type": "end", "actions": game.actions_taken(),
             "scores": sheet.rows.iter().map(|(rule, pts)| serde_json::json!({ "rule": rule, "points": pts })).collect::<Vec<_>>(),
             "totals": sheet.totals,
             "winners": sheet.winners.iter().map(PlayerId::to_string).collect::<Vec<_>>(),
@@ -334,13 +332,13 @@ fn player_summary(game: &Game, p: PlayerId) -> serde_json::Value {
         }
         match c.index {
             None => {
-                let v = &game.state.counters[game.layout.counter(id, Some(p), None)];
+                let v = &game.counter(id, Some(p), None);
                 map.insert(c.name.clone(), value_json(game, v));
             }
             Some(class) => {
                 let mut inner = serde_json::Map::new();
                 for place in &r.classes[class].places {
-                    let v = &game.state.counters[game.layout.counter(id, Some(p), Some(*place))];
+                    let v = &game.counter(id, Some(p), Some(*place));
                     inner.insert(r.places[*place].name.clone(), value_json(game, v));
                 }
                 map.insert(c.name.clone(), serde_json::Value::Object(inner));
@@ -350,7 +348,7 @@ fn player_summary(game: &Game, p: PlayerId) -> serde_json::Value {
     for (id, piece) in r.pieces.iter().enumerate() {
         let id = PieceId::new(id);
         if piece.per_player {
-            let at = game.state.pieces[game.layout.piece(id, Some(p))];
+            let at = game.piece(id, Some(p));
             map.insert(piece.name.clone(), r.places[at].name.as_str().into());
         }
     }
@@ -589,16 +587,14 @@ fn table(game: &Game, me: PlayerId) -> String {
     let r = game.rules;
     let view = game.view(me);
     let mut out = String::new();
-    let _ = writeln!(out, "\n── {} · action {} · {me} to move ──", r.game.title, game.state.actions + 1);
+    let _ = writeln!(out, "\n── {} · action {} · {me} to move ──", r.game.title, game.actions_taken() + 1);
     if let TurnPolicy::LowestCounter(c) = r.turns {
         let mut order: Vec<PlayerId> = PlayerId::all(game.players()).collect();
-        let value = |p: PlayerId| match &game.state.counters[game.layout.counter(c, Some(p), None)] {
-            V::Int(n) => *n,
+        let value = |p: PlayerId| match game.counter(c, Some(p), None) {
+            V::Int(n) => n,
             _ => 0,
         };
-        order.sort_by(|a, b| {
-            value(*a).cmp(&value(*b)).then(game.state.arrival[b.index()].cmp(&game.state.arrival[a.index()]))
-        });
+        order.sort_by(|a, b| value(*a).cmp(&value(*b)).then(game.arrival(*b).cmp(&game.arrival(*a))));
         let line: Vec<String> = order.iter().map(|p| format!("{p} {}", value(*p))).collect();
         let _ = writeln!(out, "turn order by {}: {}", r.counters[c].name, line.join(" · "));
     }

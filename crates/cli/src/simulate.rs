@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use engine::Game;
+use engine::{Game, Program};
 use model::PlayerId;
 use ruleset::Ruleset;
 use serde::{Deserialize, Serialize};
@@ -78,10 +78,10 @@ pub fn run(args: SimArgs) -> ExitCode {
     }
 }
 
-fn load(path: &Path) -> Result<(render::Loaded, Ruleset), String> {
+fn load(path: &Path) -> Result<(render::Loaded, Program), String> {
     let loaded = render::load(path);
     match loaded.checked.ruleset.clone() {
-        Some(r) => Ok((loaded, r)),
+        Some(r) => Ok((loaded, Program::new(r))),
         None => {
             eprint!("{}", render::report(&loaded.checked.sources, &loaded.checked.diagnostics, true));
             Err(format!("{}: cannot simulate a ruleset with errors", loaded.name))
@@ -216,7 +216,7 @@ fn shard_range(spec: &str, games: u64) -> Result<(u64, u64), String> {
 
 #[allow(clippy::too_many_arguments)]
 fn run_games(
-    rules: &Ruleset,
+    rules: &Program,
     name: &str,
     players: usize,
     seats: &[String],
@@ -323,7 +323,7 @@ pub fn bot_seed(seed: u64, seat: usize) -> u64 {
 }
 
 fn play_one(
-    rules: &Ruleset,
+    rules: &Program,
     players: usize,
     seats: &[String],
     game: u64,
@@ -343,7 +343,7 @@ fn play_one(
         }
         let i = bots[me.index()].choose(&bots::Seat::new(&g, me), &choices);
         g.step(&choices[i.min(choices.len() - 1)]).map_err(|f| f.message().to_string())?;
-        if g.state.actions > 100_000 {
+        if g.actions_taken() > 100_000 {
             return Err("the game did not end within 100000 actions".into());
         }
     }
@@ -351,7 +351,7 @@ fn play_one(
     Ok(Record {
         game,
         seed,
-        actions: g.state.actions,
+        actions: g.actions_taken(),
         first,
         totals: sheet.totals.clone(),
         winners: sheet.winners.iter().map(|p| p.index()).collect(),

@@ -6,7 +6,6 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::event::Event;
-use std::sync::Arc;
 
 use crate::interp::{Fail, Frame, Interp};
 use crate::legality::TrialPlan;
@@ -54,44 +53,34 @@ pub struct ScoreSheet {
     pub winners: Vec<PlayerId>,
 }
 
-#[derive(Clone)]
-pub struct Game<'r> {
-    pub rules: &'r Ruleset,
-    pub layout: Layout,
+/// A checked ruleset with everything the engine works out once for it: the
+/// legality plan, the zone layout for each player count, each component's
+/// back, the empty value of each attribute. Games borrow it, so setting up a
+/// game or copying one (bots copy thousands) repeats none of that work.
+///
+/// A `Program` reads as its ruleset (`program.components`, ...).
+#[derive(Debug)]
+pub struct Program {
+    rules: Ruleset,
+    trials: TrialPlan,
+    /// One per player count from the ruleset's minimum to its maximum.
+    layouts: Vec<Layout>,
+    /// The value an attribute reads as on a component whose kind lacks it.
     attr_empty: Vec<V>,
-    /// Per let, its value if it is fixed once the game is set up (see
-    /// `TrialPlan::constant_lets`). A test changing by hand a counter that
-    /// no action changes is not seen by these.
-    consts: Vec<Option<V>>,
     /// Per component, which back it shows face down (components with equal
     /// numbers look alike while hidden).
     backs: Vec<u32>,
-    /// What a legality trial runs, per action (computed once per ruleset).
-    trials: Arc<TrialPlan>,
-    pub state: State,
-    pub seed: u64,
 }
 
-impl<'r> Game<'r> {
-    /// Lay out a game for `players` from `seed`. The events are the setup's.
-    pub fn new(rules: &'r Ruleset, players: usize, seed: u64) -> Result<(Game<'r>, Vec<Event>), Fail> {
-        Self::set_up(rules, players, seed, true)
+impl std::ops::Deref for Program {
+    type Target = Ruleset;
+    fn deref(&self) -> &Ruleset {
+        &self.rules
     }
+}
 
-    /// As `new`, without recording the setup's events: the same game, for
-    /// simulations that would throw them away (naming every component
-    /// laid out costs about as much as a few turns).
-    pub fn start(rules: &'r Ruleset, players: usize, seed: u64) -> Result<Game<'r>, Fail> {
-        Self::set_up(rules, players, seed, false).map(|(g, _)| g)
-    }
-
-    fn set_up(
-        rules: &'r Ruleset,
-        players: usize,
-        seed: u64,
-        record: bool,
-    ) -> Result<(Game<'r>, Vec<Event>), Fail> {
-        let layout = Layout::new(rules, players);
+impl Program {
+    pub fn new(rules: Ruleset) -> Program {
         let attr_empty: Vec<V> = AttrId::all(rules.attr_names.len())
             .map(|a| {
                 let ty =
@@ -118,6 +107,68 @@ impl<'r> Game<'r> {
                 id as u32
             })
             .collect();
+        let (min, max) = (rules.game.min_players as usize, rules.game.max_players as usize);
+        let layouts = (min..=max.max(min)).map(|n| Layout::new(&rules, n)).collect();
+        let trials = TrialPlan::new(&rules);
+        Program { rules, trials, layouts, attr_empty, backs }
+    }
+
+    pub fn rules(&self) -> &Ruleset {
+        &self.rules
+    }
+
+    /// What a legality trial runs, per action.
+    pub fn trials(&self) -> &TrialPlan {
+        &self.trials
+    }
+
+    /// The layout for a player count the ruleset allows.
+    pub fn layout(&self, players: usize) -> Option<&Layout> {
+        let min = self.rules.game.min_players as usize;
+        players.checked_sub(min).and_then(|i| self.layouts.get(i))
+    }
+}
+
+#[derive(Clone)]
+pub struct Game<'p> {
+    pub rules: &'p Ruleset,
+    program: &'p Program,
+    pub layout: &'p Layout,
+    /// Per let, its value if it is fixed once the game is set up (see
+    /// `TrialPlan::constant_lets`). A test changing by hand a counter that
+    /// no action changes is not seen by these.
+    consts: Vec<Option<V>>,
+    pub(crate) state: State,
+    pub seed: u64,
+}
+
+impl<'p> Game<'p> {
+    /// Lay out a game for `players` from `seed`. The events are the setup's.
+    pub fn new(program: &'p Program, players: usize, seed: u64) -> Result<(Game<'p>, Vec<Event>), Fail> {
+        Self::set_up(program, players, seed, true)
+    }
+
+    /// As `new`, without recording the setup's events: the same game, for
+    /// simulations that would throw them away (naming every component
+    /// laid out costs about as much as a few turns).
+    pub fn start(program: &'p Program, players: usize, seed: u64) -> Result<Game<'p>, Fail> {
+        Self::set_up(program, players, seed, false).map(|(g, _)| g)
+    }
+
+    fn set_up(
+        program: &'p Program,
+        players: usize,
+        seed: u64,
+        record: bool,
+    ) -> Result<(Game<'p>, Vec<Event>), Fail> {
+        let rules = program.rules();
+        let layout = program.layout(players).ok_or_else(|| Fail::Rule {
+            message: format!(
+                "{} is for {} to {} players, not {players}",
+                rules.game.title, rules.game.min_players, rules.game.max_players
+            ),
+            span: Span::default(),
+        })?;
         let zones: Vec<Cells> = layout
             .instances
             .iter()
@@ -151,15 +202,14 @@ impl<'r> Game<'r> {
             finished: false,
             actions: 0,
         };
-        let trials = Arc::new(TrialPlan::new(rules));
-        let mut game = Game { rules, layout, attr_empty, consts: Vec::new(), backs, trials, state, seed };
+        let mut game = Game { rules, program, layout, consts: Vec::new(), state, seed };
         let events = game.setup(record)?;
         // Lets fixed after setup: work them out once, on the state set up.
         let consts = {
             let it = game.interp(false);
             let mut frame = Frame::new(None);
             let value = |(id, l): (usize, &Let)| {
-                game.trials.constant_lets[id]
+                program.trials.constant_lets[id]
                     .then(|| it.eval(&l.body, &game.state, &mut frame).ok())
                     .flatten()
             };
@@ -172,8 +222,8 @@ impl<'r> Game<'r> {
     fn interp(&self, record: bool) -> Interp<'_> {
         Interp {
             r: self.rules,
-            lay: &self.layout,
-            attr_empty: &self.attr_empty,
+            lay: self.layout,
+            attr_empty: &self.program.attr_empty,
             consts: &self.consts,
             events: if record { Some(Vec::new()) } else { None },
             reasons: true,
@@ -246,14 +296,14 @@ impl<'r> Game<'r> {
             if domains.iter().any(Vec::is_empty) {
                 continue;
             }
-            let levels = &self.trials.levels[id.index()];
-            let plan = &self.trials.at_level[id.index()];
+            let levels = &self.program.trials.levels[id.index()];
+            let plan = &self.program.trials.at_level[id.index()];
             // A choice that passes the leading requirements is legal unless
             // something after the first change may still refuse it; only
             // then is each complete choice tried, running just what can
             // matter to a later `require` (see `legality`).
             let start = levels.iter().position(|l| *l == usize::MAX).unwrap_or(levels.len());
-            let (body, hook) = (&self.trials.body[id.index()], &self.trials.hook[id.index()]);
+            let (body, hook) = (&self.program.trials.body[id.index()], &self.program.trials.hook[id.index()]);
             let trial = body[start..].iter().any(|k| *k) || hook.iter().any(|k| *k);
             let mut frame = Frame::new(Some(me));
             let mut args = Vec::with_capacity(domains.len());
@@ -405,14 +455,14 @@ impl<'r> Game<'r> {
         start: usize,
     ) -> Result<(), Fail> {
         let mut it = Interp { reasons: false, ..self.interp(false) };
-        let body = action.body.stmts.iter().zip(&self.trials.body[id.index()]).skip(start);
+        let body = action.body.stmts.iter().zip(&self.program.trials.body[id.index()]).skip(start);
         for (s, keep) in body {
             if *keep {
                 it.exec(std::slice::from_ref(s), st, frame)?;
             }
         }
         let mut hook = Frame::new(Some(me));
-        for (s, keep) in self.rules.after_action.stmts.iter().zip(&self.trials.hook[id.index()]) {
+        for (s, keep) in self.rules.after_action.stmts.iter().zip(&self.program.trials.hook[id.index()]) {
             if *keep {
                 it.exec(std::slice::from_ref(s), st, &mut hook)?;
             }
@@ -518,7 +568,7 @@ impl<'r> Game<'r> {
 
     /// The back a component shows face down (see `Kind::back`).
     pub fn back_of(&self, c: ComponentId) -> u32 {
-        self.backs[c.index()]
+        self.program.backs[c.index()]
     }
 
     /// A copy of the game as `viewer` could imagine it: every component
@@ -528,7 +578,7 @@ impl<'r> Game<'r> {
     /// depends only on what `viewer` may know (counts and backs), never on
     /// where the hidden components really are: a bot that plans on samples
     /// cannot peek.
-    pub fn sample_for(&self, viewer: PlayerId, rng: &mut impl rand::Rng) -> Game<'r> {
+    pub fn sample_for(&self, viewer: PlayerId, rng: &mut impl rand::Rng) -> Game<'p> {
         let mut g = self.clone();
         let hidden: Vec<ZoneInst> =
             self.layout.zone_insts().filter(|i| !self.visible_to(*i, viewer)).collect();
@@ -543,7 +593,7 @@ impl<'r> Game<'r> {
         }
         let mut by_back: Vec<Vec<ComponentId>> = Vec::new();
         for c in pool {
-            let b = self.backs[c.index()] as usize;
+            let b = self.program.backs[c.index()] as usize;
             if by_back.len() <= b {
                 by_back.resize(b + 1, Vec::new());
             }
@@ -552,7 +602,7 @@ impl<'r> Game<'r> {
         for i in hidden {
             for slot in g.state.zones[i].iter_mut() {
                 if let Some(c) = *slot {
-                    *slot = by_back[self.backs[c.index()] as usize].pop();
+                    *slot = by_back[self.program.backs[c.index()] as usize].pop();
                 }
             }
         }

@@ -2,7 +2,8 @@
 //!
 //! It knows the language (zones, counters, pieces, tables, expressions,
 //! statements, turn policies, scoring forms), never a game: no game's words
-//! appear here. A [`Game`] is set up from a ruleset, a player count and a
+//! appear here. A [`Program`] is a ruleset with what the engine works out
+//! once for it; a [`Game`] is set up from a program, a player count and a
 //! seed; all chance flows from that seed through ChaCha8, so the same seed
 //! and the same choices give the same game on every machine.
 
@@ -10,12 +11,14 @@
 
 pub mod event;
 pub mod game;
-pub mod interp;
+mod interp;
 pub mod legality;
 pub mod notation;
-pub mod state;
+pub mod position;
+mod state;
 
 pub use event::Event;
-pub use game::{Choice, Game, ScoreSheet, View, ZoneView};
+pub use game::{Choice, Game, Program, ScoreSheet, View, ZoneView};
 pub use interp::Fail;
-pub use state::V;
+pub use position::{At, Snapshot};
+pub use state::{Instance, Layout, ZoneInst, V};
