@@ -8,7 +8,8 @@
 //! be compared action by action: the same legal choices, the same weeks, the
 //! same final score.
 
-use engine::{Event, Game, V};
+use chronoscope_cli::play::log::LogEvent;
+use engine::{Game, V};
 use model::{AttrId, ComponentId, CounterId, PieceId, PlaceId, PlayerId, Ruleset, Value, ZoneId};
 
 const SITES: usize = 5;
@@ -639,11 +640,11 @@ fn take_from_row(row: &mut [Option<usize>], card: usize) {
 
 /// The draws an engine action made: cards off the deck and tokens out of
 /// bags, in order.
-pub fn draws_of(events: &[Event]) -> std::collections::VecDeque<(String, String)> {
+pub fn draws_of(events: &[LogEvent]) -> std::collections::VecDeque<(String, String)> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::Move { card, from, to, .. }
+            LogEvent::Move { card, from, to, .. }
                 if to == "revealed" && (from == "deck" || from.starts_with("bag[")) =>
             {
                 Some((from.clone(), card.clone()))

@@ -3,6 +3,7 @@
 //! set-up game, apply actions written in the notation, and play random games
 //! that check the engine's invariants after every action.
 
+use chronoscope_cli::play::log::LogEvent;
 use engine::{notation, At, Choice, Event, Game, Program, ZoneInst, V};
 use model::{ActionId, ComponentId, CounterId, PlayerId, ZoneId};
 use rand::{Rng, SeedableRng};
@@ -89,35 +90,46 @@ pub fn to_move(g: &mut Game, p: usize, t: i64) {
     }
 }
 
-/// Apply an action written in the notation; it must be legal.
-pub fn act(g: &mut Game, text: &str) -> Vec<Event> {
+/// Events by name, as the log tells them.
+pub fn named(g: &Game, events: &[Event]) -> Vec<LogEvent> {
+    LogEvent::all(g, &[], events)
+}
+
+/// Apply an action written in the notation; it must be legal. Its events,
+/// by name.
+pub fn act(g: &mut Game, text: &str) -> Vec<LogEvent> {
     let choice = notation::parse(g, text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    g.apply(&choice).unwrap_or_else(|f| panic!("{text}: {f:?}"))
+    let events = g.apply(&choice).unwrap_or_else(|f| panic!("{text}: {f:?}"));
+    named(g, &events)
 }
 
 /// How many components the events moved out of a zone.
-pub fn drawn_from(events: &[Event], zone: &str) -> usize {
-    events.iter().filter(|e| matches!(e, Event::Move { from, .. } if from == zone)).count()
+pub fn drawn_from(events: &[LogEvent], zone: &str) -> usize {
+    events.iter().filter(|e| matches!(e, LogEvent::Move { from, .. } if from == zone)).count()
 }
 
 /// Events one per line, for snapshots: moves, counters, pieces, reveals.
-pub fn event_lines(events: &[Event]) -> String {
+pub fn event_lines(events: &[LogEvent]) -> String {
     let lines: Vec<String> = events
         .iter()
         .map(|e| match e {
-            Event::Move { card, from, to, .. } => format!("move {card}: {from} -> {to}"),
-            Event::Counter { name, player, place, from, to, .. } => {
+            LogEvent::Move { card, from, to, .. } => format!("move {card}: {from} -> {to}"),
+            LogEvent::Counter { name, player, place, from, to, .. } => {
                 format!(
                     "{name}{} P{}: {from} -> {to}",
                     place.as_ref().map_or(String::new(), |p| format!("[{p}]")),
                     player.unwrap_or(0)
                 )
             }
-            Event::Piece { name, from, to, steps, .. } => format!("{name}: {from} -> {to} ({steps:?} steps)"),
-            Event::Reveal { zone, player, cards, .. } => {
+            LogEvent::Piece { name, from, to, steps, .. } => {
+                format!("{name}: {from} -> {to} ({steps:?} steps)")
+            }
+            LogEvent::Reveal { zone, player, cards, .. } => {
                 format!("P{player} sees {zone}: {}", cards.join(", "))
             }
-            other => format!("{other:?}"),
+            // As these lines read before events were typed.
+            LogEvent::Shuffle { zone, .. } => format!("Shuffle {{ zone: {zone:?} }}"),
+            LogEvent::PlayerOrder { order, .. } => format!("PlayerOrder {{ order: {order:?} }}"),
         })
         .collect();
     lines.join("\n")

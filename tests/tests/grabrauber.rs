@@ -5,9 +5,10 @@
 //! Scenarios arrange a position by moving components and setting counters in
 //! a freshly set-up game, then apply real actions through the engine.
 
+use chronoscope_cli::play::log::LogEvent;
 use chronoscope_tests::scenario::*;
 use engine::Program;
-use engine::{At, Event, Game, ZoneInst, V};
+use engine::{At, Game, ZoneInst, V};
 use model::PlayerId;
 
 fn grabrauber() -> Program {
@@ -79,7 +80,7 @@ fn two_specialized_and_three_general_give_four_knowledge_and_eleven_weeks_draw_f
     let back = events
         .iter()
         .filter(
-            |e| matches!(e, Event::Move { from, to, .. } if from == "revealed" && to == "stack[Mesopotamia]"),
+            |e| matches!(e, LogEvent::Move { from, to, .. } if from == "revealed" && to == "stack[Mesopotamia]"),
         )
         .count();
     assert_eq!(g.count(finds), 4 - back);
@@ -381,7 +382,7 @@ fn a_scholar_shows_one_stack_to_its_player_only() {
     let seen: Vec<_> = events
         .iter()
         .filter_map(|e| match e {
-            Event::Reveal { zone, player, cards, .. } => Some((zone.clone(), *player, cards.clone())),
+            LogEvent::Reveal { zone, player, cards, .. } => Some((zone.clone(), *player, cards.clone())),
             _ => None,
         })
         .collect();

@@ -13,6 +13,7 @@
 use std::fmt::Write as _;
 
 use bots::{Bot, GreedyBot, Seat};
+use chronoscope_cli::play::log::LogEvent;
 use chronoscope_tests::repo_root;
 use engine::{notation, Event, Game, V};
 use rand::{Rng, SeedableRng};
@@ -51,21 +52,23 @@ impl Digest {
 
 /// An event as text, by names, so that the digest does not depend on how
 /// events are stored.
-fn event_text(e: &Event) -> String {
-    let at = |s: &ruleset::Span| format!("@{}:{}", s.file, s.start);
-    match e {
-        Event::Move { card, from, to, at: s } => format!("move {card}: {from} -> {to} {}", at(s)),
-        Event::Counter { name, player, place, from, to, at: s } => {
-            format!("counter {name} {player:?} {place:?}: {from} -> {to} {}", at(s))
+fn event_text(g: &Game, e: &Event) -> String {
+    let s = e.at();
+    let at = format!("@{}:{}", s.file, s.start);
+    match LogEvent::new(g, &[], e) {
+        LogEvent::Move { card, from, to, .. } => format!("move {card}: {from} -> {to} {at}"),
+        LogEvent::Counter { name, player, place, from, to, .. } => {
+            format!("counter {name} {player:?} {place:?}: {from} -> {to} {at}")
         }
-        Event::Piece { name, player, from, to, steps, at: s } => {
-            format!("piece {name} {player:?}: {from} -> {to} {steps:?} {}", at(s))
+        LogEvent::Piece { name, player, from, to, steps, .. } => {
+            format!("piece {name} {player:?}: {from} -> {to} {steps:?} {at}")
         }
-        Event::Shuffle { zone } => format!("shuffle {zone}"),
-        Event::Reveal { zone, player, cards, at: s } => {
-            format!("reveal {zone} to {player}: {} {}", cards.join(", "), at(s))
+        // Shuffles and player orders named no line before events were typed.
+        LogEvent::Shuffle { zone, .. } => format!("shuffle {zone}"),
+        LogEvent::Reveal { zone, player, cards, .. } => {
+            format!("reveal {zone} to {player}: {} {at}", cards.join(", "))
         }
-        Event::PlayerOrder { order } => format!("order {}", order.join(" ")),
+        LogEvent::PlayerOrder { order, .. } => format!("order {}", order.join(" ")),
     }
 }
 
@@ -88,7 +91,7 @@ fn digest_game(rules: &engine::Program, players: usize, seed: u64, greedy: bool)
     let (mut g, setup) = Game::new(rules, players, seed).expect("setup runs");
     let mut d = Digest::new();
     for e in &setup {
-        d.add(&event_text(e));
+        d.add(&event_text(&g, e));
     }
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5A4E);
     let mut bots: Vec<GreedyBot> = (0..players as u64).map(|p| GreedyBot::new(seed * 10 + p)).collect();
@@ -104,7 +107,7 @@ fn digest_game(rules: &engine::Program, players: usize, seed: u64, greedy: bool)
         d.add(&notation::format(&g, &choices[pick]));
         let events = g.apply(&choices[pick]).expect("a legal choice applies");
         for e in &events {
-            d.add(&event_text(e));
+            d.add(&event_text(&g, e));
         }
         actions += 1;
         assert!(actions < 5_000, "seed {seed}: the game does not end");

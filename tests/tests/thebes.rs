@@ -601,7 +601,7 @@ fn the_hand_written_reference_agrees_with_the_engine_on_legal_moves_weeks_and_sc
             let text = notation::format(&g, choice);
             let m = reference.iter().find(|(s, _)| *s == text).map(|(_, m)| m.clone()).unwrap();
             let events = g.apply(choice).unwrap();
-            t.apply(&m, &mut replay(draws_of(&events)));
+            t.apply(&m, &mut replay(draws_of(&named(&g, &events))));
             for p in 0..players {
                 assert_eq!(
                     t.time[p],

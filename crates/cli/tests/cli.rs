@@ -256,6 +256,27 @@ fn the_log_records_every_action_and_the_scores() {
 }
 
 #[test]
+fn with_an_edition_every_logged_event_names_the_file_and_line_of_its_rule() {
+    let dir = temp("log-edition");
+    let log = dir.join("game.jsonl");
+    let es = "rulesets/thebes/editions/es.ruleset";
+    let o = run(&["play", es, "--players", "2", "--seed", "5", "--quiet", "--log", log.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut files = std::collections::BTreeSet::new();
+    for line in std::fs::read_to_string(&log).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
+        for e in v["events"].as_array().into_iter().flatten() {
+            let file = e["file"].as_str().unwrap_or_else(|| panic!("no file: {e}"));
+            assert!(e["line"].as_u64().is_some_and(|l| l > 0), "no line: {e}");
+            files.insert(file.to_string());
+        }
+    }
+    // The edition's own rules and its base's both made changes; each is named.
+    assert!(files.contains("rulesets/thebes/thebes.ruleset"), "{files:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn a_human_gets_reasons_and_the_same_prompt() {
     let o = run_with_input(
         &["play", THEBES, "--players", "2", "--seats", "human", "--seed", "3"],

@@ -1,52 +1,42 @@
-//! What happened during an action, for the log and for replays.
+//! What happened during an action, for the log, the screen and replays.
+//!
+//! Events hold IDs, not names: whoever shows them (the CLI's log and table,
+//! a test) names them through the game's ruleset and layout. Every event
+//! carries `at`, the span of the statement that made it, so an outcome can
+//! be traced to its file and line.
 
-use serde::Serialize;
+use model::{ComponentId, CounterId, PieceId, PlaceId, PlayerId, Span};
 
-/// One change to the state. `at` is where in the ruleset's files the
-/// statement that made it is, so a log line can name the rule behind it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
+use crate::state::{ZoneInst, V};
+
+/// One change to the state.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Event {
     /// A component changed zones.
-    Move {
-        card: String,
-        from: String,
-        to: String,
-        at: model::Span,
-    },
+    Move { card: ComponentId, from: ZoneInst, to: ZoneInst, at: Span },
     /// A counter changed value.
-    Counter {
-        name: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        player: Option<usize>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        place: Option<String>,
-        from: serde_json::Value,
-        to: serde_json::Value,
-        at: model::Span,
-    },
-    /// A piece moved; `steps` is the shortest route between the two places.
-    Piece {
-        name: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        player: Option<usize>,
-        from: String,
-        to: String,
-        steps: Option<u32>,
-        at: model::Span,
-    },
-    Shuffle {
-        zone: String,
-    },
-    /// One player saw what lies in a zone (`reveal`); `player` counts from 1.
-    /// Only that player is told the cards.
-    Reveal {
-        zone: String,
-        player: usize,
-        cards: Vec<String>,
-        at: model::Span,
-    },
-    PlayerOrder {
-        order: Vec<String>,
-    },
+    Counter { counter: CounterId, player: Option<PlayerId>, place: Option<PlaceId>, from: V, to: V, at: Span },
+    /// A piece moved.
+    Piece { piece: PieceId, player: Option<PlayerId>, from: PlaceId, to: PlaceId, at: Span },
+    /// A zone was shuffled.
+    Shuffle { zone: ZoneInst, at: Span },
+    /// One player saw what lies in a zone (`reveal`), top first. Only that
+    /// player is told the cards.
+    Reveal { zone: ZoneInst, player: PlayerId, cards: Vec<ComponentId>, at: Span },
+    /// `shuffle players` set the seat order.
+    PlayerOrder { order: Vec<PlayerId>, at: Span },
+}
+
+impl Event {
+    /// The span of the statement that made this change.
+    pub fn at(&self) -> Span {
+        match self {
+            Event::Move { at, .. }
+            | Event::Counter { at, .. }
+            | Event::Piece { at, .. }
+            | Event::Shuffle { at, .. }
+            | Event::Reveal { at, .. }
+            | Event::PlayerOrder { at, .. } => *at,
+        }
+    }
 }

@@ -738,7 +738,7 @@ impl<'a> Interp<'a> {
                     let j = st.rng.gen_range(0..=i);
                     zone.swap(i, j);
                 }
-                self.record(|me| Event::Shuffle { zone: me.lay.zone_name(me.r, inst) });
+                self.record(|_| Event::Shuffle { zone: inst, at: s.span });
             }
             StmtKind::ShufflePlayers => {
                 for i in (1..st.order.len()).rev() {
@@ -751,8 +751,8 @@ impl<'a> Interp<'a> {
                     st.arrival[p.index()] = st.tick + n - i as u64;
                 }
                 st.tick += n;
-                let order = st.order.iter().map(PlayerId::to_string).collect();
-                self.record(|_| Event::PlayerOrder { order });
+                let order = st.order.clone();
+                self.record(|_| Event::PlayerOrder { order, at: s.span });
             }
             StmtKind::Split { from, into } => {
                 let src = self.zone_inst(from, st, f)?;
@@ -778,10 +778,10 @@ impl<'a> Interp<'a> {
                         return rule(to.span, format!("`reveal` shows a zone to a player, not {other:?}"))
                     }
                 };
-                self.record(|me| Event::Reveal {
-                    zone: me.lay.zone_name(me.r, inst),
-                    player: player.number(),
-                    cards: st.cards(inst).map(|c| me.r.components[c].name.clone()).collect(),
+                self.record(|_| Event::Reveal {
+                    zone: inst,
+                    player,
+                    cards: st.cards(inst).collect(),
                     at: s.span,
                 });
             }
@@ -857,11 +857,11 @@ impl<'a> Interp<'a> {
                 if old != v {
                     let p = self.player_opt(player.as_deref(), st, f)?;
                     self.record(|me| Event::Counter {
-                        name: me.r.counters[*counter].name.clone(),
-                        player: p.map(PlayerId::number),
-                        place: me.lay_counter_place(*counter, inst),
-                        from: me.json(&old),
-                        to: me.json(&v),
+                        counter: *counter,
+                        player: p,
+                        place: me.counter_place(*counter, inst),
+                        from: old,
+                        to: v,
                         at: span,
                     });
                 }
@@ -876,14 +876,7 @@ impl<'a> Interp<'a> {
                 };
                 let from = std::mem::replace(&mut st.pieces[inst], to);
                 if from != to {
-                    self.record(|me| Event::Piece {
-                        name: me.r.pieces[*piece].name.clone(),
-                        player: p.map(PlayerId::number),
-                        from: me.r.places[from].name.clone(),
-                        to: me.r.places[to].name.clone(),
-                        steps: me.r.distance(from, to),
-                        at: span,
-                    });
+                    self.record(|_| Event::Piece { piece: *piece, player: p, from, to, at: span });
                 }
                 Ok(())
             }
@@ -891,13 +884,12 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn lay_counter_place(&self, counter: CounterId, inst: usize) -> Option<String> {
-        let c = &self.r.counters[counter];
-        let class = c.index?;
+    /// The place a counter instance of a per-place counter belongs to.
+    fn counter_place(&self, counter: CounterId, inst: usize) -> Option<PlaceId> {
+        let class = self.r.counters[counter].index?;
         let places = &self.r.classes[class].places;
         let base = self.lay.counter(counter, None, None);
-        let pos = (inst - base) % places.len();
-        Some(self.r.places[places[pos]].name.clone())
+        places.get((inst - base) % places.len().max(1)).copied()
     }
 
     /// Components a selection picks, in the order they lie.
@@ -987,12 +979,7 @@ impl<'a> Interp<'a> {
             }
         }
         for (&c, src) in cards.iter().zip(sources) {
-            self.record(|me| Event::Move {
-                card: me.r.components[c].name.clone(),
-                from: me.lay.zone_name(me.r, src),
-                to: me.lay.zone_name(me.r, dest),
-                at: span,
-            });
+            self.record(|_| Event::Move { card: c, from: src, to: dest, at: span });
         }
         Ok(())
     }
@@ -1015,12 +1002,7 @@ impl<'a> Interp<'a> {
             let dest = self.lay.zone(overflow, None, None);
             st.zones[row][last] = None;
             st.zones[dest].insert(0, Some(out));
-            self.record(|me| Event::Move {
-                card: me.r.components[out].name.clone(),
-                from: me.lay.zone_name(me.r, row),
-                to: me.lay.zone_name(me.r, dest),
-                at: span,
-            });
+            self.record(|_| Event::Move { card: out, from: row, to: dest, at: span });
         }
         let zone = &mut st.zones[row];
         if zone.is_empty() {
@@ -1029,22 +1011,6 @@ impl<'a> Interp<'a> {
         zone.rotate_right(1);
         zone[0] = Some(c);
         Ok(())
-    }
-
-    pub fn json(&self, v: &V) -> serde_json::Value {
-        use serde_json::Value as J;
-        match v {
-            V::Int(n) => J::from(*n),
-            V::Bool(b) => J::from(*b),
-            V::None => J::Null,
-            V::Text(t) => J::from(*t),
-            V::Place(p) => J::from(self.r.places[*p].name.as_str()),
-            V::Player(p) => J::from(p.to_string()),
-            V::Card(c) => J::from(self.r.components[*c].name.as_str()),
-            V::Tag(t) => J::from(self.r.tags[*t].as_str()),
-            V::Zone(z) => J::from(self.lay.zone_name(self.r, *z)),
-            V::Map(..) | V::Players | V::Class(_) => J::Null,
-        }
     }
 }
 

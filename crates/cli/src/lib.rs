@@ -1,0 +1,186 @@
+//! The `chronoscope` command line as a library: every command's work, the
+//! argument definitions, and `run`, which the binary calls. All file and
+//! terminal IO of the project lives in this crate; the library crates below
+//! it (model, ruleset, engine, bots) do none.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Print to stdout; a closed pipe (`chronoscope ... | head`) ends the
+/// program quietly instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout().lock();
+        if let Err(e) = write!(stdout, $($arg)*).and_then(|_| stdout.flush()) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+        }
+    }};
+}
+
+macro_rules! outln {
+    () => { out!("\n") };
+    ($($arg:tt)*) => {{ out!($($arg)*); out!("\n"); }};
+}
+
+pub mod check;
+pub mod diff;
+pub mod play;
+pub mod render;
+pub mod show;
+pub mod simulate;
+pub mod words;
+
+#[derive(Parser)]
+#[command(name = "chronoscope", version, about = "Play, check and study board games written as rulesets")]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Format {
+    /// Reports for people, with source snippets.
+    Human,
+    /// One JSON object per file, for editors and scripts.
+    Json,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Check ruleset files and report every problem at once.
+    Check {
+        /// Ruleset files (`.ruleset`).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+    },
+    /// Play a game: humans at this terminal, bots in the other seats.
+    Play {
+        /// The ruleset (`.ruleset`) to play.
+        file: PathBuf,
+        /// How many play (default: as many as --seats names, at least the minimum).
+        #[arg(long)]
+        players: Option<u32>,
+        /// Who sits where, comma-separated: `human`, `random`, `greedy`, `mcts` (`mcts:2000`
+        /// iterations a move, `mcts:500ms` time a move). Seats not named are random bots.
+        #[arg(long)]
+        seats: Option<String>,
+        /// The seed for all chance; the same seed and actions replay the same game.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Take actions from this file (one per line, the typed notation) before asking anyone.
+        #[arg(long)]
+        script: Option<PathBuf>,
+        /// Keep the game here as a script (seed, players, actions) after every action.
+        #[arg(long)]
+        save: Option<PathBuf>,
+        /// Write a JSON-lines event log here (see docs/log-format.md).
+        #[arg(long)]
+        log: Option<PathBuf>,
+        /// Print only the final score.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Compare two rulesets after resolution: what was added, removed, changed.
+    Diff {
+        a: PathBuf,
+        b: PathBuf,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+    },
+    /// Play many games with bots and report win rates, scores and game length.
+    Simulate(SimulateCmd),
+    /// Summarise a ruleset: components, board, tables, setup and provisional data.
+    Show {
+        file: PathBuf,
+        /// Show the setup for this many players.
+        #[arg(long)]
+        players: Option<u32>,
+        /// List only the items marked provisional.
+        #[arg(long)]
+        provisional: bool,
+    },
+}
+
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct SimulateCmd {
+    #[command(subcommand)]
+    merge: Option<SimulateSub>,
+    /// The ruleset to simulate.
+    file: Option<PathBuf>,
+    /// How many games (the whole run, when sharded).
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    #[arg(long)]
+    players: Option<u32>,
+    /// Bots by seat, comma-separated: `random`, `greedy`, `mcts` (`mcts:2000`, `mcts:500ms`);
+    /// unnamed seats are random.
+    #[arg(long)]
+    seats: Option<String>,
+    /// Game i uses seed SEED + i.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    jobs: Option<usize>,
+    #[arg(long, value_enum, default_value = "table")]
+    format: simulate::SimFormat,
+    /// Write an SVG histogram of final scores per seat.
+    #[arg(long)]
+    plot: Option<PathBuf>,
+    /// Run only the K-th of N equal slices of the games (for batch schedulers); combine with `simulate merge`.
+    #[arg(long)]
+    shard: Option<String>,
+    /// Run this ruleset on the same seeds too, and report the differences.
+    #[arg(long)]
+    compare: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+pub enum SimulateSub {
+    /// Combine `simulate --format json` results of shards exactly.
+    Merge {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "table")]
+        format: simulate::SimFormat,
+    },
+}
+
+/// Run a parsed command line; the exit code is the command's.
+pub fn run(cli: Cli) -> ExitCode {
+    match cli.command {
+        Command::Check { files, format } => check::run(&files, format),
+        Command::Show { file, players, provisional } => show::run(&file, players, provisional),
+        Command::Simulate(cmd) => match (cmd.merge, cmd.file) {
+            (Some(SimulateSub::Merge { files, format }), _) => simulate::merge(&files, format),
+            (None, Some(file)) => simulate::run(simulate::SimArgs {
+                file,
+                games: cmd.games,
+                players: cmd.players,
+                seats: cmd.seats,
+                seed: cmd.seed,
+                jobs: cmd.jobs,
+                format: cmd.format,
+                plot: cmd.plot,
+                shard: cmd.shard,
+                compare: cmd.compare,
+            }),
+            (None, None) => {
+                eprintln!("error: give a ruleset to simulate, or `simulate merge FILES...`");
+                ExitCode::from(2)
+            }
+        },
+        Command::Diff { a, b, format } => diff::run(&a, &b, format == Format::Json),
+        Command::Play { file, players, seats, seed, script, save, log, quiet } => {
+            play::run(play::PlayArgs { file, players, seats, seed, script, save, log, quiet })
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! `chronoscope play`: humans at one terminal and bots, scripts, saves and
+//! the JSON-lines log.
+//!
+//! The loop is here; what a seat is shown is in `view`, the human prompt in
+//! `prompt`, scripts and saves in `script`, the log's line types in `log`.
+//! Input and output are passed in ([`Io`]), so a whole game can be played
+//! from a test without a terminal or a process.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use engine::{notation, Event, Game, Program};
+use model::PlayerId;
+
+use crate::render;
+
+/// Write to a play's output; a failed write stops the game.
+macro_rules! say {
+    ($out:expr, $($arg:tt)*) => { write!($out, $($arg)*)? };
+}
+
+macro_rules! sayln {
+    ($out:expr, $($arg:tt)*) => { writeln!($out, $($arg)*)? };
+}
+
+pub mod log;
+pub mod prompt;
+pub mod script;
+pub mod view;
+
+use log::{LogEvent, LogLine};
+use script::{read_script, write_save};
+use view::{brief_change, collapse, fail_text, params_json, player_summary, score_table};
+
+pub struct PlayArgs {
+    pub file: PathBuf,
+    pub players: Option<u32>,
+    pub seats: Option<String>,
+    pub seed: Option<u64>,
+    pub script: Option<PathBuf>,
+    pub save: Option<PathBuf>,
+    pub log: Option<PathBuf>,
+    pub quiet: bool,
+}
+
+/// Where a game reads people's input and writes what they see.
+pub struct Io<'a> {
+    pub input: &'a mut dyn BufRead,
+    pub out: &'a mut dyn Write,
+}
+
+/// Why a game stopped before its end.
+#[derive(Debug)]
+pub enum Stop {
+    /// Something to tell the user (a bad script line, a stuck player, ...).
+    Error(String),
+    /// The output could not be written (a closed pipe, a full disk).
+    Output(std::io::Error),
+}
+
+impl From<String> for Stop {
+    fn from(s: String) -> Stop {
+        Stop::Error(s)
+    }
+}
+
+impl From<std::io::Error> for Stop {
+    fn from(e: std::io::Error) -> Stop {
+        Stop::Output(e)
+    }
+}
+
+enum Seat {
+    Human,
+    Bot(Box<dyn bots::Bot + Send>),
+}
+
+pub fn run(args: PlayArgs) -> ExitCode {
+    let loaded = render::load(&args.file);
+    let Some(rules) = loaded.checked.ruleset.clone() else {
+        eprint!("{}", render::report(&loaded.checked.sources, &loaded.checked.diagnostics, true));
+        eprintln!("{}: cannot play a ruleset with errors; fix them first", loaded.name);
+        return ExitCode::FAILURE;
+    };
+    let program = Program::new(rules);
+    let stdin = std::io::stdin();
+    let (mut input, mut stdout) = (stdin.lock(), std::io::stdout().lock());
+    let mut io = Io { input: &mut input, out: &mut stdout };
+    match play(&program, &loaded.checked.sources, &loaded.name, args, &mut io) {
+        Ok(code) => code,
+        // A reader that went away (`play ... | head`) ends the game quietly.
+        Err(Stop::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Stop::Output(e)) => {
+            eprintln!("error: cannot write the output: {e}");
+            ExitCode::FAILURE
+        }
+        Err(Stop::Error(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Play one game to its end (or until a human quits).
+pub fn play(
+    rules: &Program,
+    sources: &[(String, String)],
+    name: &str,
+    args: PlayArgs,
+    io: &mut Io,
+) -> Result<ExitCode, Stop> {
+    let out = &mut *io.out;
+    let mut script = match &args.script {
+        Some(p) => Some(read_script(p)?),
+        None => None,
+    };
+    let script_players = script.as_ref().and_then(|s| s.players);
+    let (players, seat_words) =
+        crate::simulate::seating(rules, args.seats.as_deref(), args.players.or(script_players))?;
+    let players = players as u32;
+    let seed = args.seed.or(script.as_ref().and_then(|s| s.seed)).unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
+    });
+    let mut seats = Vec::new();
+    let mut seat_names = Vec::new();
+    for (i, word) in seat_words.iter().enumerate() {
+        let word = word.as_str();
+        let bot_seed = crate::simulate::bot_seed(seed, i);
+        let seat = match word {
+            "human" => Seat::Human,
+            kind => match bots::make(kind, bot_seed) {
+                Some(b) => Seat::Bot(b),
+                None => {
+                    return Err(Stop::Error(format!(
+                        "unknown seat `{kind}`; seats are: human, {}",
+                        bots::KINDS.join(", ")
+                    )));
+                }
+            },
+        };
+        seat_names.push(word.to_string());
+        seats.push(seat);
+    }
+
+    let (mut game, setup_events) =
+        Game::new(rules, players as usize, seed).map_err(|f| fail_text(&f, sources))?;
+    let mut log = match &args.log {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p).map_err(|e| format!("cannot write log `{}`: {e}", p.display()))?,
+        )),
+        None => None,
+    };
+    let mut saved: Vec<String> = Vec::new();
+    let order: Vec<String> = game.seat_order().iter().map(PlayerId::to_string).collect();
+    write_log(
+        &mut log,
+        &LogLine::Start {
+            ruleset: name.to_string(),
+            game: rules.game.name.clone(),
+            players,
+            seed,
+            seats: seat_names.clone(),
+            order,
+        },
+    )?;
+    write_log(&mut log, &LogLine::Setup { events: LogEvent::all(&game, sources, &setup_events) })?;
+    if !args.quiet {
+        sayln!(out, "{} for {players} players, seed {seed} (replay with --seed {seed})", rules.game.title);
+        sayln!(
+            out,
+            "seats: {}",
+            seat_names
+                .iter()
+                .enumerate()
+                .map(|(i, s)| format!("P{} {s}", i + 1))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+
+    while let Some(me) = game.current() {
+        let choices = game.choices();
+        if choices.is_empty() {
+            return Err(Stop::Error(format!(
+                "{me} has no legal action and the game has not ended: the ruleset leaves this player stuck"
+            )));
+        }
+        let from_script = script.as_mut().and_then(script::Script::next_line);
+        let choice = if let Some((line_no, text)) = from_script {
+            let choice =
+                notation::parse(&game, &text).map_err(|e| format!("script line {line_no}: `{text}`: {e}"))?;
+            game.check(&choice).map_err(|f| {
+                format!("script line {line_no}: `{text}` is not legal: {}", fail_text(&f, sources))
+            })?;
+            choice
+        } else {
+            match &mut seats[me.index()] {
+                Seat::Bot(bot) => {
+                    let i = bot.choose(&bots::Seat::new(&game, me), &choices);
+                    choices[i.min(choices.len() - 1)].clone()
+                }
+                Seat::Human => match prompt::ask(&game, &choices, sources, &mut *io.input, &mut *out)? {
+                    Some(c) => c,
+                    None => {
+                        sayln!(out, "the game stops unfinished");
+                        write_save(&args.save, seed, players, &saved)?;
+                        return Ok(ExitCode::FAILURE);
+                    }
+                },
+            }
+        };
+        let text = notation::format(&game, &choice);
+        let before = player_summary(&game, me);
+        let events = game.apply(&choice).map_err(|f| fail_text(&f, sources))?;
+        let after = player_summary(&game, me);
+        saved.push(text.clone());
+        if !args.quiet {
+            sayln!(out, "{:>4}. {me} {text}{}", game.actions_taken(), brief_change(&before, &after));
+        }
+        // What a rule showed to this seat alone, told only to a human in it.
+        if matches!(seats[me.index()], Seat::Human) {
+            for e in &events {
+                if let Event::Reveal { zone, player, cards, .. } = e {
+                    if *player == me {
+                        let seen = if cards.is_empty() {
+                            "nothing".to_string()
+                        } else {
+                            collapse(cards.iter().map(|c| game.rules.components[*c].name.as_str()))
+                                .join(" · ")
+                        };
+                        sayln!(out, "      you see in {}: {seen}", game.layout.zone_name(game.rules, *zone));
+                    }
+                }
+            }
+        }
+        write_log(
+            &mut log,
+            &LogLine::Action {
+                n: game.actions_taken(),
+                player: me.to_string(),
+                action: rules.actions[choice.action].name.clone(),
+                notation: text,
+                params: params_json(&game, &choice),
+                before,
+                after,
+                events: LogEvent::all(&game, sources, &events),
+            },
+        )?;
+        if args.save.is_some() {
+            write_save(&args.save, seed, players, &saved)?;
+        }
+    }
+    let sheet = game.scores().map_err(|f| fail_text(&f, sources))?;
+    say!(out, "{}", score_table(&sheet));
+    write_log(&mut log, &LogLine::end(game.actions_taken(), &sheet))?;
+    if let Some(l) = log.as_mut() {
+        l.flush().map_err(|e| format!("cannot write log: {e}"))?;
+    }
+    write_save(&args.save, seed, players, &saved)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_log(log: &mut Option<std::io::BufWriter<std::fs::File>>, line: &LogLine) -> Result<(), String> {
+    if let Some(l) = log {
+        let text = serde_json::to_string(line).map_err(|e| format!("cannot write log: {e}"))?;
+        writeln!(l, "{text}").map_err(|e| format!("cannot write log: {e}"))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,147 @@
+//! A human at the keyboard: the prompt, the numbered choices with their
+//! previews, `help`, `list`, `show` and `quit`. Input and output are
+//! passed in, so a test can type and read without a terminal.
+
+use std::fmt::Write as _;
+use std::io::{BufRead, Write};
+
+use engine::{notation, Choice, Event, Game, V};
+use model::{ActionId, Visibility};
+
+use super::view::{fail_text, table};
+use super::Stop;
+
+const HELP: &str = "\
+Type the number of a choice, or write it as listed: the action, then its
+values in order (a name with spaces in quotes, or a component's number in
+its zone's list), then the flags you want by name. Any unambiguous start of
+an action or a name will do.
+Other commands:
+  list [ACTION]   all legal choices (of one action)
+  show            the table again
+  help            this text
+  quit            stop the game";
+
+/// Ask the human to move; `None` when input ends or they quit.
+pub fn ask(
+    game: &Game,
+    choices: &[Choice],
+    sources: &[(String, String)],
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<Option<Choice>, Stop> {
+    let me = game.current().expect("a player is to move");
+    say!(out, "{}", table(game, me));
+    say!(out, "{}", choice_list(game, choices, None, 8));
+    loop {
+        say!(out, "{me}> ");
+        out.flush()?;
+        let mut line = String::new();
+        match input.read_line(&mut line) {
+            Ok(0) | Err(_) => return Ok(None),
+            Ok(_) => {}
+        }
+        let line = line.trim();
+        match line.split_whitespace().next() {
+            None => continue,
+            Some("help" | "?") => sayln!(out, "{HELP}"),
+            Some("quit" | "exit") => return Ok(None),
+            Some("show") => {
+                say!(out, "{}", table(game, me));
+                say!(out, "{}", choice_list(game, choices, None, 8));
+            }
+            Some("list") => {
+                let filter = line.split_whitespace().nth(1);
+                say!(out, "{}", choice_list(game, choices, filter, usize::MAX));
+            }
+            Some(_) => {
+                if let Ok(n) = line.parse::<usize>() {
+                    match choices.get(n.wrapping_sub(1)) {
+                        Some(c) => return Ok(Some(c.clone())),
+                        None => {
+                            sayln!(out, "no choice {n}; choices run from 1 to {}", choices.len());
+                            continue;
+                        }
+                    }
+                }
+                match notation::parse(game, line) {
+                    Err(e) => sayln!(out, "{e}"),
+                    Ok(c) => match game.check(&c) {
+                        Ok(()) => return Ok(Some(c)),
+                        Err(f) => sayln!(out, "not allowed: {}", fail_text(&f, sources)),
+                    },
+                }
+            }
+        }
+    }
+}
+
+/// The numbered legal choices, at most `per_action` of each action.
+pub fn choice_list(game: &Game, choices: &[Choice], only: Option<&str>, per_action: usize) -> String {
+    let mut out = String::from("Choices:\n");
+    let mut shown: std::collections::HashMap<ActionId, usize> = Default::default();
+    let mut hidden: std::collections::BTreeMap<String, usize> = Default::default();
+    for (i, c) in choices.iter().enumerate() {
+        let name = &game.rules.actions[c.action].name;
+        if only.is_some_and(|o| !name.starts_with(o)) {
+            continue;
+        }
+        let n = shown.entry(c.action).or_default();
+        if *n < per_action {
+            *n += 1;
+            let _ = writeln!(out, "  {:>3}. {}{}", i + 1, notation::format(game, c), preview(game, c));
+        } else {
+            *hidden.entry(name.clone()).or_default() += 1;
+        }
+    }
+    for (name, n) in hidden {
+        let _ = writeln!(out, "       ... {n} more `{name}` choices (type `list {name}`)");
+    }
+    out
+}
+
+/// What a choice would do, as far as the player may know it: changes to the
+/// mover's numbers and how many components it takes from hidden zones.
+pub fn preview(game: &Game, choice: &Choice) -> String {
+    let Ok(events) = game.preview(choice) else { return String::new() };
+    let me = game.current();
+    let r = game.rules;
+    let mut deltas: Vec<(String, i64)> = Vec::new();
+    let mut hidden: Vec<(String, usize)> = Vec::new();
+    for e in &events {
+        match e {
+            Event::Counter { counter, player, place: None, from: V::Int(a), to: V::Int(b), .. }
+                if *player == me =>
+            {
+                let name = &r.counters[*counter].name;
+                match deltas.iter_mut().find(|(n, _)| n == name) {
+                    Some((_, d)) => *d += b - a,
+                    None => deltas.push((name.clone(), b - a)),
+                }
+            }
+            Event::Move { from, .. } => {
+                let hidden_zone = matches!(game.layout.instance(*from).source,
+                    Ok(z) if r.zones[z].visibility == Visibility::Nobody);
+                if hidden_zone {
+                    let from = game.layout.zone_name(r, *from);
+                    match hidden.iter_mut().find(|(z, _)| *z == from) {
+                        Some((_, n)) => *n += 1,
+                        None => hidden.push((from, 1)),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut parts: Vec<String> = deltas
+        .into_iter()
+        .filter(|(_, d)| *d != 0)
+        .map(|(n, d)| format!("{n} {}{d}", if d > 0 { "+" } else { "" }))
+        .collect();
+    parts.extend(hidden.into_iter().map(|(z, n)| format!("draws {n} from {z}")));
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("   ({})", parts.join(", "))
+    }
+}

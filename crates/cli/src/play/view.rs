@@ -1,0 +1,257 @@
+//! What a seat is shown: the table, the score, one-line summaries. Every
+//! function here returns text; the play loop decides where it goes.
+
+use std::fmt::Write as _;
+
+use engine::{Choice, Fail, Game, ScoreSheet, ZoneInst, V};
+use model::{CounterId, ParamDomain, PieceId, PlayerId, TurnPolicy, Type, Visibility, ZoneKind};
+
+use super::log::{origin, value_json};
+
+/// Every parameter of a choice by name, as the log writes values.
+pub fn params_json(game: &Game, choice: &Choice) -> serde_json::Map<String, serde_json::Value> {
+    let action = &game.rules.actions[choice.action];
+    let mut map = serde_json::Map::new();
+    for (p, v) in action.params.iter().zip(&choice.args) {
+        map.insert(p.name.clone(), value_json(game, v));
+    }
+    map
+}
+
+/// a player (in Thebes: the year, general books, ...).
+pub fn player_summary(game: &Game, p: PlayerId) -> serde_json::Value {
+    let r = game.rules;
+    let mut map = serde_json::Map::new();
+    for (id, c) in r.counters.iter().enumerate() {
+        let id = CounterId::new(id);
+        if !c.per_player {
+            continue;
+        }
+        match c.index {
+            None => {
+                let v = &game.counter(id, Some(p), None);
+                map.insert(c.name.clone(), value_json(game, v));
+            }
+            Some(class) => {
+                let mut inner = serde_json::Map::new();
+                for place in &r.classes[class].places {
+                    let v = &game.counter(id, Some(p), Some(*place));
+                    inner.insert(r.places[*place].name.clone(), value_json(game, v));
+                }
+                map.insert(c.name.clone(), serde_json::Value::Object(inner));
+            }
+        }
+    }
+    for (id, piece) in r.pieces.iter().enumerate() {
+        let id = PieceId::new(id);
+        if piece.per_player {
+            let at = game.piece(id, Some(p));
+            map.insert(piece.name.clone(), r.places[at].name.as_str().into());
+        }
+    }
+    for l in &r.lets {
+        if l.params.len() == 1 && matches!(l.params[0].domain, ParamDomain::Type(Type::Player)) {
+            if let Some(Ok(v)) = game.call_let(&l.name, Some(p), vec![V::Player(p)]) {
+                map.insert(l.name.clone(), value_json(game, &v));
+            }
+        }
+    }
+    serde_json::Value::Object(map)
+}
+
+/// Every let of a player and a place class, per place: in Thebes the
+/// knowledge, books, artifacts and permits per site.
+fn per_place_lets(game: &Game, p: PlayerId) -> Vec<String> {
+    let r = game.rules;
+    let mut out = Vec::new();
+    for l in &r.lets {
+        let [first, second] = l.params.as_slice() else { continue };
+        let (ParamDomain::Type(Type::Player), ParamDomain::Type(Type::Place(Some(class)))) =
+            (&first.domain, &second.domain)
+        else {
+            continue;
+        };
+        let mut cells = Vec::new();
+        for place in &r.classes[*class].places {
+            let v = game.call_let(&l.name, Some(p), vec![V::Player(p), V::Place(*place)]);
+            let text = match v {
+                Some(Ok(V::Int(n))) => n.to_string(),
+                Some(Ok(V::Bool(b))) => (if b { "yes" } else { "no" }).to_string(),
+                _ => "?".to_string(),
+            };
+            cells.push(format!("{} {text}", r.places[*place].name));
+        }
+        out.push(format!("{} [{}]", l.name, cells.join(", ")));
+    }
+    out
+}
+
+/// `(time 12 -> 15)`: the plain numbers that changed.
+pub fn brief_change(before: &serde_json::Value, after: &serde_json::Value) -> String {
+    let (Some(b), Some(a)) = (before.as_object(), after.as_object()) else { return String::new() };
+    let mut parts = Vec::new();
+    for (k, va) in a {
+        if let Some(vb) = b.get(k) {
+            if vb != va && !va.is_object() {
+                parts.push(format!("{k} {vb} -> {va}"));
+            }
+        }
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("  ({})", parts.join(", ").replace('"', ""))
+    }
+}
+
+pub fn score_table(sheet: &ScoreSheet) -> String {
+    let n = sheet.totals.len();
+    let width = sheet.rows.iter().map(|(r, _)| r.len()).max().unwrap_or(5).max(5);
+    let mut out = String::from("\nFinal score\n");
+    let heads: Vec<String> = PlayerId::all(n).map(|p| format!("{:>5}", p.to_string())).collect();
+    let _ = writeln!(out, "  {:width$} {}", "", heads.join(""));
+    for (rule, pts) in &sheet.rows {
+        if pts.iter().all(|x| *x == 0) {
+            continue;
+        }
+        let cells: Vec<String> = pts.iter().map(|x| format!("{x:>5}")).collect();
+        let _ = writeln!(out, "  {rule:width$} {}", cells.join(""));
+    }
+    let cells: Vec<String> = sheet.totals.iter().map(|x| format!("{x:>5}")).collect();
+    let _ = writeln!(out, "  {:width$} {}", "total", cells.join(""));
+    let winners: Vec<String> = sheet.winners.iter().map(PlayerId::to_string).collect();
+    let verb = if winners.len() == 1 { "wins" } else { "win (tied)" };
+    let _ = writeln!(out, "{} {verb}", winners.join(" and "));
+    out
+}
+
+/// The reason a choice failed, in words; a `require` without `else` text is
+/// quoted from the ruleset.
+pub fn fail_text(f: &Fail, sources: &[(String, String)]) -> String {
+    match f {
+        Fail::Illegal { reason, span } if reason.is_empty() => {
+            let at = origin(sources, *span);
+            let (file, line) = (at.file, at.line);
+            let text =
+                sources.get(span.file).and_then(|(_, t)| t.get(span.start..span.end)).unwrap_or("").trim();
+            format!("the rules say `{text}` ({file}:{line})")
+        }
+        Fail::Illegal { reason, .. } => reason.clone(),
+        Fail::Rule { message, span } => {
+            let at = origin(sources, *span);
+            format!("the ruleset cannot go on at {}:{}: {message}", at.file, at.line)
+        }
+    }
+}
+
+pub fn table(game: &Game, me: PlayerId) -> String {
+    let r = game.rules;
+    let view = game.view(me);
+    let mut out = String::new();
+    let _ = writeln!(out, "\n── {} · action {} · {me} to move ──", r.game.title, game.actions_taken() + 1);
+    if let TurnPolicy::LowestCounter(c) = r.turns {
+        let mut order: Vec<PlayerId> = PlayerId::all(game.players()).collect();
+        let value = |p: PlayerId| match game.counter(c, Some(p), None) {
+            V::Int(n) => n,
+            _ => 0,
+        };
+        order.sort_by(|a, b| value(*a).cmp(&value(*b)).then(game.arrival(*b).cmp(&game.arrival(*a))));
+        let line: Vec<String> = order.iter().map(|p| format!("{p} {}", value(*p))).collect();
+        let _ = writeln!(out, "turn order by {}: {}", r.counters[c].name, line.join(" · "));
+    }
+    for p in PlayerId::all(game.players()) {
+        let summary = player_summary(game, p);
+        let mut parts = Vec::new();
+        if let Some(obj) = summary.as_object() {
+            for (k, v) in obj {
+                let text = match v {
+                    serde_json::Value::Object(m) => {
+                        let inner: Vec<String> = m.iter().map(|(k, v)| format!("{k} {v}")).collect();
+                        format!("{k} [{}]", inner.join(", "))
+                    }
+                    other => format!("{k} {other}"),
+                };
+                parts.push(text.replace('"', ""));
+            }
+        }
+        if p == me {
+            parts.extend(per_place_lets(game, p));
+        }
+        let who = if p == me { " (you)" } else { "" };
+        let _ = writeln!(out, "{p}{who}: {}", parts.join(" · "));
+    }
+    // Shared zones first, then the player's own, then the others' open ones.
+    for (i, inst) in game.layout.zone_insts().zip(&game.layout.instances) {
+        let Ok(z) = inst.source else { continue };
+        let zone = &r.zones[z];
+        if inst.player.is_some() {
+            continue;
+        }
+        if let Some(line) = zone_line(game, &view, i, zone.kind) {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    for (i, inst) in game.layout.zone_insts().zip(&game.layout.instances) {
+        let Ok(z) = inst.source else { continue };
+        if inst.player == Some(me) {
+            if let Some(line) = zone_line(game, &view, i, r.zones[z].kind) {
+                let _ = writeln!(out, "  yours: {line}");
+            }
+        }
+    }
+    for (i, inst) in game.layout.zone_insts().zip(&game.layout.instances) {
+        let Ok(z) = inst.source else { continue };
+        if inst.player.is_some_and(|p| p != me) && r.zones[z].visibility == Visibility::All {
+            if let Some(line) = zone_line(game, &view, i, r.zones[z].kind) {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+    }
+    out
+}
+
+fn zone_line(game: &Game, view: &engine::View, inst: ZoneInst, kind: ZoneKind) -> Option<String> {
+    let r = game.rules;
+    let name = game.layout.zone_name(r, inst);
+    match &view.zones[inst.index()] {
+        engine::ZoneView::Hidden(0) => None,
+        engine::ZoneView::Hidden(n) => Some(format!("{name}: {n} hidden")),
+        engine::ZoneView::Open(cards) => {
+            if cards.iter().all(Option::is_none) && kind != ZoneKind::Row {
+                return None;
+            }
+            let slots = match game.layout.instance(inst).source {
+                Ok(z) => r.zones[z].slots.clone(),
+                Err(_) => Vec::new(),
+            };
+            let items: Vec<String> = if kind == ZoneKind::Row {
+                cards
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        let slot = slots.get(i).cloned().unwrap_or_default();
+                        match c {
+                            Some(c) => format!("[{slot}] {}", r.components[*c].name),
+                            None => format!("[{slot}] -"),
+                        }
+                    })
+                    .collect()
+            } else {
+                collapse(cards.iter().flatten().map(|c| r.components[*c].name.as_str()))
+            };
+            Some(format!("{name}: {}", items.join(" · ")))
+        }
+    }
+}
+
+/// `A, A, B` -> `A x2`, `B`.
+pub fn collapse<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for n in names {
+        match out.iter_mut().find(|(m, _)| m == n) {
+            Some((_, k)) => *k += 1,
+            None => out.push((n.to_string(), 1)),
+        }
+    }
+    out.into_iter().map(|(n, k)| if k > 1 { format!("{n} x{k}") } else { n }).collect()
+}

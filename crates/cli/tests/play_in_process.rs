@@ -1,0 +1,87 @@
+//! `play` driven through the library: typed input, captured output, no
+//! process and no terminal.
+
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use chronoscope_cli::play::{play, Io, PlayArgs, Stop};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("repository root")
+}
+
+/// Play Thebes for two with P1 a human typing `typed`, P2 a random bot.
+fn play_typed(typed: &str) -> (Result<ExitCode, Stop>, String) {
+    let file = root().join("rulesets/thebes/thebes.ruleset");
+    let loaded = chronoscope_cli::render::load(&file);
+    let program = engine::Program::new(loaded.checked.ruleset.clone().expect("Thebes checks clean"));
+    let args = PlayArgs {
+        file,
+        players: Some(2),
+        seats: Some("human,random".into()),
+        seed: Some(3),
+        script: None,
+        save: None,
+        log: None,
+        quiet: false,
+    };
+    let mut input = Cursor::new(typed.as_bytes().to_vec());
+    let mut out: Vec<u8> = Vec::new();
+    let result =
+        play(&program, &loaded.checked.sources, "thebes", args, &mut Io { input: &mut input, out: &mut out });
+    (result, String::from_utf8(out).expect("the output is UTF-8"))
+}
+
+#[test]
+fn a_typed_move_is_played_and_a_typed_quit_stops_the_game_unfinished() {
+    let (result, out) = play_typed("1\nquit\n");
+    assert!(matches!(result, Ok(code) if code == ExitCode::FAILURE), "{out}");
+    assert!(out.contains("P1> "), "the prompt names the seat: {out}");
+    // P2 moves first with this seed; the human's first listed choice follows.
+    assert!(out.contains("   2. P1 take \"Palestine 1 book, Vienna\""), "the first choice was played: {out}");
+    assert!(out.trim_end().ends_with("the game stops unfinished"), "{out}");
+}
+
+#[test]
+fn a_mistyped_move_gets_a_reason_and_the_prompt_again() {
+    let (_, out) = play_typed("dig Atlantis 3\nquit\n");
+    let after = out.split("P1> ").nth(1).expect("a prompt");
+    assert!(after.contains("Atlantis"), "the reason names what was typed: {after}");
+    assert_eq!(out.matches("P1> ").count(), 2, "asked again after the mistake: {out}");
+}
+
+#[test]
+fn a_failed_write_stops_the_game_with_an_output_error() {
+    struct Full;
+    impl std::io::Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::new(std::io::ErrorKind::StorageFull, "no space left"))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let file = root().join("rulesets/thebes/thebes.ruleset");
+    let loaded = chronoscope_cli::render::load(&file);
+    let program = engine::Program::new(loaded.checked.ruleset.clone().unwrap());
+    let args = PlayArgs {
+        file,
+        players: Some(2),
+        seats: None,
+        seed: Some(3),
+        script: None,
+        save: None,
+        log: None,
+        quiet: false,
+    };
+    let mut input = Cursor::new(Vec::new());
+    let result = play(
+        &program,
+        &loaded.checked.sources,
+        "thebes",
+        args,
+        &mut Io { input: &mut input, out: &mut Full },
+    );
+    assert!(matches!(result, Err(Stop::Output(_))));
+}
