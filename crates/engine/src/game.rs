@@ -9,7 +9,7 @@ use crate::event::Event;
 
 use crate::interp::{Fail, Frame, Interp};
 use crate::legality::TrialPlan;
-use crate::state::{Cells, Layout, State, ZoneInst, V};
+use crate::state::{shuffle, Cells, Layout, State, ZoneInst, V};
 
 /// One action with its parameters chosen.
 #[derive(Clone, Debug, PartialEq)]
@@ -587,10 +587,7 @@ impl<'p> Game<'p> {
         // not on where they lie; then shuffle and deal each back's
         // components into the slots that show that back.
         pool.sort_unstable();
-        for i in (1..pool.len()).rev() {
-            let j = rng.gen_range(0..=i);
-            pool.swap(i, j);
-        }
+        shuffle(&mut pool, rng);
         let mut by_back: Vec<Vec<ComponentId>> = Vec::new();
         for c in pool {
             let b = self.program.backs[c.index()] as usize;

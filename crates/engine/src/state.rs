@@ -84,6 +84,16 @@ impl V {
     }
 }
 
+/// Shuffle in place (Fisher-Yates from the back): the one shuffle of the
+/// engine, for zones, the seat order and bots' samples alike, so every
+/// shuffle draws from the generator in the same way.
+pub(crate) fn shuffle<T>(items: &mut [T], rng: &mut impl rand::Rng) {
+    for i in (1..items.len()).rev() {
+        let j = rng.gen_range(0..=i);
+        items.swap(i, j);
+    }
+}
+
 /// The one stored copy of a text, for the whole process. Texts in rules
 /// are few and fixed (a ruleset's string literals, text options and text
 /// attributes), so each distinct one is kept once and never freed; values

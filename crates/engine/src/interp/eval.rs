@@ -1,0 +1,517 @@
+//! Expressions: values, numbers and yes/no, each with a fast path for
+//! leaves and the common shapes.
+
+use model::Span;
+use model::*;
+use model::{BinaryOp, UnaryOp};
+
+use super::*;
+use crate::state::{State, ZoneInst, V};
+
+impl Interp<'_> {
+    // ---------------------------------------------------------- expressions
+
+    /// Evaluate an expression. Leaves (literals, locals, `me`) are answered
+    /// here, inlined into the caller; the rest in `eval_node`, whose call
+    /// costs more than a leaf's whole work.
+    #[inline]
+    pub fn eval(&self, e: &Expr, st: &State, f: &mut Frame) -> R<V> {
+        match &e.kind {
+            ExprKind::Int(n) => Ok(V::Int(*n)),
+            ExprKind::Bool(b) => Ok(V::Bool(*b)),
+            ExprKind::Local(slot) => Ok(f.get(*slot)),
+            ExprKind::Me => match f.me {
+                Some(p) => Ok(V::Player(p)),
+                None => self.eval_node(e, st, f),
+            },
+            ExprKind::Tag(t) => Ok(V::Tag(*t)),
+            ExprKind::Place(p) => Ok(V::Place(*p)),
+            _ => self.eval_node(e, st, f),
+        }
+    }
+
+    pub(super) fn eval_node(&self, e: &Expr, st: &State, f: &mut Frame) -> R<V> {
+        use BinaryOp as B;
+        Ok(match &e.kind {
+            ExprKind::Int(n) => V::Int(*n),
+            ExprKind::Bool(b) => V::Bool(*b),
+            ExprKind::Text(t) => V::Text(crate::state::text(t)),
+            ExprKind::None => V::None,
+            ExprKind::Local(slot) => f.get(*slot),
+            ExprKind::Me => match f.me {
+                Some(p) => V::Player(p),
+                None => return rule(e.span, "`me` used where nobody is acting"),
+            },
+            ExprKind::PlayerCount => V::Int(self.lay.players as i64),
+            ExprKind::Players => V::Players,
+            ExprKind::Class(c) => V::Class(*c),
+            ExprKind::Option(id) => V::from_value(&self.r.options[*id].value),
+            ExprKind::Place(p) => V::Place(*p),
+            ExprKind::Tag(t) => V::Tag(*t),
+            ExprKind::Group(g) => V::Zone(self.lay.group(*g)),
+            ExprKind::Zone { .. } => V::Zone(self.zone_inst(e, st, f)?),
+            ExprKind::Counter { .. } => st.counters[self.counter_inst(e, st, f)?],
+            ExprKind::Piece { piece, player } => {
+                let p = self.player_opt(player.as_deref(), st, f)?;
+                V::Place(st.pieces[self.lay.piece(*piece, p)])
+            }
+            ExprKind::Attr { card, attr } => {
+                let c = match self.eval(card, st, f)? {
+                    V::Card(c) => c,
+                    other => {
+                        return rule(e.span, format!("reading an attribute of {other:?}, not a component"))
+                    }
+                };
+                let comp = &self.r.components[c];
+                match self.r.kinds[comp.kind].slot_of(*attr) {
+                    Some(slot) => match &comp.values[slot] {
+                        Value::Map(_) => V::Map(c, slot),
+                        v => V::from_value(v),
+                    },
+                    None => self.attr_empty[attr.index()],
+                }
+            }
+            ExprKind::Let { id, args } => match self.consts.get(id.index()) {
+                Some(Some(v)) => *v,
+                _ => self.call(*id, args, st, f, Self::eval)?,
+            },
+            ExprKind::Aggregate { func, value, var, domain, filter } => {
+                self.aggregate(*func, value.as_deref(), *var, domain, filter.as_deref(), st, f)?
+            }
+            ExprKind::If(c, a, b) => {
+                if self.bool(c, st, f)? {
+                    self.eval(a, st, f)?
+                } else {
+                    self.eval(b, st, f)?
+                }
+            }
+            // Numbers and yes/no have their own paths, without a `V` per part.
+            ExprKind::MapGet { .. }
+            | ExprKind::Table { .. }
+            | ExprKind::Builtin(..)
+            | ExprKind::Unary(UnaryOp::Neg, _)
+            | ExprKind::Binary(B::Add | B::Sub | B::Mul | B::Div | B::Rem, _, _) => {
+                V::Int(self.int(e, st, f)?)
+            }
+            ExprKind::Unary(UnaryOp::Not, _) | ExprKind::Binary(..) => V::Bool(self.bool(e, st, f)?),
+        })
+    }
+
+    /// A let's value: its body, as `value` evaluates it, in a frame of its
+    /// arguments (evaluated in the caller's frame).
+    pub(super) fn call<T>(
+        &self,
+        id: LetId,
+        args: &[Expr],
+        st: &State,
+        f: &mut Frame,
+        value: impl Fn(&Self, &Expr, &State, &mut Frame) -> R<T>,
+    ) -> R<T> {
+        let mut inner = Frame::new(f.me);
+        for (i, a) in args.iter().enumerate() {
+            let v = self.eval(a, st, f)?;
+            inner.set(i, v);
+        }
+        value(self, &self.r.lets[id].body, st, &mut inner)
+    }
+
+    /// Evaluate a number (`none` counts as 0). Leaves inline, as `eval`.
+    #[inline]
+    pub fn int(&self, e: &Expr, st: &State, f: &mut Frame) -> R<i64> {
+        match &e.kind {
+            ExprKind::Int(n) => Ok(*n),
+            ExprKind::Local(slot) => match f.peek(*slot) {
+                Some(V::Int(n)) => Ok(*n),
+                _ => self.int_node(e, st, f),
+            },
+            _ => self.int_node(e, st, f),
+        }
+    }
+
+    pub(super) fn int_node(&self, e: &Expr, st: &State, f: &mut Frame) -> R<i64> {
+        use BinaryOp as B;
+        let v = match &e.kind {
+            ExprKind::Int(n) => return Ok(*n),
+            ExprKind::Binary(op @ (B::Add | B::Sub | B::Mul | B::Div | B::Rem), a, b) => {
+                let x = self.int(a, st, f)?;
+                let y = self.int(b, st, f)?;
+                return arith(*op, x, y, e.span);
+            }
+            ExprKind::Unary(UnaryOp::Neg, x) => return Ok(-self.int(x, st, f)?),
+            ExprKind::Local(slot) => match f.peek(*slot) {
+                Some(V::Int(n)) => return Ok(*n),
+                Some(V::None) | None => return Ok(0),
+                Some(other) => *other,
+            },
+            ExprKind::Counter { .. } => match &st.counters[self.counter_inst(e, st, f)?] {
+                V::Int(n) => return Ok(*n),
+                V::None => return Ok(0),
+                other => *other,
+            },
+            ExprKind::Let { id, args } => match self.consts.get(id.index()) {
+                Some(Some(V::Int(n))) => return Ok(*n),
+                _ => return self.call(*id, args, st, f, Self::int),
+            },
+            ExprKind::If(c, a, b) => {
+                return if self.bool(c, st, f)? { self.int(a, st, f) } else { self.int(b, st, f) };
+            }
+            ExprKind::Table { table, keys } => return self.table(*table, keys, e.span, st, f),
+            ExprKind::Builtin(b, args) => return self.builtin(*b, args, e.span, st, f),
+            ExprKind::MapGet { map, key } => {
+                let m = self.eval(map, st, f)?;
+                let k = self.eval(key, st, f)?;
+                return match (m, k) {
+                    (V::Map(c, slot), V::Place(p)) => match &self.r.components[c].values[slot] {
+                        Value::Map(entries) => {
+                            Ok(entries.iter().find(|(q, _)| *q == p).map_or(0, |(_, n)| *n))
+                        }
+                        _ => Ok(0),
+                    },
+                    (V::None, _) => Ok(0),
+                    _ => rule(e.span, "a map is read with a place"),
+                };
+            }
+            _ => self.eval(e, st, f)?,
+        };
+        match v {
+            V::Int(n) => Ok(n),
+            V::None => Ok(0),
+            other => rule(e.span, format!("expected a number, found {other:?}")),
+        }
+    }
+
+    /// Evaluate a yes/no. Leaves inline, as `eval`.
+    #[inline]
+    pub fn bool(&self, e: &Expr, st: &State, f: &mut Frame) -> R<bool> {
+        match &e.kind {
+            ExprKind::Bool(b) => Ok(*b),
+            ExprKind::Local(slot) => match f.peek(*slot) {
+                Some(V::Bool(b)) => Ok(*b),
+                _ => self.bool_node(e, st, f),
+            },
+            _ => self.bool_node(e, st, f),
+        }
+    }
+
+    pub(super) fn bool_node(&self, e: &Expr, st: &State, f: &mut Frame) -> R<bool> {
+        use BinaryOp as B;
+        let v = match &e.kind {
+            ExprKind::Bool(b) => return Ok(*b),
+            ExprKind::Binary(op, a, b) => {
+                return Ok(match op {
+                    B::And => self.bool(a, st, f)? && self.bool(b, st, f)?,
+                    B::Or => self.bool(a, st, f)? || self.bool(b, st, f)?,
+                    B::Eq => self.eval(a, st, f)? == self.eval(b, st, f)?,
+                    B::Ne => self.eval(a, st, f)? != self.eval(b, st, f)?,
+                    B::Has => {
+                        let tag = self.tag(b, st, f)?;
+                        match self.eval(a, st, f)? {
+                            V::Card(c) => self.r.components[c].tags.contains(&tag),
+                            V::Zone(z) => st.cards(z).any(|c| self.r.components[c].tags.contains(&tag)),
+                            V::None => false,
+                            other => {
+                                return rule(
+                                    a.span,
+                                    format!("`has` needs a component or a zone, found {other:?}"),
+                                )
+                            }
+                        }
+                    }
+                    B::Lt | B::Le | B::Gt | B::Ge => {
+                        let x = self.int(a, st, f)?;
+                        let y = self.int(b, st, f)?;
+                        match op {
+                            B::Lt => x < y,
+                            B::Le => x <= y,
+                            B::Gt => x > y,
+                            _ => x >= y,
+                        }
+                    }
+                    B::Add | B::Sub | B::Mul | B::Div | B::Rem => {
+                        return rule(e.span, "expected yes/no, found a number")
+                    }
+                });
+            }
+            ExprKind::Unary(UnaryOp::Not, x) => return Ok(!self.bool(x, st, f)?),
+            ExprKind::Local(slot) => match f.peek(*slot) {
+                Some(V::Bool(b)) => return Ok(*b),
+                Some(other) => *other,
+                None => V::None,
+            },
+            ExprKind::Let { id, args } => match self.consts.get(id.index()) {
+                Some(Some(V::Bool(b))) => return Ok(*b),
+                _ => return self.call(*id, args, st, f, Self::bool),
+            },
+            ExprKind::If(c, a, b) => {
+                return if self.bool(c, st, f)? { self.bool(a, st, f) } else { self.bool(b, st, f) };
+            }
+            _ => self.eval(e, st, f)?,
+        };
+        match v {
+            V::Bool(b) => Ok(b),
+            other => rule(e.span, format!("expected yes/no, found {other:?}")),
+        }
+    }
+
+    /// Evaluate a tag.
+    pub(super) fn tag(&self, e: &Expr, st: &State, f: &mut Frame) -> R<TagId> {
+        match &e.kind {
+            ExprKind::Tag(t) => Ok(*t),
+            _ => match self.eval(e, st, f)? {
+                V::Tag(t) => Ok(t),
+                other => rule(e.span, format!("expected a tag, found {other:?}")),
+            },
+        }
+    }
+
+    pub(super) fn table(
+        &self,
+        table: TableId,
+        keys: &[Expr],
+        span: Span,
+        st: &State,
+        f: &mut Frame,
+    ) -> R<i64> {
+        let mut ks = [0i64; 4];
+        let mut spilled = Vec::new();
+        let ks: &mut [i64] = if keys.len() <= ks.len() {
+            &mut ks[..keys.len()]
+        } else {
+            spilled.resize(keys.len(), 0);
+            &mut spilled
+        };
+        for (k, e) in ks.iter_mut().zip(keys) {
+            *k = self.int(e, st, f)?;
+        }
+        let t = &self.r.tables[table];
+        match t.get(ks) {
+            Some(v) => Ok(v),
+            None => {
+                let dims: Vec<String> =
+                    t.dims.iter().map(|d| format!("{} {}..{}", d.name, d.lo, d.hi)).collect();
+                rule(span, format!("table `{}` has no entry at {:?} ({})", t.name, ks, dims.join(", ")))
+            }
+        }
+    }
+
+    /// `count`, `sum`, `min`, `max`, `any`, `all` and `first` over a domain.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn aggregate(
+        &self,
+        func: Aggregate,
+        value: Option<&Expr>,
+        var: usize,
+        domain: &Expr,
+        filter: Option<&Expr>,
+        st: &State,
+        f: &mut Frame,
+    ) -> R<V> {
+        let d = self.eval(domain, st, f)?;
+        let len = match &d {
+            V::Players => self.lay.players,
+            V::Class(c) => self.r.classes[*c].places.len(),
+            V::Zone(z) => st.zones[*z].len(),
+            other => return rule(domain.span, format!("cannot go through {other:?}")),
+        };
+        // `c has t` with `t` fixed for the whole loop: read `t` once and
+        // test each component's tags directly.
+        let tag_filter = match filter.map(|x| &x.kind).filter(|_| matches!(d, V::Zone(_))) {
+            Some(ExprKind::Binary(BinaryOp::Has, a, b))
+                if matches!(a.kind, ExprKind::Local(v) if v == var)
+                    && matches!(b.kind, ExprKind::Tag(_) | ExprKind::Local(_))
+                    && !matches!(b.kind, ExprKind::Local(v) if v == var) =>
+            {
+                Some(self.tag(b, st, f)?)
+            }
+            _ => None,
+        };
+        let mut count = 0i64;
+        let mut sum = 0i64;
+        let mut best: Option<i64> = None;
+        for i in 0..len {
+            let item = match &d {
+                V::Players => V::Player(PlayerId::new(i)),
+                V::Class(c) => V::Place(self.r.classes[*c].places[i]),
+                V::Zone(z) => match st.zones[*z][i] {
+                    Some(c) => {
+                        if let Some(t) = tag_filter {
+                            let pass = self.r.components[c].tags.contains(&t);
+                            match func {
+                                Aggregate::All if !pass => return Ok(V::Bool(false)),
+                                Aggregate::Any if pass => return Ok(V::Bool(true)),
+                                Aggregate::Count if pass => {
+                                    count += 1;
+                                    continue;
+                                }
+                                _ => {}
+                            }
+                            if !pass {
+                                continue;
+                            }
+                        }
+                        V::Card(c)
+                    }
+                    None => continue,
+                },
+                _ => unreachable!("checked above"),
+            };
+            f.set(var, item);
+            if let (Some(flt), None) = (filter, tag_filter) {
+                let pass = self.bool(flt, st, f)?;
+                match func {
+                    Aggregate::All if !pass => return Ok(V::Bool(false)),
+                    Aggregate::Any if pass => return Ok(V::Bool(true)),
+                    _ => {}
+                }
+                if !pass {
+                    continue;
+                }
+            }
+            if func == Aggregate::First {
+                return Ok(f.get(var));
+            }
+            count += 1;
+            if let Some(v) = value {
+                let n = self.int(v, st, f)?;
+                sum += n;
+                best = Some(match (func, best) {
+                    (Aggregate::Min, Some(b)) => b.min(n),
+                    (Aggregate::Max, Some(b)) => b.max(n),
+                    _ => n,
+                });
+            }
+        }
+        Ok(match func {
+            Aggregate::Count => V::Int(count),
+            Aggregate::Sum => V::Int(sum),
+            Aggregate::Min | Aggregate::Max => V::Int(best.unwrap_or(0)),
+            Aggregate::All => V::Bool(true),
+            Aggregate::Any => V::Bool(false),
+            Aggregate::First => V::None,
+        })
+    }
+
+    /// Evaluate an optional expression that must give a player or a place.
+    pub(super) fn optional<T>(
+        &self,
+        e: Option<&Expr>,
+        st: &State,
+        f: &mut Frame,
+        what: &str,
+        pick: impl Fn(&V) -> Option<T>,
+    ) -> R<Option<T>> {
+        let Some(e) = e else { return Ok(None) };
+        let v = self.eval(e, st, f)?;
+        match pick(&v) {
+            Some(x) => Ok(Some(x)),
+            None => rule(e.span, format!("expected {what}, found {v:?}")),
+        }
+    }
+
+    pub(super) fn player_opt(&self, e: Option<&Expr>, st: &State, f: &mut Frame) -> R<Option<PlayerId>> {
+        // `me.time` and `p.time` are the commonest reads of all: no detour
+        // through `eval`.
+        match (e.map(|e| &e.kind), f.me) {
+            (None, _) => return Ok(None),
+            (Some(ExprKind::Me), Some(p)) => return Ok(Some(p)),
+            (Some(ExprKind::Local(slot)), _) => {
+                if let Some(V::Player(p)) = f.peek(*slot) {
+                    return Ok(Some(*p));
+                }
+            }
+            _ => {}
+        }
+        self.optional(e, st, f, "a player", |v| if let V::Player(p) = v { Some(*p) } else { None })
+    }
+
+    pub(super) fn place_opt(&self, e: Option<&Expr>, st: &State, f: &mut Frame) -> R<Option<PlaceId>> {
+        match e.map(|e| &e.kind) {
+            None => return Ok(None),
+            Some(ExprKind::Local(slot)) => {
+                if let Some(V::Place(p)) = f.peek(*slot) {
+                    return Ok(Some(*p));
+                }
+            }
+            _ => {}
+        }
+        self.optional(e, st, f, "a place", |v| if let V::Place(p) = v { Some(*p) } else { None })
+    }
+
+    /// The zone instance a zone expression names.
+    pub fn zone_inst(&self, e: &Expr, st: &State, f: &mut Frame) -> R<ZoneInst> {
+        match &e.kind {
+            ExprKind::Zone { zone, player, index } => {
+                let p = self.player_opt(player.as_deref(), st, f)?;
+                let place = self.place_opt(index.as_deref(), st, f)?;
+                if let Some(place) = place {
+                    let class = self.r.zones[*zone].index;
+                    if class != Some(self.r.places[place].class) {
+                        return rule(
+                            e.span,
+                            format!("`{}` is not a place of this zone's class", self.r.places[place].name),
+                        );
+                    }
+                }
+                Ok(self.lay.zone(*zone, p, place))
+            }
+            _ => match self.eval(e, st, f)? {
+                V::Zone(z) => Ok(z),
+                other => rule(e.span, format!("expected a zone, found {other:?}")),
+            },
+        }
+    }
+
+    pub(super) fn counter_inst(&self, e: &Expr, st: &State, f: &mut Frame) -> R<usize> {
+        match &e.kind {
+            ExprKind::Counter { counter, player, index } => {
+                let p = self.player_opt(player.as_deref(), st, f)?;
+                let place = self.place_opt(index.as_deref(), st, f)?;
+                Ok(self.lay.counter(*counter, p, place))
+            }
+            _ => rule(e.span, "not a counter"),
+        }
+    }
+
+    /// What a domain value goes through.
+    pub fn elements(&self, d: &V, st: &State, span: Span) -> R<Vec<V>> {
+        Ok(match d {
+            V::Players => PlayerId::all(self.lay.players).map(V::Player).collect(),
+            V::Class(c) => self.r.classes[*c].places.iter().map(|p| V::Place(*p)).collect(),
+            V::Zone(z) => st.cards(*z).map(V::Card).collect(),
+            other => return rule(span, format!("cannot go through {other:?}")),
+        })
+    }
+
+    pub(super) fn builtin(&self, b: Builtin, args: &[Expr], span: Span, st: &State, f: &mut Frame) -> R<i64> {
+        Ok(match b {
+            Builtin::Min | Builtin::Max => {
+                let mut best: Option<i64> = None;
+                for a in args {
+                    let n = self.int(a, st, f)?;
+                    best = Some(match best {
+                        None => n,
+                        Some(x) if b == Builtin::Min => x.min(n),
+                        Some(x) => x.max(n),
+                    });
+                }
+                best.unwrap_or(0)
+            }
+            Builtin::Abs => self.int(&args[0], st, f)?.abs(),
+            Builtin::Distance => {
+                let a = self.eval(&args[0], st, f)?;
+                let b2 = self.eval(&args[1], st, f)?;
+                match (a, b2) {
+                    (V::Place(a), V::Place(b2)) => match self.r.distance(a, b2) {
+                        Some(d) => d as i64,
+                        None => return rule(span, "no route joins these places"),
+                    },
+                    _ => return rule(span, "distance is between two places"),
+                }
+            }
+            Builtin::Count => {
+                let z = self.zone_inst(&args[0], st, f)?;
+                st.count(z) as i64
+            }
+        })
+    }
+}

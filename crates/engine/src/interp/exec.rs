@@ -1,0 +1,279 @@
+//! Statements: `require`, `let`, `set`, `move`, `draw`, loops, calls.
+
+use model::Position;
+use model::Span;
+use model::*;
+use rand::Rng;
+
+use super::*;
+use crate::event::Event;
+use crate::state::{shuffle, State, V};
+
+impl Interp<'_> {
+    // ----------------------------------------------------------- statements
+
+    /// Run the leading `require`s and `let`s, up to the first statement that
+    /// would change the state, without touching it; the lets stay in the
+    /// frame. Returns where that statement is (the length if there is none),
+    /// so a caller can go on from there on a copy.
+    pub fn probe(&self, stmts: &[Stmt], st: &State, f: &mut Frame) -> R<usize> {
+        for (i, s) in stmts.iter().enumerate() {
+            if !self.pure(s, st, f)? {
+                return Ok(i);
+            }
+        }
+        Ok(stmts.len())
+    }
+
+    /// Run a `require` or a `let`, which change nothing but the frame;
+    /// `Ok(false)` for any other statement, which is not run.
+    #[inline]
+    pub fn pure(&self, s: &Stmt, st: &State, f: &mut Frame) -> R<bool> {
+        match &s.kind {
+            StmtKind::Require { cond, message } => {
+                if !self.bool(cond, st, f)? {
+                    let reason = match message {
+                        Some(m) if self.reasons => m.clone(),
+                        _ => String::new(),
+                    };
+                    return Err(Box::new(Fail::Illegal { reason, span: s.span }));
+                }
+            }
+            StmtKind::Let { slot, value } => {
+                let v = self.eval(value, st, f)?;
+                f.set(*slot, v);
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    pub fn exec(&mut self, stmts: &[Stmt], st: &mut State, f: &mut Frame) -> R<()> {
+        for s in stmts {
+            self.stmt(s, st, f)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn stmt(&mut self, s: &Stmt, st: &mut State, f: &mut Frame) -> R<()> {
+        match &s.kind {
+            StmtKind::Require { .. } | StmtKind::Let { .. } => {
+                self.pure(s, st, f)?;
+            }
+            StmtKind::Set { target, value } => {
+                let v = self.eval(value, st, f)?;
+                self.assign(target, v, s.span, st, f)?;
+            }
+            StmtKind::Advance { target, by } => {
+                let n = self.int(by, st, f)?;
+                let old = self.int(target, st, f)?;
+                self.assign(target, V::Int(old.saturating_add(n)), s.span, st, f)?;
+            }
+            StmtKind::Move { what, position, to } => {
+                let dest = self.zone_inst(to, st, f)?;
+                let cards = self.select(what, st, f)?;
+                self.move_cards(&cards, dest, *position, s.span, st)?;
+            }
+            StmtKind::Draw { count, from, position, to } => {
+                let n = self.int(count, st, f)?.max(0) as usize;
+                let src = self.zone_inst(from, st, f)?;
+                let dest = self.zone_inst(to, st, f)?;
+                let random = matches!(self.lay.zone_kind(self.r, src), ZoneKind::Bag | ZoneKind::Box);
+                for _ in 0..n {
+                    // The k-th filled slot (only rows have empty ones).
+                    let filled = st.count(src);
+                    if filled == 0 {
+                        break;
+                    }
+                    let k = if random { st.rng.gen_range(0..filled) } else { 0 };
+                    let card = st.cards(src).nth(k).expect("k < filled");
+                    self.move_cards(&[card], dest, *position, s.span, st)?;
+                }
+            }
+            StmtKind::Shuffle(z) => {
+                let inst = self.zone_inst(z, st, f)?;
+                // A zone of one or none stays shared with the state it was
+                // copied from (copy on write).
+                if st.zones[inst].len() > 1 {
+                    shuffle(&mut st.zones[inst][..], &mut st.rng);
+                }
+                self.record(|_| Event::Shuffle { zone: inst, at: s.span });
+            }
+            StmtKind::ShufflePlayers => {
+                shuffle(&mut st.order, &mut st.rng);
+                // The first in the new order is on top of the starting stack.
+                let n = st.order.len() as u64;
+                for (i, p) in st.order.clone().into_iter().enumerate() {
+                    st.arrival[p.index()] = st.tick + n - i as u64;
+                }
+                st.tick += n;
+                let order = st.order.clone();
+                self.record(|_| Event::PlayerOrder { order, at: s.span });
+            }
+            StmtKind::Split { from, into } => {
+                let src = self.zone_inst(from, st, f)?;
+                let mut piles = Vec::new();
+                for z in into {
+                    piles.push(self.zone_inst(z, st, f)?);
+                }
+                let cards: Vec<ComponentId> = st.cards(src).collect();
+                let (n, k) = (cards.len(), piles.len());
+                let mut start = 0;
+                for (i, pile) in piles.iter().enumerate() {
+                    let size = n / k + usize::from(i < n % k);
+                    let chunk = cards[start..start + size].to_vec();
+                    self.move_cards(&chunk, *pile, Position::Bottom, s.span, st)?;
+                    start += size;
+                }
+            }
+            StmtKind::Reveal { zone, to } => {
+                let inst = self.zone_inst(zone, st, f)?;
+                let player = match self.eval(to, st, f)? {
+                    V::Player(p) => p,
+                    other => {
+                        return rule(to.span, format!("`reveal` shows a zone to a player, not {other:?}"))
+                    }
+                };
+                self.record(|_| Event::Reveal {
+                    zone: inst,
+                    player,
+                    cards: st.cards(inst).collect(),
+                    at: s.span,
+                });
+            }
+            StmtKind::If { cond, then, otherwise } => {
+                if self.bool(cond, st, f)? {
+                    self.exec(then, st, f)?;
+                } else {
+                    self.exec(otherwise, st, f)?;
+                }
+            }
+            StmtKind::For { var, domain, body } => {
+                let d = self.eval(domain, st, f)?;
+                // Players and places need no list; a zone's is copied first,
+                // since the body may move what it goes through.
+                let n = match &d {
+                    V::Players => self.lay.players,
+                    V::Class(c) => self.r.classes[*c].places.len(),
+                    _ => 0,
+                };
+                if n > 0 {
+                    for i in 0..n {
+                        let item = match &d {
+                            V::Class(c) => V::Place(self.r.classes[*c].places[i]),
+                            _ => V::Player(PlayerId::new(i)),
+                        };
+                        f.set(*var, item);
+                        self.exec(body, st, f)?;
+                    }
+                } else {
+                    for item in self.elements(&d, st, domain.span)? {
+                        f.set(*var, item);
+                        self.exec(body, st, f)?;
+                    }
+                }
+            }
+            StmtKind::Repeat { cond, body } => {
+                let mut n = 0;
+                while self.bool(cond, st, f)? {
+                    n += 1;
+                    if n > MAX_LOOP {
+                        return rule(
+                            s.span,
+                            format!("`repeat while` ran {MAX_LOOP} times without its condition failing"),
+                        );
+                    }
+                    self.exec(body, st, f)?;
+                }
+            }
+            StmtKind::Do { procedure, args } => {
+                let p = &self.r.procedures[*procedure];
+                let mut inner = Frame::new(f.me);
+                for (i, a) in args.iter().enumerate() {
+                    let v = self.eval(a, st, f)?;
+                    inner.set(i, v);
+                }
+                self.exec(&p.body.stmts, st, &mut inner)?;
+            }
+            StmtKind::ByPlayers { cases } => {
+                let n = self.lay.players as u32;
+                if let Some((_, body)) = cases.iter().find(|(counts, _)| counts.contains(&n)) {
+                    self.exec(body, st, f)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn assign(&mut self, target: &Expr, v: V, span: Span, st: &mut State, f: &mut Frame) -> R<()> {
+        match &target.kind {
+            ExprKind::Counter { counter, player, .. } => {
+                let inst = self.counter_inst(target, st, f)?;
+                let old = std::mem::replace(&mut st.counters[inst], v);
+                if old != v {
+                    let p = self.player_opt(player.as_deref(), st, f)?;
+                    self.record(|me| Event::Counter {
+                        counter: *counter,
+                        player: p,
+                        place: me.counter_place(*counter, inst),
+                        from: old,
+                        to: v,
+                        at: span,
+                    });
+                }
+                Ok(())
+            }
+            ExprKind::Piece { piece, player } => {
+                let p = self.player_opt(player.as_deref(), st, f)?;
+                let inst = self.lay.piece(*piece, p);
+                let to = match v {
+                    V::Place(to) => to,
+                    other => return rule(span, format!("a piece moves to a place, not {other:?}")),
+                };
+                let from = std::mem::replace(&mut st.pieces[inst], to);
+                if from != to {
+                    self.record(|_| Event::Piece { piece: *piece, player: p, from, to, at: span });
+                }
+                Ok(())
+            }
+            _ => rule(span, "only counters and pieces can change"),
+        }
+    }
+
+    /// The place a counter instance of a per-place counter belongs to.
+    pub(super) fn counter_place(&self, counter: CounterId, inst: usize) -> Option<PlaceId> {
+        let class = self.r.counters[counter].index?;
+        let places = &self.r.classes[class].places;
+        let base = self.lay.counter(counter, None, None);
+        places.get((inst - base) % places.len().max(1)).copied()
+    }
+
+    /// Components a selection picks, in the order they lie.
+    pub(super) fn select(&self, sel: &Selection, st: &State, f: &mut Frame) -> R<Vec<ComponentId>> {
+        match sel {
+            Selection::One(e) => match self.eval(e, st, f)? {
+                V::Card(c) => Ok(vec![c]),
+                other => rule(e.span, format!("expected a component, found {other:?}")),
+            },
+            Selection::All { var, domain, filter } | Selection::First { var, domain, filter } => {
+                let z = self.zone_inst(domain, st, f)?;
+                let first_only = matches!(sel, Selection::First { .. });
+                let mut out = Vec::new();
+                for c in st.cards(z) {
+                    f.set(*var, V::Card(c));
+                    let pass = match filter {
+                        Some(flt) => self.bool(flt, st, f)?,
+                        None => true,
+                    };
+                    if pass {
+                        out.push(c);
+                        if first_only {
+                            break;
+                        }
+                    }
+                }
+                Ok(out)
+            }
+        }
+    }
+}

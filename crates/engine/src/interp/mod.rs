@@ -1,0 +1,163 @@
+//! The interpreter: evaluates the model's expressions and runs its
+//! statements against a state. It knows the language, not any game.
+//!
+//! `eval` holds the expressions, `exec` the statements, `zones` the moves
+//! of components between zones; this file the pieces they share: failures,
+//! frames of locals, and `Interp` itself.
+
+use model::BinaryOp;
+use model::Span;
+use model::*;
+
+use crate::event::Event;
+use crate::state::{Layout, V};
+
+/// Why running rules stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fail {
+    /// A `require` did not hold: the action is not legal. `reason` is the
+    /// `else` text, or empty.
+    Illegal { reason: String, span: Span },
+    /// The rules cannot go on (a table read outside its range, a full row,
+    /// a loop that never ends). A checked ruleset can still do this at run
+    /// time; the action is refused and the state is untouched.
+    Rule { message: String, span: Span },
+}
+
+impl Fail {
+    pub fn span(&self) -> Span {
+        match self {
+            Fail::Illegal { span, .. } | Fail::Rule { span, .. } => *span,
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            Fail::Illegal { reason, .. } => reason,
+            Fail::Rule { message, .. } => message,
+        }
+    }
+}
+
+/// Results inside the interpreter carry their failure boxed: every
+/// expression returns one, and a small `Result` is cheaper to pass back.
+pub type R<T> = Result<T, Box<Fail>>;
+
+impl From<Box<Fail>> for Fail {
+    fn from(b: Box<Fail>) -> Fail {
+        *b
+    }
+}
+
+fn rule<T>(span: Span, message: impl Into<String>) -> R<T> {
+    Err(Box::new(Fail::Rule { message: message.into(), span }))
+}
+
+/// Arithmetic on numbers: saturating, division rounding down.
+fn arith(op: BinaryOp, x: i64, y: i64, span: Span) -> R<i64> {
+    use BinaryOp as B;
+    Ok(match op {
+        B::Add => x.saturating_add(y),
+        B::Sub => x.saturating_sub(y),
+        B::Mul => x.saturating_mul(y),
+        B::Div | B::Rem if y == 0 => return rule(span, "division by zero"),
+        B::Div => x.div_euclid(y) - if y < 0 && x.rem_euclid(y) != 0 { 1 } else { 0 },
+        B::Rem => x - y * (x.div_euclid(y) - if y < 0 && x.rem_euclid(y) != 0 { 1 } else { 0 }),
+        _ => return rule(span, format!("`{}` is not arithmetic", op.symbol())),
+    })
+}
+
+/// How often `repeat while` may loop before the engine calls it endless.
+pub const MAX_LOOP: usize = 100_000;
+
+/// How many locals a frame keeps inline, without allocating: a let or
+/// procedure call happens thousands of times per turn.
+const INLINE: usize = 8;
+
+/// One call's locals and whose turn it is.
+#[derive(Clone)]
+pub struct Frame {
+    pub me: Option<PlayerId>,
+    inline: [V; INLINE],
+    spill: Vec<V>,
+}
+
+impl Frame {
+    pub fn new(me: Option<PlayerId>) -> Frame {
+        Frame { me, inline: std::array::from_fn(|_| V::None), spill: Vec::new() }
+    }
+
+    /// A frame holding these values in its first slots.
+    pub fn with(me: Option<PlayerId>, values: Vec<V>) -> Frame {
+        let mut f = Frame::new(me);
+        for (i, v) in values.into_iter().enumerate() {
+            f.set(i, v);
+        }
+        f
+    }
+
+    pub fn get(&self, slot: usize) -> V {
+        if slot < INLINE {
+            self.inline[slot]
+        } else {
+            self.spill.get(slot - INLINE).cloned().unwrap_or(V::None)
+        }
+    }
+
+    /// A local slot's value, without a copy (`None`: never bound).
+    #[inline]
+    pub fn peek(&self, slot: usize) -> Option<&V> {
+        if slot < INLINE {
+            Some(&self.inline[slot])
+        } else {
+            self.spill.get(slot - INLINE)
+        }
+    }
+
+    /// Bind a local slot; expressions evaluated on their own (the end
+    /// condition, a counter's start) get their slots as they bind them.
+    pub fn set(&mut self, slot: usize, v: V) {
+        if slot < INLINE {
+            self.inline[slot] = v;
+        } else {
+            let i = slot - INLINE;
+            if i >= self.spill.len() {
+                self.spill.resize(i + 1, V::None);
+            }
+            self.spill[i] = v;
+        }
+    }
+}
+
+/// Rules plus layout: everything needed to interpret, nothing that changes.
+pub struct Interp<'a> {
+    pub r: &'a Ruleset,
+    pub lay: &'a Layout,
+    /// The value an attribute reads as on a component whose kind lacks it.
+    pub attr_empty: &'a [V],
+    /// Per let: its value, when it is fixed for the whole game (see
+    /// `TrialPlan::constant_lets`); worked out once at setup.
+    pub consts: &'a [Option<V>],
+    /// Where to record what happens; `None` while trying actions.
+    pub events: Option<Vec<Event>>,
+    /// Whether a failing `require` carries its message (a legality trial
+    /// only asks whether, thousands of times a turn).
+    pub reasons: bool,
+}
+
+impl<'a> Interp<'a> {
+    fn record(&mut self, e: impl FnOnce(&Self) -> Event) {
+        if self.events.is_some() {
+            let event = e(self);
+            if let Some(events) = self.events.as_mut() {
+                events.push(event);
+            }
+        }
+    }
+}
+
+mod eval;
+mod exec;
+mod zones;
+
+pub use zones::find;

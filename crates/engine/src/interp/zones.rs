@@ -1,0 +1,114 @@
+//! Moving components between zones: slots of rows, overflow, the
+//! component-location hints.
+
+use model::Position;
+use model::Span;
+use model::*;
+
+use super::*;
+use crate::event::Event;
+use crate::state::{State, ZoneInst};
+
+impl Interp<'_> {
+    /// Take components out of wherever they are and put them in `dest`.
+    pub fn move_cards(
+        &mut self,
+        cards: &[ComponentId],
+        dest: ZoneInst,
+        pos: Position,
+        span: Span,
+        st: &mut State,
+    ) -> R<()> {
+        if cards.is_empty() {
+            return Ok(());
+        }
+        let mut sources = Vec::with_capacity(cards.len());
+        for &c in cards {
+            let src = find(st, c)
+                .ok_or_else(|| Box::new(Fail::Rule { message: "component is nowhere".into(), span }))?;
+            let slot = st.zones[src].iter().position(|x| *x == Some(c)).expect("found above");
+            if self.lay.zone_kind(self.r, src) == ZoneKind::Row {
+                st.zones[src][slot] = None;
+            } else {
+                st.zones[src].remove(slot);
+            }
+            sources.push(src);
+        }
+        let kind = self.lay.zone_kind(self.r, dest);
+        match (kind, pos) {
+            (ZoneKind::Row, Position::Front) => {
+                for &c in cards.iter().rev() {
+                    self.push_front(dest, c, span, st)?;
+                }
+            }
+            (ZoneKind::Row, _) => {
+                for &c in cards {
+                    match st.zones[dest].iter().position(Option::is_none) {
+                        Some(slot) => st.zones[dest][slot] = Some(c),
+                        None => {
+                            return rule(
+                                span,
+                                format!("`{}` has no free slot", self.lay.zone_name(self.r, dest)),
+                            )
+                        }
+                    }
+                }
+            }
+            (_, Position::Bottom) | (ZoneKind::Bag | ZoneKind::Box, _) => {
+                st.zones[dest].extend(cards.iter().map(|c| Some(*c)));
+            }
+            _ => {
+                let block: Vec<Option<ComponentId>> = cards.iter().map(|c| Some(*c)).collect();
+                st.zones[dest].splice(0..0, block);
+            }
+        }
+        for &c in cards {
+            if let Some(l) = st.loc.get_mut(c.index()) {
+                *l = dest.index() as u32;
+            }
+        }
+        for (&c, src) in cards.iter().zip(sources) {
+            self.record(|_| Event::Move { card: c, from: src, to: dest, at: span });
+        }
+        Ok(())
+    }
+
+    /// Put a component in a row's first slot; every card moves one slot on,
+    /// and the one in the last slot drops into the row's overflow zone.
+    pub(super) fn push_front(&mut self, row: ZoneInst, c: ComponentId, span: Span, st: &mut State) -> R<()> {
+        let last = st.zones[row].len().saturating_sub(1);
+        if let Some(out) = st.zones[row].get(last).copied().flatten() {
+            let overflow = match self.lay.instance(row).source {
+                Ok(z) => self.r.zones[z].overflow,
+                Err(_) => None,
+            };
+            let Some(overflow) = overflow else {
+                return rule(
+                    span,
+                    format!("`{}` is full and has no overflow zone", self.lay.zone_name(self.r, row)),
+                );
+            };
+            let dest = self.lay.zone(overflow, None, None);
+            st.zones[row][last] = None;
+            st.zones[dest].insert(0, Some(out));
+            self.record(|_| Event::Move { card: out, from: row, to: dest, at: span });
+        }
+        let zone = &mut st.zones[row];
+        if zone.is_empty() {
+            return rule(span, "a row without slots");
+        }
+        zone.rotate_right(1);
+        zone[0] = Some(c);
+        Ok(())
+    }
+}
+
+/// The zone instance holding a component.
+pub fn find(st: &State, c: ComponentId) -> Option<ZoneInst> {
+    if let Some(z) = st.loc.get(c.index()).map(|z| ZoneInst::new(*z as usize)) {
+        if st.zones.get(z.index()).is_some_and(|cells| cells.contains(&Some(c))) {
+            return Some(z);
+        }
+    }
+    st.zones.iter().position(|z| z.contains(&Some(c))).map(ZoneInst::new)
+}
