@@ -201,55 +201,6 @@ struct Checker<'f> {
 
 const BUILTIN_NAMES: &[&str] = &["me", "players", "player_count"];
 
-/// Words the grammar refuses as names in expressions (grammar/ruleset.pest,
-/// rule `reserved`): a declaration may not take them either.
-pub const RESERVED: &[&str] = &[
-    "game",
-    "extends",
-    "override",
-    "remove",
-    "option",
-    "route",
-    "kind",
-    "zone",
-    "counter",
-    "piece",
-    "table",
-    "procedure",
-    "setup",
-    "turns",
-    "action",
-    "after",
-    "end",
-    "score",
-    "require",
-    "let",
-    "set",
-    "advance",
-    "move",
-    "draw",
-    "shuffle",
-    "split",
-    "reveal",
-    "tiebreak",
-    "if",
-    "then",
-    "else",
-    "for",
-    "in",
-    "where",
-    "repeat",
-    "do",
-    "and",
-    "or",
-    "not",
-    "has",
-    "true",
-    "false",
-    "yes",
-    "no",
-    "none",
-];
 const FUNCTIONS: &[&str] = &["min", "max", "abs", "distance", "count", "sum", "any", "all", "first"];
 const MAX_PLAYERS: i64 = 16;
 const MAX_TABLE_CELLS: i64 = 100_000;
@@ -330,7 +281,7 @@ impl<'f> Checker<'f> {
 
     /// Refuse a reserved word as a name, with a suggestion.
     fn not_reserved(&mut self, name: &Ident) -> bool {
-        if RESERVED.contains(&name.name.as_str()) {
+        if crate::parser::keywords::reserved_words().any(|w| w == name.name) {
             self.error(
                 Diagnostic::error(
                     Code::ReservedWord,
