@@ -1,0 +1,617 @@
+//! Declarations: the game, options, places, routes, kinds, zones,
+//! counters, pieces, lets, procedures, actions, turns and scores.
+
+use super::*;
+
+impl<'f> Checker<'f> {
+    pub(super) fn game_item(&mut self, g: &ast::Game, item: &ast::Item) {
+        if let Some((_, prev)) = &self.game {
+            let prev = *prev;
+            self.error(
+                Diagnostic::error(Code::DuplicateGame, g.name.span, "a ruleset describes one game")
+                    .label("second `game`")
+                    .related(prev, "first `game`")
+                    .help("put each game in its own file"),
+            );
+            return;
+        }
+        let (min, max) = match g.players {
+            Some((r, span)) => {
+                let hi = r.hi.unwrap_or(r.lo);
+                if r.lo < 1 || hi < r.lo || hi > MAX_PLAYERS {
+                    self.error(
+                        Diagnostic::error(
+                            Code::BadPlayerRange,
+                            span,
+                            "player counts must be a range within 1..16",
+                        )
+                        .label("not a valid range of player counts")
+                        .help("write the supported counts as `players 2..4`"),
+                    );
+                    (1, 1)
+                } else {
+                    (r.lo as u32, hi as u32)
+                }
+            }
+            None => {
+                self.error(
+                    Diagnostic::error(
+                        Code::BadPlayerRange,
+                        g.name.span,
+                        "the game does not say how many play",
+                    )
+                    .label("no `players` line")
+                    .help("add `players 2..4` inside the braces"),
+                );
+                (1, 1)
+            }
+        };
+        self.note_provenance(format!("game {}", g.name.name), &item.notes);
+        self.game = Some((
+            model::Game {
+                name: g.name.name.clone(),
+                title: g.title.clone().unwrap_or_else(|| g.name.name.clone()),
+                min_players: min,
+                max_players: max,
+            },
+            g.name.span,
+        ));
+    }
+
+    pub(super) fn player_counts(&self) -> Option<(u32, u32)> {
+        self.game.as_ref().map(|(g, _)| (g.min_players, g.max_players))
+    }
+
+    pub(super) fn option_item(&mut self, o: &ast::OptionDecl, item: &ast::Item) {
+        let id = OptionId::new(self.options.len());
+        if !self.declare(&o.name, Sym::Option(id)) {
+            return;
+        }
+        let value = match &o.value.kind {
+            ValueKind::Int(n) => Value::Int(*n),
+            ValueKind::Bool(b) => Value::Bool(*b),
+            ValueKind::Text(t) => Value::Text(t.clone()),
+            _ => {
+                self.error(
+                    Diagnostic::error(
+                        Code::TypeMismatch,
+                        o.value.span,
+                        "an option is a number, yes/no or a text",
+                    )
+                    .label("not a number, yes/no or text")
+                    .help("write a value such as `2`, `yes` or `\"first\"`"),
+                );
+                Value::Int(0)
+            }
+        };
+        self.note_provenance(format!("option {}", o.name.name), &item.notes);
+        self.options.push(OptionDef { name: o.name.name.clone(), value, span: o.name.span });
+    }
+
+    pub(super) fn place_item(&mut self, p: &ast::PlaceDecl, item: &ast::Item) {
+        let class = match self.symbols.get(&p.class.name) {
+            Some((Sym::Class(id), _)) => *id,
+            _ => {
+                let id = ClassId::new(self.classes.len());
+                if !self.declare(&p.class, Sym::Class(id)) {
+                    return;
+                }
+                self.classes.push(PlaceClass { name: p.class.name.clone(), places: Vec::new() });
+                self.class_spans.push(p.class.span);
+                id
+            }
+        };
+        for place in &p.places {
+            let id = PlaceId::new(self.places.len());
+            if self.declare(place, Sym::Place(id)) {
+                self.places.push(Place { name: place.name.clone(), class, span: place.span });
+                self.classes[class].places.push(id);
+            }
+        }
+        self.note_provenance(format!("place {}", p.class.name), &item.notes);
+    }
+
+    pub(super) fn route_item(&mut self, edges: &[ast::RouteEdge], item: &ast::Item) {
+        for e in edges {
+            let a = self.lookup_place(&e.a);
+            let b = self.lookup_place(&e.b);
+            let steps = match e.steps {
+                Some((n, span)) if n < 1 => {
+                    self.error(
+                        Diagnostic::error(Code::OutOfRange, span, "a route is at least 1 step long")
+                            .label("must be 1 or more")
+                            .help("leave the number out for a 1-step route"),
+                    );
+                    1
+                }
+                Some((n, _)) => n as u32,
+                None => 1,
+            };
+            let (Some(a), Some(b)) = (a, b) else {
+                self.broken_route = true;
+                continue;
+            };
+            if a == b {
+                self.error(
+                    Diagnostic::error(
+                        Code::SelfRoute,
+                        e.span,
+                        format!("route from `{}` to itself", e.a.name),
+                    )
+                    .label("both ends are the same place")
+                    .help("a route joins two different places"),
+                );
+                continue;
+            }
+            if let Some(prev) = self.routes.iter().find(|r| (r.a, r.b) == (a, b) || (r.a, r.b) == (b, a)) {
+                let prev = prev.span;
+                self.error(
+                    Diagnostic::error(
+                        Code::DuplicateRoute,
+                        e.span,
+                        format!("route `{} - {}` is listed twice", e.a.name, e.b.name),
+                    )
+                    .label("second listing")
+                    .related(prev, "first listing")
+                    .help("delete one; routes go both ways"),
+                );
+                continue;
+            }
+            self.routes.push(Route { a, b, steps, span: e.span });
+        }
+        self.note_provenance("route".into(), &item.notes);
+    }
+
+    pub(super) fn kind_item(&mut self, k: &ast::KindDecl, item: &ast::Item, id: KindId) {
+        let mut slots = Vec::new();
+        let mut back = Vec::new();
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for a in &k.attrs {
+            if let Some(prev) = seen.get(a.name.name.as_str()) {
+                self.error(
+                    Diagnostic::error(
+                        Code::Duplicate,
+                        a.name.span,
+                        format!("attribute `{}` is declared twice", a.name.name),
+                    )
+                    .label("second declaration")
+                    .related(*prev, "first declaration")
+                    .help("delete one of them"),
+                );
+                continue;
+            }
+            seen.insert(&a.name.name, a.name.span);
+            let Some(ty) = self.type_expr(&a.ty) else { continue };
+            let default = match &a.default {
+                Some(v) => self.literal(v, &ty, &a.name.name).unwrap_or(Value::None),
+                None => Value::None,
+            };
+            let attr = self.attr_id(&a.name.name);
+            if a.on_back {
+                back.push(attr);
+            }
+            // No default and not optional: `None` marks it required.
+            let required = a.default.is_none() && !matches!(ty, Type::Optional(_) | Type::Tags);
+            let default = if required { Value::None } else { default_for(&ty, default) };
+            slots.push((attr, ty, default));
+        }
+        self.note_provenance(format!("kind {}", k.name.name), &item.notes);
+        self.kinds[id].slots = slots;
+        self.kinds[id].back = back;
+    }
+
+    pub(super) fn zone_item(&mut self, z: &ast::ZoneDecl, item: &ast::Item, id: ZoneId) {
+        self.note_provenance(format!("zone {}", z.name.name), &item.notes);
+        let kind = ZoneKind::ALL.iter().find(|(n, _)| *n == z.zone_kind.name).map(|(_, k)| *k);
+        let kind = match kind {
+            Some(k) => k,
+            None => {
+                let help = help_for(&z.zone_kind.name, ZoneKind::ALL.iter().map(|(n, _)| *n));
+                self.error(
+                    Diagnostic::error(
+                        Code::UnknownZoneKind,
+                        z.zone_kind.span,
+                        format!("unknown kind of zone `{}`", z.zone_kind.name),
+                    )
+                    .label("not a kind of zone")
+                    .help(help.unwrap_or_else(|| {
+                        "zones are `deck`, `pile`, `row`, `bag`, `hand`, `tableau` or `box`".into()
+                    })),
+                );
+                ZoneKind::Pile
+            }
+        };
+        let index = z.index.as_ref().and_then(|i| self.lookup_class(i));
+        let visibility = match &z.visible {
+            None => kind.default_visibility(),
+            Some(v) => match v.name.as_str() {
+                "all" => Visibility::All,
+                "owner" => Visibility::Owner,
+                "none" | "nobody" => Visibility::Nobody,
+                _ => {
+                    self.error(
+                        Diagnostic::error(
+                            Code::BadZoneOption,
+                            v.span,
+                            format!("unknown visibility `{}`", v.name),
+                        )
+                        .label("not a visibility")
+                        .help("write `visible to all`, `visible to owner` or `visible to none`"),
+                    );
+                    Visibility::All
+                }
+            },
+        };
+        if visibility == Visibility::Owner && z.per_player.is_none() {
+            let span = z.visible.as_ref().map_or(z.name.span, |v| v.span);
+            self.error(
+                Diagnostic::error(
+                    Code::BadZoneOption,
+                    span,
+                    "only a zone that each player has can be visible to its owner",
+                )
+                .label("this zone has no owner")
+                .help("add `per player`, or make it `visible to all` or `visible to none`"),
+            );
+        }
+        let slots = match (&z.slots, kind) {
+            (Some(ast::Slots::Count(n, span)), ZoneKind::Row) => {
+                if *n < 1 || *n > 1000 {
+                    self.error(
+                        Diagnostic::error(Code::OutOfRange, *span, "a row has 1 to 1000 slots")
+                            .label("out of range")
+                            .help("give the number of slots the board shows"),
+                    );
+                    Vec::new()
+                } else {
+                    (1..=*n).map(|i| i.to_string()).collect()
+                }
+            }
+            (Some(ast::Slots::Named(names)), ZoneKind::Row) => names.iter().map(|n| n.name.clone()).collect(),
+            (Some(_), _) => {
+                self.error(
+                    Diagnostic::error(
+                        Code::BadZoneOption,
+                        z.zone_kind.span,
+                        format!("a {} has no slots", kind.name()),
+                    )
+                    .label("`slots` is only for rows")
+                    .help("make the zone a `row`, or drop `slots`"),
+                );
+                Vec::new()
+            }
+            (None, ZoneKind::Row) => {
+                self.error(
+                    Diagnostic::error(Code::BadZoneOption, z.zone_kind.span, "a row needs its slots")
+                        .label("how many slots?")
+                        .help("add `slots 4` or `slots a, b, c`"),
+                );
+                Vec::new()
+            }
+            (None, _) => Vec::new(),
+        };
+        let overflow = z.overflow.as_ref().and_then(|o| match self.symbols.get(&o.name) {
+            Some((Sym::Zone(target), _)) => {
+                let target = *target;
+                self.used.insert(Sym::Zone(target));
+                Some(target)
+            }
+            _ => {
+                let help = help_for(&o.name, self.zones.iter().map(|z| z.name.as_str()));
+                self.error(
+                    Diagnostic::error(Code::UnknownName, o.span, format!("unknown zone `{}`", o.name))
+                        .label("no zone has this name")
+                        .maybe_help(help),
+                );
+                None
+            }
+        });
+        if z.overflow.is_some() && kind != ZoneKind::Row {
+            let span = z.overflow.as_ref().map_or(z.name.span, |o| o.span);
+            self.error(
+                Diagnostic::error(Code::BadZoneOption, span, "only a row can overflow")
+                    .label("this zone has no slots to push along")
+                    .help("make the zone a `row`, or drop `overflow to`"),
+            );
+        }
+        let zone = &mut self.zones[id];
+        zone.kind = kind;
+        zone.index = index;
+        zone.visibility = visibility;
+        zone.slots = slots;
+        zone.overflow = overflow;
+    }
+
+    pub(super) fn counter_item(&mut self, cd: &ast::CounterDecl, item: &ast::Item, id: CounterId) {
+        self.note_provenance(format!("counter {}", cd.name.name), &item.notes);
+        let index = cd.index.as_ref().and_then(|i| self.lookup_class(i));
+        let ty = match &cd.ty {
+            Some(t) => self.type_expr(t).unwrap_or(Type::Int { lo: None, hi: None }),
+            None => Type::Int { lo: None, hi: None },
+        };
+        let mut cx = Cx::new(false, "a counter's starting value");
+        let (init, got) = self.value(&cd.init, &mut cx);
+        let expected = ty_of(&ty);
+        if !fits(&expected, &got) {
+            self.type_error(cd.init.span, &expected, &got, "the starting value");
+        }
+        let counter = &mut self.counters[id];
+        counter.index = index;
+        counter.ty = ty;
+        counter.init = init;
+    }
+
+    pub(super) fn piece_item(&mut self, p: &ast::PieceDecl, item: &ast::Item, id: PieceId) {
+        self.note_provenance(format!("piece {}", p.name.name), &item.notes);
+        if let Some(start) = self.lookup_place(&p.start) {
+            self.pieces[id].start = start;
+        }
+    }
+
+    pub(super) fn param_ty(&mut self, p: &ast::Param) -> Ty {
+        match &p.ty {
+            ast::ParamType::Type(t) => self.type_expr(t).map_or(Ty::Unknown, |t| ty_of(&t)),
+            ast::ParamType::In(_) => Ty::Card,
+        }
+    }
+
+    pub(super) fn lower_params(&mut self, params: &[ast::Param], tys: &[Ty], cx: &mut Cx) -> Vec<Param> {
+        let mut out = Vec::new();
+        for (p, ty) in params.iter().zip(tys) {
+            let domain = match &p.ty {
+                ast::ParamType::Type(t) => {
+                    ParamDomain::Type(self.type_expr(t).unwrap_or(Type::Int { lo: None, hi: None }))
+                }
+                ast::ParamType::In(e) => {
+                    let (z, zt) = self.value(e, cx);
+                    self.expect(&zt, &Ty::Zone, e.span, "a parameter's `in`");
+                    ParamDomain::In(z)
+                }
+            };
+            if cx.lookup(&p.name.name).is_some() {
+                self.error(
+                    Diagnostic::error(
+                        Code::Duplicate,
+                        p.name.span,
+                        format!("parameter `{}` is named twice", p.name.name),
+                    )
+                    .label("second parameter with this name")
+                    .help("rename one of them"),
+                );
+            }
+            self.bind(cx, &p.name, ty.clone());
+            out.push(Param { name: p.name.name.clone(), domain });
+        }
+        out
+    }
+
+    /// The type of a let's value, lowering its body on first use.
+    pub(super) fn let_type(&mut self, id: LetId) -> Ty {
+        match &self.let_state[id.index()] {
+            LetState::Done(t) => return t.clone(),
+            LetState::InProgress => {
+                let decl = self.let_decls[id.index()];
+                self.error(
+                    Diagnostic::error(
+                        Code::Recursion,
+                        decl.name.span,
+                        format!("`{}` is defined in terms of itself", decl.name.name),
+                    )
+                    .label("this definition needs its own value")
+                    .help("a let cannot call itself, directly or through others"),
+                );
+                return Ty::Unknown;
+            }
+            LetState::Pending => {}
+        }
+        self.let_state[id.index()] = LetState::InProgress;
+        let decl = self.let_decls[id.index()];
+        let saved = self.current_procedure.take();
+        let mut cx = Cx::new(true, "a let");
+        let tys = self.let_param_tys[id.index()].clone();
+        let params = self.lower_params(decl.params.as_deref().unwrap_or(&[]), &tys, &mut cx);
+        let (body, ty) = self.value(&decl.body, &mut cx);
+        self.current_procedure = saved;
+        // An earlier recursion error may have finished this let already.
+        if !matches!(self.let_state[id.index()], LetState::Done(_)) {
+            self.let_state[id.index()] = LetState::Done(ty.clone());
+        }
+        self.lets[id.index()] =
+            Some(Let { name: decl.name.name.clone(), params, body, locals: cx.max, span: decl.name.span });
+        ty
+    }
+
+    pub(super) fn procedure_item(&mut self, p: &ast::ProcedureDecl, item: &ast::Item, id: ProcedureId) {
+        self.note_provenance(format!("procedure {}", p.name.name), &item.notes);
+        let mut cx = Cx::new(true, "a procedure");
+        let tys = self.procedure_param_tys[id.index()].clone();
+        let params = self.lower_params(&p.params, &tys, &mut cx);
+        self.current_procedure = Some(id);
+        let stmts = self.block(&p.body, &mut cx);
+        self.current_procedure = None;
+        self.procedures[id.index()] = Some(Procedure {
+            name: p.name.name.clone(),
+            params,
+            body: Body { stmts, locals: cx.max },
+            span: p.name.span,
+        });
+    }
+
+    pub(super) fn action_item(&mut self, a: &ast::ActionDecl, item: &ast::Item, id: ActionId) {
+        self.note_provenance(format!("action {}", a.name.name), &item.notes);
+        let mut cx = Cx::new(true, "an action");
+        let tys: Vec<Ty> = a.params.iter().map(|p| self.param_ty(p)).collect();
+        let params = self.lower_params(&a.params, &tys, &mut cx);
+        for (p, ty) in a.params.iter().zip(&tys) {
+            let finite = matches!(ty, Ty::Bool | Ty::Place(_) | Ty::Player | Ty::Card | Ty::Unknown)
+                || matches!(&p.ty, ast::ParamType::Type(t) if matches!(t.kind, TypeKind::Range(ast::RangeLit { hi: Some(_), .. })));
+            if !finite {
+                self.error(
+                    Diagnostic::error(
+                        Code::TypeMismatch,
+                        p.name.span,
+                        format!("action parameter `{}` has no list of choices", p.name.name),
+                    )
+                    .label("players could type anything here")
+                    .help("give it a range such as `1..12`, a place class, `flag`, `player`, or `in ZONE`"),
+                );
+            }
+        }
+        let stmts = self.block(&a.body, &mut cx);
+        self.actions[id].params = params;
+        self.actions[id].body = Body { stmts, locals: cx.max };
+    }
+
+    pub(super) fn turns_item(&mut self, t: &ast::TurnPolicy) -> TurnPolicy {
+        match t {
+            ast::TurnPolicy::Clockwise(_) => TurnPolicy::Clockwise,
+            ast::TurnPolicy::LowestCounter(name) => match self.symbols.get(&name.name) {
+                Some((Sym::Counter(id), _)) => {
+                    let id = *id;
+                    self.used.insert(Sym::Counter(id));
+                    let c = &self.counters[id];
+                    if !c.per_player || c.index.is_some() || !matches!(c.ty, Type::Int { .. }) {
+                        self.error(
+                            Diagnostic::error(
+                                Code::TypeMismatch,
+                                name.span,
+                                format!(
+                                    "turn order needs a number each player has; `{}` is not one",
+                                    name.name
+                                ),
+                            )
+                            .label("not a plain per-player number")
+                            .related(c.span, "declared here")
+                            .help("declare it as `counter NAME per player = 0`"),
+                        );
+                    }
+                    TurnPolicy::LowestCounter(id)
+                }
+                _ => {
+                    let help = help_for(&name.name, self.counters.iter().map(|c| c.name.as_str()));
+                    self.error(
+                        Diagnostic::error(
+                            Code::UnknownName,
+                            name.span,
+                            format!("unknown counter `{}`", name.name),
+                        )
+                        .label("no counter has this name")
+                        .help(help.unwrap_or_else(|| "declare it with `counter NAME per player = 0`".into())),
+                    );
+                    TurnPolicy::Clockwise
+                }
+            },
+        }
+    }
+
+    pub(super) fn score_item(&mut self, s: &ast::ScoreDecl, item: &ast::Item) {
+        self.note_provenance(format!("score {}", s.name.name), &item.notes);
+        let mut cx = Cx::new(true, "a score");
+        let mut index = None;
+        if let Some(p) = &s.index {
+            let ty = self.param_ty(p);
+            match &ty {
+                Ty::Place(Some(c)) => index = Some(*c),
+                Ty::Unknown => {}
+                _ => {
+                    self.error(
+                        Diagnostic::error(
+                            Code::TypeMismatch,
+                            p.name.span,
+                            "a score is indexed by a place class",
+                        )
+                        .label("not a place class")
+                        .help("write `score NAME[s: site] ...`"),
+                    );
+                }
+            }
+            self.bind(&mut cx, &p.name, ty);
+        }
+        let form = match &s.form {
+            ast::ScoreForm::Expr(e) => {
+                let (x, ty) = self.value(e, &mut cx);
+                self.expect(&ty, &Ty::Int, e.span, "a score");
+                ScoreForm::Expr(x)
+            }
+            ast::ScoreForm::Majority { measure, fields, span } => {
+                let (m, ty) = self.value(measure, &mut cx);
+                self.expect(&ty, &Ty::Int, measure.span, "a majority's measure");
+                let get = |c: &mut Self, name: &str, required: bool| -> Expr {
+                    match fields.iter().find(|f| f.name.name == name) {
+                        Some(f) => c.number_field(&f.value, name),
+                        None => {
+                            if required {
+                                c.error(
+                                    Diagnostic::error(
+                                        Code::MissingAttribute,
+                                        *span,
+                                        format!("majority has no `{name}`"),
+                                    )
+                                    .label(format!("`{name}` is missing"))
+                                    .help(format!("add `{name}: POINTS` inside the braces")),
+                                );
+                            }
+                            Expr { kind: ExprKind::Int(if name == "minimum" { 1 } else { 0 }), span: *span }
+                        }
+                    }
+                };
+                let alone = get(self, "alone", true);
+                let tied = get(self, "tied", true);
+                let minimum = get(self, "minimum", false);
+                for f in fields {
+                    if !["alone", "tied", "minimum"].contains(&f.name.name.as_str()) {
+                        let help = help_for(&f.name.name, ["alone", "tied", "minimum"]);
+                        self.error(
+                            Diagnostic::error(
+                                Code::UnknownAttribute,
+                                f.name.span,
+                                format!("a majority has no `{}`", f.name.name),
+                            )
+                            .label("unknown field")
+                            .help(
+                                help.unwrap_or_else(|| "a majority has `alone`, `tied` and `minimum`".into()),
+                            ),
+                        );
+                    }
+                }
+                ScoreForm::Majority { measure: m, alone, tied, minimum }
+            }
+        };
+        self.scores.push(Score { name: s.name.name.clone(), index, form, locals: cx.max, span: s.name.span });
+    }
+
+    /// A number written as a literal or as the name of a number option.
+    pub(super) fn number_field(&mut self, v: &ast::Value, what: &str) -> Expr {
+        match &v.kind {
+            ValueKind::Int(n) => Expr { kind: ExprKind::Int(*n), span: v.span },
+            ValueKind::Name(n) => match self.symbols.get(n) {
+                Some((Sym::Option(id), _)) if matches!(self.options[*id].value, Value::Int(_)) => {
+                    let id = *id;
+                    self.used.insert(Sym::Option(id));
+                    Expr { kind: ExprKind::Option(id), span: v.span }
+                }
+                _ => {
+                    let help = help_for(n, self.options.iter().map(|o| o.name.as_str()));
+                    self.error(
+                        Diagnostic::error(
+                            Code::TypeMismatch,
+                            v.span,
+                            format!("`{what}` takes a number or a number option, found `{n}`"),
+                        )
+                        .label("not a number option")
+                        .help(help.unwrap_or_else(|| "write a number".into())),
+                    );
+                    Expr { kind: ExprKind::Int(0), span: v.span }
+                }
+            },
+            _ => {
+                self.error(
+                    Diagnostic::error(Code::TypeMismatch, v.span, format!("`{what}` takes a number"))
+                        .label("not a number")
+                        .help("write a number"),
+                );
+                Expr { kind: ExprKind::Int(0), span: v.span }
+            }
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Diagnostics of the checker.

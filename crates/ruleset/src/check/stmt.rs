@@ -1,0 +1,326 @@
+//! Statements: what each may change, their arguments, `by players` coverage.
+
+use super::*;
+
+impl<'f> Checker<'f> {
+    pub(super) fn block(&mut self, b: &ast::Block, cx: &mut Cx) -> Vec<Stmt> {
+        let mark = cx.mark();
+        let out = b.stmts.iter().map(|s| self.stmt(s, cx)).collect();
+        cx.reset(mark);
+        out
+    }
+
+    pub(super) fn stmt(&mut self, s: &ast::Stmt, cx: &mut Cx) -> Stmt {
+        use ast::StmtKind as S;
+        let kind = match &s.kind {
+            S::Require { cond, message } => {
+                let (c, ty) = self.value(cond, cx);
+                self.expect(&ty, &Ty::Bool, cond.span, "`require`");
+                StmtKind::Require { cond: c, message: message.clone() }
+            }
+            S::Let { name, value } => {
+                let (v, ty) = self.value(value, cx);
+                let slot = self.bind(cx, name, ty);
+                StmtKind::Let { slot, value: v }
+            }
+            S::Set { target, value } => {
+                let (t, tty) = self.lvalue(target, cx, "set");
+                let (v, vty) = self.value(value, cx);
+                if !fits(&tty, &vty) {
+                    self.type_error(value.span, &tty, &vty, "the new value");
+                }
+                StmtKind::Set { target: t, value: v }
+            }
+            S::Advance { target, by } => {
+                let (t, tty) = self.lvalue(target, cx, "advance");
+                self.expect(&tty, &Ty::Int, target.span, "`advance`");
+                let (b, bty) = self.value(by, cx);
+                self.expect(&bty, &Ty::Int, by.span, "`advance ... by`");
+                StmtKind::Advance { target: t, by: b }
+            }
+            S::Move { what, position, to } => {
+                let mark = cx.mark();
+                let what = self.selection(what, cx);
+                cx.reset(mark);
+                let (t, ty) = self.value(to, cx);
+                self.expect(&ty, &Ty::Zone, to.span, "`move ... to`");
+                StmtKind::Move { what, position: *position, to: t }
+            }
+            S::Draw { count, from, position, to } => {
+                let (n, nty) = self.value(count, cx);
+                self.expect(&nty, &Ty::Int, count.span, "`draw`");
+                let (f, fty) = self.value(from, cx);
+                self.expect(&fty, &Ty::Zone, from.span, "`draw ... from`");
+                let (t, tty) = self.value(to, cx);
+                self.expect(&tty, &Ty::Zone, to.span, "`draw ... to`");
+                StmtKind::Draw { count: n, from: f, position: *position, to: t }
+            }
+            S::Shuffle(e) => {
+                let (z, ty) = self.value(e, cx);
+                match ty {
+                    Ty::Domain(inner) if *inner == Ty::Player => StmtKind::ShufflePlayers,
+                    ty => {
+                        self.expect(&ty, &Ty::Zone, e.span, "`shuffle`");
+                        StmtKind::Shuffle(z)
+                    }
+                }
+            }
+            S::Split { from, into } => {
+                let (f, fty) = self.value(from, cx);
+                self.expect(&fty, &Ty::Zone, from.span, "`split`");
+                if into.len() < 2 {
+                    self.error(
+                        Diagnostic::error(Code::Arity, s.span, "`split` needs at least two piles")
+                            .label("one pile is a move")
+                            .help("write `split deck into pile1, pile2`, or use `move all`"),
+                    );
+                }
+                let into = into
+                    .iter()
+                    .map(|z| {
+                        let (x, ty) = self.value(z, cx);
+                        self.expect(&ty, &Ty::Zone, z.span, "`split ... into`");
+                        x
+                    })
+                    .collect();
+                StmtKind::Split { from: f, into }
+            }
+            S::Reveal { zone, to } => {
+                let (z, zty) = self.value(zone, cx);
+                self.expect(&zty, &Ty::Zone, zone.span, "`reveal`");
+                let (t, tty) = self.value(to, cx);
+                self.expect(&tty, &Ty::Player, to.span, "`reveal ... to`");
+                StmtKind::Reveal { zone: z, to: t }
+            }
+            S::If { cond, then, otherwise } => {
+                let (c, ty) = self.value(cond, cx);
+                self.expect(&ty, &Ty::Bool, cond.span, "`if`");
+                let then = self.block(then, cx);
+                let otherwise = otherwise.as_ref().map(|b| self.block(b, cx)).unwrap_or_default();
+                StmtKind::If { cond: c, then, otherwise }
+            }
+            S::For { var, domain, body } => {
+                let (d, ty) = self.value(domain, cx);
+                let elem = self.element_type(&ty, domain.span, "`for`");
+                let mark = cx.mark();
+                let slot = self.bind(cx, var, elem);
+                let body = self.block(body, cx);
+                cx.reset(mark);
+                StmtKind::For { var: slot, domain: d, body }
+            }
+            S::Repeat { cond, body } => {
+                let (c, ty) = self.value(cond, cx);
+                self.expect(&ty, &Ty::Bool, cond.span, "`repeat while`");
+                let body = self.block(body, cx);
+                StmtKind::Repeat { cond: c, body }
+            }
+            S::Do { name, args } => {
+                let lowered: Vec<(Expr, Ty, Span)> = args
+                    .iter()
+                    .map(|a| {
+                        let (x, t) = self.value(a, cx);
+                        (x, t, a.span)
+                    })
+                    .collect();
+                match self.symbols.get(&name.name) {
+                    Some((Sym::Procedure(id), _)) => {
+                        let id = *id;
+                        self.used.insert(Sym::Procedure(id));
+                        if let Some(caller) = self.current_procedure {
+                            self.procedure_calls[caller.index()].push((id, name.span));
+                        }
+                        let tys = self.procedure_param_tys[id.index()].clone();
+                        self.check_args(name, &tys, &lowered, s.span);
+                        StmtKind::Do { procedure: id, args: lowered.into_iter().map(|(x, _, _)| x).collect() }
+                    }
+                    _ => {
+                        if !self.quiet {
+                            let procs: Vec<String> = self
+                                .symbols
+                                .iter()
+                                .filter(|(_, (s, _))| matches!(s, Sym::Procedure(_)))
+                                .map(|(n, _)| n.clone())
+                                .collect();
+                            let help = help_for(&name.name, procs.iter().map(String::as_str));
+                            self.error(
+                                Diagnostic::error(
+                                    Code::UnknownName,
+                                    name.span,
+                                    format!("unknown procedure `{}`", name.name),
+                                )
+                                .label("no procedure has this name")
+                                .help(help.unwrap_or_else(|| {
+                                    format!("declare it with `procedure {}(...) {{ ... }}`", name.name)
+                                })),
+                            );
+                        }
+                        StmtKind::Require {
+                            cond: Expr { kind: ExprKind::Bool(true), span: s.span },
+                            message: None,
+                        }
+                    }
+                }
+            }
+            S::ByPlayers { cases, span } => self.by_players(cases, *span, cx),
+        };
+        Stmt { kind, span: s.span }
+    }
+
+    pub(super) fn by_players(&mut self, cases: &[ast::PlayerCase], span: Span, cx: &mut Cx) -> StmtKind {
+        let (lo, hi) = self.player_counts().unwrap_or((1, MAX_PLAYERS as u32));
+        let mut seen: HashMap<i64, Span> = HashMap::new();
+        let mut out = Vec::new();
+        for case in cases {
+            let mut counts = Vec::new();
+            for (n, nspan) in &case.counts {
+                if *n < lo as i64 || *n > hi as i64 {
+                    self.error(
+                        Diagnostic::error(
+                            Code::OutOfRange,
+                            *nspan,
+                            format!("the game is for {lo} to {hi} players, not {n}"),
+                        )
+                        .label("no such player count")
+                        .help(format!("use counts from {lo} to {hi}, or widen `players` in `game`")),
+                    );
+                    continue;
+                }
+                if let Some(prev) = seen.get(n) {
+                    self.error(
+                        Diagnostic::error(
+                            Code::SetupCoverage,
+                            *nspan,
+                            format!("{n} players is covered twice"),
+                        )
+                        .label("second block for this count")
+                        .related(*prev, "first block for this count")
+                        .help("each player count gets exactly one block"),
+                    );
+                    continue;
+                }
+                seen.insert(*n, *nspan);
+                counts.push(*n as u32);
+            }
+            let body = self.block(&case.body, cx);
+            out.push((counts, body));
+        }
+        let missing: Vec<String> =
+            (lo..=hi).filter(|n| !seen.contains_key(&(*n as i64))).map(|n| n.to_string()).collect();
+        if !missing.is_empty() {
+            let list = missing.join(", ");
+            self.error(
+                Diagnostic::error(
+                    Code::SetupCoverage,
+                    span,
+                    format!(
+                        "`by players` has no block for {list} player{}",
+                        if missing.len() == 1 && missing[0] == "1" { "" } else { "s" }
+                    ),
+                )
+                .label(format!("covers {}", covered(&seen)))
+                .help(format!("add a block `{}: {{ ... }}` (a block may be empty)", missing.join(", "))),
+            );
+        }
+        StmtKind::ByPlayers { cases: out }
+    }
+
+    pub(super) fn check_args(&mut self, name: &Ident, params: &[Ty], args: &[(Expr, Ty, Span)], span: Span) {
+        if params.len() != args.len() {
+            self.error(
+                Diagnostic::error(
+                    Code::Arity,
+                    span,
+                    format!(
+                        "`{}` takes {} argument{}, found {}",
+                        name.name,
+                        params.len(),
+                        if params.len() == 1 { "" } else { "s" },
+                        args.len()
+                    ),
+                )
+                .label(format!("{} given", args.len()))
+                .help(format!(
+                    "pass {} value{}",
+                    params.len(),
+                    if params.len() == 1 { "" } else { "s" }
+                )),
+            );
+            return;
+        }
+        for (p, (_, ty, aspan)) in params.iter().zip(args) {
+            if !fits(p, ty) {
+                self.type_error(*aspan, p, ty, &format!("this argument of `{}`", name.name));
+            }
+        }
+    }
+
+    pub(super) fn selection(&mut self, sel: &ast::Selection, cx: &mut Cx) -> Selection {
+        match sel {
+            ast::Selection::One(e) => {
+                let (x, ty) = self.value(e, cx);
+                self.expect(&ty, &Ty::Card, e.span, "`move`");
+                Selection::One(x)
+            }
+            ast::Selection::All { var, domain, filter } | ast::Selection::First { var, domain, filter } => {
+                let (d, ty) = self.value(domain, cx);
+                self.expect(&ty, &Ty::Zone, domain.span, "`move all`/`move first`");
+                let slot = self.bind(cx, var, Ty::Card);
+                let filter = filter.as_ref().map(|f| {
+                    let (x, t) = self.value(f, cx);
+                    self.expect(&t, &Ty::Bool, f.span, "`where`");
+                    x
+                });
+                if matches!(sel, ast::Selection::All { .. }) {
+                    Selection::All { var: slot, domain: d, filter }
+                } else {
+                    Selection::First { var: slot, domain: d, filter }
+                }
+            }
+        }
+    }
+
+    /// What a `for` or an aggregate binds its variable to when ranging over `ty`.
+    pub(super) fn element_type(&mut self, ty: &Ty, span: Span, what: &str) -> Ty {
+        match ty {
+            Ty::Zone => Ty::Card,
+            Ty::Domain(inner) => (**inner).clone(),
+            Ty::Unknown => Ty::Unknown,
+            other => {
+                self.error(
+                    Diagnostic::error(
+                        Code::TypeMismatch,
+                        span,
+                        format!(
+                            "{what} ranges over a zone, `players` or a place class, found {}",
+                            describe_ty(other, self)
+                        ),
+                    )
+                    .label("cannot go through this")
+                    .help("write a zone (`me.tableau`), `players`, or a place class (`site`)"),
+                );
+                Ty::Unknown
+            }
+        }
+    }
+
+    /// Lower an assignment target: a counter or a piece.
+    pub(super) fn lvalue(&mut self, e: &ast::Expr, cx: &mut Cx, what: &str) -> (Expr, Ty) {
+        let (x, ty) = self.value(e, cx);
+        match &x.kind {
+            ExprKind::Counter { .. } | ExprKind::Piece { .. } => (x, ty),
+            _ if ty == Ty::Unknown => (x, ty),
+            _ => {
+                self.error(
+                    Diagnostic::error(
+                        Code::NotAssignable,
+                        e.span,
+                        format!("`{what}` changes a counter or a piece"),
+                    )
+                    .label("not a counter or a piece")
+                    .help("declare it with `counter` to change it; `let` values are fixed"),
+                );
+                (x, Ty::Unknown)
+            }
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! Whole-ruleset checks: reachability and distances, recursion, the items
+//! every game needs, and what is never used.
+
+use super::*;
+
+impl<'f> Checker<'f> {
+    /// All-pairs distances, and an error for every place no route reaches.
+    pub(super) fn reachability(&mut self) -> Vec<Vec<Option<u32>>> {
+        let n = self.places.len();
+        let mut adj: Vec<Vec<(usize, u32)>> = vec![Vec::new(); n];
+        for r in &self.routes {
+            adj[r.a.index()].push((r.b.index(), r.steps));
+            adj[r.b.index()].push((r.a.index(), r.steps));
+        }
+        let dist: Vec<Vec<Option<u32>>> = (0..n).map(|s| dijkstra(&adj, s)).collect();
+        if n > 1 && !self.broken_route && (!self.routes.is_empty() || !self.pieces.is_empty()) {
+            let start = self.pieces.first().map_or(PlaceId::default(), |p| p.start);
+            let start_name = self.places[start].name.clone();
+            for (id, d) in dist[start.index()].iter().enumerate() {
+                if d.is_none() {
+                    let p = &self.places[id];
+                    let (name, span) = (p.name.clone(), p.span);
+                    self.error(
+                        Diagnostic::error(
+                            Code::Unreachable,
+                            span,
+                            format!("no route reaches `{name}` from `{start_name}`"),
+                        )
+                        .label("unreachable place")
+                        .help(format!("add a route such as `route {name} - {start_name}`")),
+                    );
+                }
+            }
+        }
+        dist
+    }
+
+    pub(super) fn procedure_recursion(&mut self) {
+        let n = self.procedure_calls.len();
+        // 0 = unvisited, 1 = on the stack, 2 = done.
+        let mut state = vec![0u8; n];
+        for start in ProcedureId::all(n) {
+            if state[start.index()] == 0 {
+                self.visit_procedure(start, &mut state);
+            }
+        }
+    }
+
+    pub(super) fn visit_procedure(&mut self, id: ProcedureId, state: &mut [u8]) {
+        state[id.index()] = 1;
+        for (callee, span) in self.procedure_calls[id.index()].clone() {
+            match state[callee.index()] {
+                1 => {
+                    let name =
+                        self.procedures[callee.index()].as_ref().map_or(String::new(), |p| p.name.clone());
+                    self.error(
+                        Diagnostic::error(Code::Recursion, span, format!("`{name}` ends up calling itself"))
+                            .label("this call closes a loop")
+                            .help("procedures may not call themselves, directly or through others; use `repeat while`"),
+                    );
+                }
+                0 => self.visit_procedure(callee, state),
+                _ => {}
+            }
+        }
+        state[id.index()] = 2;
+    }
+
+    pub(super) fn required_items(&mut self, file: &ast::File, has_turns: bool, has_end: bool) {
+        if self.quiet {
+            return;
+        }
+        let start = Span::new(0, 0);
+        if file.items.is_empty() {
+            self.error(
+                Diagnostic::error(Code::MissingGame, start, "the file has no rules")
+                    .label("empty")
+                    .help("a ruleset starts with `game NAME \"Title\" { players 2..4 }`"),
+            );
+            return;
+        }
+        let at = file.items.first().map_or(start, head_span);
+        if self.game.is_none() {
+            self.error(
+                Diagnostic::error(Code::MissingGame, at, "the ruleset has no `game`")
+                    .label("expected `game` before this")
+                    .help("start the file with `game NAME \"Title\" { players 2..4 }`"),
+            );
+        }
+        if !has_turns {
+            self.error(
+                Diagnostic::error(Code::MissingTurns, at, "the ruleset does not say who moves next")
+                    .label("no `turns` in this file")
+                    .help("add `turns clockwise` or `turns by lowest COUNTER`"),
+            );
+        }
+        if !has_end {
+            self.error(
+                Diagnostic::error(Code::MissingEnd, at, "the ruleset never ends")
+                    .label("no `end when` in this file")
+                    .help("add `end when CONDITION`"),
+            );
+        }
+        if self.actions.is_empty() {
+            self.error(
+                Diagnostic::error(Code::NoActions, at, "players have nothing to do")
+                    .label("no `action` in this file")
+                    .help("add `action NAME(...) { ... }`"),
+            );
+        }
+        if self.scores.is_empty() {
+            self.error(
+                Diagnostic::error(Code::NoScore, at, "nobody can score")
+                    .label("no `score` in this file")
+                    .help("add `score NAME = EXPRESSION`"),
+            );
+        }
+    }
+
+    /// A let of a player (or of a player and a place) is shown to players
+    /// by `play` and written to the log: that is a use.
+    pub(super) fn displayed(&self, sym: Sym) -> bool {
+        let Sym::Let(id) = sym else { return false };
+        let tys = &self.let_param_tys[id.index()];
+        matches!(tys.as_slice(), [Ty::Player] | [Ty::Player, Ty::Place(Some(_))])
+    }
+
+    pub(super) fn unused(&mut self) {
+        let mut found: Vec<(Span, String, &'static str)> = Vec::new();
+        for (name, (sym, span)) in &self.symbols {
+            let check = matches!(
+                sym,
+                Sym::Option(_)
+                    | Sym::Kind(_)
+                    | Sym::Group(_)
+                    | Sym::Zone(_)
+                    | Sym::Counter(_)
+                    | Sym::Piece(_)
+                    | Sym::Table(_)
+                    | Sym::Let(_)
+                    | Sym::Procedure(_)
+            );
+            if check && !self.used.contains(sym) && !self.displayed(*sym) {
+                found.push((*span, name.clone(), sym.noun()));
+            }
+        }
+        found.sort_by_key(|(s, _, _)| s.start);
+        for (span, name, noun) in found {
+            let help = match noun {
+                "component group" => "move its components into a zone in `setup`, or delete it",
+                "option" => "use it in a rule, or delete it",
+                _ => "use it, or delete it",
+            };
+            self.diags.push(
+                Diagnostic::warning(Code::Unused, span, format!("{noun} `{name}` is never used"))
+                    .label("defined but not used")
+                    .help(help),
+            );
+        }
+    }
+}
+
+pub(super) fn dijkstra(adj: &[Vec<(usize, u32)>], source: usize) -> Vec<Option<u32>> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let mut dist: Vec<Option<u32>> = vec![None; adj.len()];
+    let mut heap = BinaryHeap::new();
+    dist[source] = Some(0);
+    heap.push(Reverse((0u32, source)));
+    while let Some(Reverse((d, u))) = heap.pop() {
+        if dist[u].is_some_and(|best| d > best) {
+            continue;
+        }
+        for &(v, w) in &adj[u] {
+            let nd = d.saturating_add(w);
+            if dist[v].is_none_or(|best| nd < best) {
+                dist[v] = Some(nd);
+                heap.push(Reverse((nd, v)));
+            }
+        }
+    }
+    dist
+}
+
+pub(super) fn head_span(item: &ast::Item) -> Span {
+    // The first line of an item is enough to point at.
+    Span::in_file(item.span.file, item.span.start, item.span.start + 1)
+}
