@@ -10,43 +10,24 @@ impl<'f> Checker<'f> {
             return;
         }
         self.note_provenance(format!("{} {}", g.noun, g.name.name), &item.notes);
-        let kind =
-            match &g.kind {
-                None => {
-                    self.error(
-                        Diagnostic::error(
-                            Code::UnknownKind,
-                            g.name.span,
-                            format!("`{}` does not say its kind", g.name.name),
-                        )
-                        .label("which kind of component?")
-                        .help(format!("write `{} {} of KIND {{ ... }}`", g.noun, g.name.name)),
-                    );
+        let kind = match &g.kind {
+            None => {
+                self.error(errors::group_without_kind(&g.name, &g.noun));
+                None
+            }
+            Some(kname) => match self.symbols.get(&kname.name) {
+                Some((Sym::Kind(k), _)) => {
+                    let k = *k;
+                    self.used.insert(Sym::Kind(k));
+                    Some(k)
+                }
+                _ => {
+                    let help = help_for(&kname.name, self.kinds.iter().map(|k| k.name.as_str()));
+                    self.error(errors::unknown_kind(kname, help));
                     None
                 }
-                Some(kname) => match self.symbols.get(&kname.name) {
-                    Some((Sym::Kind(k), _)) => {
-                        let k = *k;
-                        self.used.insert(Sym::Kind(k));
-                        Some(k)
-                    }
-                    _ => {
-                        let help = help_for(&kname.name, self.kinds.iter().map(|k| k.name.as_str()));
-                        self.error(
-                            Diagnostic::error(
-                                Code::UnknownKind,
-                                kname.span,
-                                format!("unknown kind `{}`", kname.name),
-                            )
-                            .label("no kind has this name")
-                            .help(help.unwrap_or_else(|| {
-                                format!("declare it with `kind {} {{ ... }}`", kname.name)
-                            })),
-                        );
-                        None
-                    }
-                },
-            };
+            },
+        };
         let first = self.components.len();
         let mut total = 0i64;
         let mut names: HashMap<&str, Span> = HashMap::new();
@@ -54,25 +35,12 @@ impl<'f> Checker<'f> {
             let copies = inst.count.map_or(1, |(n, _)| n);
             if let Some((n, span)) = inst.count {
                 if n < 1 {
-                    self.error(
-                        Diagnostic::error(Code::OutOfRange, span, "a component has at least 1 copy")
-                            .label("`x0` makes nothing")
-                            .help("delete the line to remove the component"),
-                    );
+                    self.error(errors::zero_copies(span));
                 }
             }
             total += copies.max(0);
             if let Some(prev) = names.get(inst.name.name.as_str()) {
-                self.error(
-                    Diagnostic::error(
-                        Code::Duplicate,
-                        inst.name.span,
-                        format!("`{}` is listed twice in `{}`", inst.name.name, g.name.name),
-                    )
-                    .label("second listing")
-                    .related(*prev, "first listing")
-                    .help("give the copies one line with a count such as `x2`, or distinct names"),
-                );
+                self.error(errors::component_listed_twice(&inst.name, &g.name.name, *prev));
             }
             names.insert(&inst.name.name, inst.name.span);
             self.note_provenance(format!("{} {} \"{}\"", g.noun, g.name.name, inst.name.name), &inst.notes);
@@ -103,19 +71,7 @@ impl<'f> Checker<'f> {
         }
         if let Some((declared, span)) = g.total {
             if declared != total {
-                self.error(
-                    Diagnostic::error(
-                        Code::TotalMismatch,
-                        span,
-                        format!(
-                            "`{}` is declared with {declared} {}, but its lines add up to {total}",
-                            g.name.name, g.noun
-                        ),
-                    )
-                    .label(format!("declared {declared}"))
-                    .related(g.name.span, format!("the listed counts add up to {total}"))
-                    .help("fix the counts (`x2`) or the declared total"),
-                );
+                self.error(errors::total_mismatch(span, &g.name, &g.noun, declared, total));
             }
         }
         self.groups.push(Group {
@@ -144,29 +100,12 @@ impl<'f> Checker<'f> {
                 let kind_name = self.kinds[kind].name.clone();
                 let help =
                     help_for(&f.name.name, slots.iter().map(|(a, _, _)| self.attr_names[a.index()].as_str()));
-                self.error(
-                    Diagnostic::error(
-                        Code::UnknownAttribute,
-                        f.name.span,
-                        format!("kind `{kind_name}` has no attribute `{}`", f.name.name),
-                    )
-                    .label("unknown attribute")
-                    .related(self.kinds[kind].span, format!("`{kind_name}` is declared here"))
-                    .help(help.unwrap_or_else(|| format!("add `{}: TYPE` to the kind", f.name.name))),
-                );
+                self.error(errors::kind_lacks_attribute(&f.name, &kind_name, self.kinds[kind].span, help));
                 ok = false;
                 continue;
             };
             if given[slot] {
-                self.error(
-                    Diagnostic::error(
-                        Code::Duplicate,
-                        f.name.span,
-                        format!("`{}` is given twice", f.name.name),
-                    )
-                    .label("second value")
-                    .help("give each attribute once"),
-                );
+                self.error(errors::attribute_given_twice(&f.name));
                 continue;
             }
             given[slot] = true;
@@ -184,19 +123,11 @@ impl<'f> Checker<'f> {
                     let required = *default == Value::None
                         && !matches!(ty, Type::Optional(_) | Type::Tags | Type::Map(..));
                     if required && !given[i] {
-                        self.error(
-                            Diagnostic::error(
-                                Code::MissingAttribute,
-                                inst.name.span,
-                                format!("`{}` has no `{}`", inst.name.name, self.attr_names[attr.index()]),
-                            )
-                            .label(format!("`{}` is missing", self.attr_names[attr.index()]))
-                            .related(self.kinds[kind].span, "the kind requires it")
-                            .help(format!(
-                                "add `{}: ...`, or give the attribute a default in the kind",
-                                self.attr_names[attr.index()]
-                            )),
-                        );
+                        self.error(errors::missing_attribute(
+                            &inst.name,
+                            &self.attr_names[attr.index()],
+                            self.kinds[kind].span,
+                        ));
                         ok = false;
                     }
                     default.clone()

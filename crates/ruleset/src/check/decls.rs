@@ -7,42 +7,21 @@ impl<'f> Checker<'f> {
     pub(super) fn game_item(&mut self, g: &ast::Game, item: &ast::Item) {
         if let Some((_, prev)) = &self.game {
             let prev = *prev;
-            self.error(
-                Diagnostic::error(Code::DuplicateGame, g.name.span, "a ruleset describes one game")
-                    .label("second `game`")
-                    .related(prev, "first `game`")
-                    .help("put each game in its own file"),
-            );
+            self.error(errors::duplicate_game(g.name.span, prev));
             return;
         }
         let (min, max) = match g.players {
             Some((r, span)) => {
                 let hi = r.hi.unwrap_or(r.lo);
                 if r.lo < 1 || hi < r.lo || hi > MAX_PLAYERS {
-                    self.error(
-                        Diagnostic::error(
-                            Code::BadPlayerRange,
-                            span,
-                            "player counts must be a range within 1..16",
-                        )
-                        .label("not a valid range of player counts")
-                        .help("write the supported counts as `players 2..4`"),
-                    );
+                    self.error(errors::bad_player_range(span));
                     (1, 1)
                 } else {
                     (r.lo as u32, hi as u32)
                 }
             }
             None => {
-                self.error(
-                    Diagnostic::error(
-                        Code::BadPlayerRange,
-                        g.name.span,
-                        "the game does not say how many play",
-                    )
-                    .label("no `players` line")
-                    .help("add `players 2..4` inside the braces"),
-                );
+                self.error(errors::no_player_range(g.name.span));
                 (1, 1)
             }
         };
@@ -72,15 +51,7 @@ impl<'f> Checker<'f> {
             ValueKind::Bool(b) => Value::Bool(*b),
             ValueKind::Text(t) => Value::Text(t.clone()),
             _ => {
-                self.error(
-                    Diagnostic::error(
-                        Code::TypeMismatch,
-                        o.value.span,
-                        "an option is a number, yes/no or a text",
-                    )
-                    .label("not a number, yes/no or text")
-                    .help("write a value such as `2`, `yes` or `\"first\"`"),
-                );
+                self.error(errors::option_value(o.value.span));
                 Value::Int(0)
             }
         };
@@ -117,11 +88,7 @@ impl<'f> Checker<'f> {
             let b = self.lookup_place(&e.b);
             let steps = match e.steps {
                 Some((n, span)) if n < 1 => {
-                    self.error(
-                        Diagnostic::error(Code::OutOfRange, span, "a route is at least 1 step long")
-                            .label("must be 1 or more")
-                            .help("leave the number out for a 1-step route"),
-                    );
+                    self.error(errors::route_too_short(span));
                     1
                 }
                 Some((n, _)) => n as u32,
@@ -132,29 +99,12 @@ impl<'f> Checker<'f> {
                 continue;
             };
             if a == b {
-                self.error(
-                    Diagnostic::error(
-                        Code::SelfRoute,
-                        e.span,
-                        format!("route from `{}` to itself", e.a.name),
-                    )
-                    .label("both ends are the same place")
-                    .help("a route joins two different places"),
-                );
+                self.error(errors::self_route(e.span, &e.a.name));
                 continue;
             }
             if let Some(prev) = self.routes.iter().find(|r| (r.a, r.b) == (a, b) || (r.a, r.b) == (b, a)) {
                 let prev = prev.span;
-                self.error(
-                    Diagnostic::error(
-                        Code::DuplicateRoute,
-                        e.span,
-                        format!("route `{} - {}` is listed twice", e.a.name, e.b.name),
-                    )
-                    .label("second listing")
-                    .related(prev, "first listing")
-                    .help("delete one; routes go both ways"),
-                );
+                self.error(errors::duplicate_route(e.span, &e.a.name, &e.b.name, prev));
                 continue;
             }
             self.routes.push(Route { a, b, steps, span: e.span });
@@ -168,16 +118,7 @@ impl<'f> Checker<'f> {
         let mut seen: HashMap<&str, Span> = HashMap::new();
         for a in &k.attrs {
             if let Some(prev) = seen.get(a.name.name.as_str()) {
-                self.error(
-                    Diagnostic::error(
-                        Code::Duplicate,
-                        a.name.span,
-                        format!("attribute `{}` is declared twice", a.name.name),
-                    )
-                    .label("second declaration")
-                    .related(*prev, "first declaration")
-                    .help("delete one of them"),
-                );
+                self.error(errors::attribute_declared_twice(&a.name, *prev));
                 continue;
             }
             seen.insert(&a.name.name, a.name.span);
@@ -207,17 +148,7 @@ impl<'f> Checker<'f> {
             Some(k) => k,
             None => {
                 let help = help_for(&z.zone_kind.name, ZoneKind::ALL.iter().map(|(n, _)| *n));
-                self.error(
-                    Diagnostic::error(
-                        Code::UnknownZoneKind,
-                        z.zone_kind.span,
-                        format!("unknown kind of zone `{}`", z.zone_kind.name),
-                    )
-                    .label("not a kind of zone")
-                    .help(help.unwrap_or_else(|| {
-                        "zones are `deck`, `pile`, `row`, `bag`, `hand`, `tableau` or `box`".into()
-                    })),
-                );
+                self.error(errors::unknown_zone_kind(&z.zone_kind, help));
                 ZoneKind::Pile
             }
         };
@@ -229,39 +160,19 @@ impl<'f> Checker<'f> {
                 "owner" => Visibility::Owner,
                 "none" | "nobody" => Visibility::Nobody,
                 _ => {
-                    self.error(
-                        Diagnostic::error(
-                            Code::BadZoneOption,
-                            v.span,
-                            format!("unknown visibility `{}`", v.name),
-                        )
-                        .label("not a visibility")
-                        .help("write `visible to all`, `visible to owner` or `visible to none`"),
-                    );
+                    self.error(errors::unknown_visibility(v));
                     Visibility::All
                 }
             },
         };
         if visibility == Visibility::Owner && z.per_player.is_none() {
             let span = z.visible.as_ref().map_or(z.name.span, |v| v.span);
-            self.error(
-                Diagnostic::error(
-                    Code::BadZoneOption,
-                    span,
-                    "only a zone that each player has can be visible to its owner",
-                )
-                .label("this zone has no owner")
-                .help("add `per player`, or make it `visible to all` or `visible to none`"),
-            );
+            self.error(errors::owner_without_owner(span));
         }
         let slots = match (&z.slots, kind) {
             (Some(ast::Slots::Count(n, span)), ZoneKind::Row) => {
                 if *n < 1 || *n > 1000 {
-                    self.error(
-                        Diagnostic::error(Code::OutOfRange, *span, "a row has 1 to 1000 slots")
-                            .label("out of range")
-                            .help("give the number of slots the board shows"),
-                    );
+                    self.error(errors::row_slots_out_of_range(*span));
                     Vec::new()
                 } else {
                     (1..=*n).map(|i| i.to_string()).collect()
@@ -269,23 +180,11 @@ impl<'f> Checker<'f> {
             }
             (Some(ast::Slots::Named(names)), ZoneKind::Row) => names.iter().map(|n| n.name.clone()).collect(),
             (Some(_), _) => {
-                self.error(
-                    Diagnostic::error(
-                        Code::BadZoneOption,
-                        z.zone_kind.span,
-                        format!("a {} has no slots", kind.name()),
-                    )
-                    .label("`slots` is only for rows")
-                    .help("make the zone a `row`, or drop `slots`"),
-                );
+                self.error(errors::slots_on_a_non_row(z.zone_kind.span, kind.name()));
                 Vec::new()
             }
             (None, ZoneKind::Row) => {
-                self.error(
-                    Diagnostic::error(Code::BadZoneOption, z.zone_kind.span, "a row needs its slots")
-                        .label("how many slots?")
-                        .help("add `slots 4` or `slots a, b, c`"),
-                );
+                self.error(errors::row_without_slots(z.zone_kind.span));
                 Vec::new()
             }
             (None, _) => Vec::new(),
@@ -298,21 +197,13 @@ impl<'f> Checker<'f> {
             }
             _ => {
                 let help = help_for(&o.name, self.zones.iter().map(|z| z.name.as_str()));
-                self.error(
-                    Diagnostic::error(Code::UnknownName, o.span, format!("unknown zone `{}`", o.name))
-                        .label("no zone has this name")
-                        .maybe_help(help),
-                );
+                self.error(errors::unknown_zone(o, help));
                 None
             }
         });
         if z.overflow.is_some() && kind != ZoneKind::Row {
             let span = z.overflow.as_ref().map_or(z.name.span, |o| o.span);
-            self.error(
-                Diagnostic::error(Code::BadZoneOption, span, "only a row can overflow")
-                    .label("this zone has no slots to push along")
-                    .help("make the zone a `row`, or drop `overflow to`"),
-            );
+            self.error(errors::overflow_on_a_non_row(span));
         }
         let zone = &mut self.zones[id];
         zone.kind = kind;
@@ -369,15 +260,7 @@ impl<'f> Checker<'f> {
                 }
             };
             if cx.lookup(&p.name.name).is_some() {
-                self.error(
-                    Diagnostic::error(
-                        Code::Duplicate,
-                        p.name.span,
-                        format!("parameter `{}` is named twice", p.name.name),
-                    )
-                    .label("second parameter with this name")
-                    .help("rename one of them"),
-                );
+                self.error(errors::parameter_named_twice(&p.name));
             }
             self.bind(cx, &p.name, ty.clone());
             out.push(Param { name: p.name.name.clone(), domain });
@@ -391,15 +274,7 @@ impl<'f> Checker<'f> {
             LetState::Done(t) => return t.clone(),
             LetState::InProgress => {
                 let decl = self.let_decls[id.index()];
-                self.error(
-                    Diagnostic::error(
-                        Code::Recursion,
-                        decl.name.span,
-                        format!("`{}` is defined in terms of itself", decl.name.name),
-                    )
-                    .label("this definition needs its own value")
-                    .help("a let cannot call itself, directly or through others"),
-                );
+                self.error(errors::let_recursion(&decl.name));
                 return Ty::Unknown;
             }
             LetState::Pending => {}
@@ -446,15 +321,7 @@ impl<'f> Checker<'f> {
             let finite = matches!(ty, Ty::Bool | Ty::Place(_) | Ty::Player | Ty::Card | Ty::Unknown)
                 || matches!(&p.ty, ast::ParamType::Type(t) if matches!(t.kind, TypeKind::Range(ast::RangeLit { hi: Some(_), .. })));
             if !finite {
-                self.error(
-                    Diagnostic::error(
-                        Code::TypeMismatch,
-                        p.name.span,
-                        format!("action parameter `{}` has no list of choices", p.name.name),
-                    )
-                    .label("players could type anything here")
-                    .help("give it a range such as `1..12`, a place class, `flag`, `player`, or `in ZONE`"),
-                );
+                self.error(errors::parameter_without_choices(&p.name));
             }
         }
         let stmts = self.block(&a.body, &mut cx);
@@ -471,33 +338,13 @@ impl<'f> Checker<'f> {
                     self.used.insert(Sym::Counter(id));
                     let c = &self.counters[id];
                     if !c.per_player || c.index.is_some() || !matches!(c.ty, Type::Int { .. }) {
-                        self.error(
-                            Diagnostic::error(
-                                Code::TypeMismatch,
-                                name.span,
-                                format!(
-                                    "turn order needs a number each player has; `{}` is not one",
-                                    name.name
-                                ),
-                            )
-                            .label("not a plain per-player number")
-                            .related(c.span, "declared here")
-                            .help("declare it as `counter NAME per player = 0`"),
-                        );
+                        self.error(errors::turn_counter_not_per_player(name, c.span));
                     }
                     TurnPolicy::LowestCounter(id)
                 }
                 _ => {
                     let help = help_for(&name.name, self.counters.iter().map(|c| c.name.as_str()));
-                    self.error(
-                        Diagnostic::error(
-                            Code::UnknownName,
-                            name.span,
-                            format!("unknown counter `{}`", name.name),
-                        )
-                        .label("no counter has this name")
-                        .help(help.unwrap_or_else(|| "declare it with `counter NAME per player = 0`".into())),
-                    );
+                    self.error(errors::unknown_counter(name, help));
                     TurnPolicy::Clockwise
                 }
             },
@@ -514,15 +361,7 @@ impl<'f> Checker<'f> {
                 Ty::Place(Some(c)) => index = Some(*c),
                 Ty::Unknown => {}
                 _ => {
-                    self.error(
-                        Diagnostic::error(
-                            Code::TypeMismatch,
-                            p.name.span,
-                            "a score is indexed by a place class",
-                        )
-                        .label("not a place class")
-                        .help("write `score NAME[s: site] ...`"),
-                    );
+                    self.error(errors::score_index_not_a_class(p.name.span));
                 }
             }
             self.bind(&mut cx, &p.name, ty);
@@ -541,15 +380,7 @@ impl<'f> Checker<'f> {
                         Some(f) => c.number_field(&f.value, name),
                         None => {
                             if required {
-                                c.error(
-                                    Diagnostic::error(
-                                        Code::MissingAttribute,
-                                        *span,
-                                        format!("majority has no `{name}`"),
-                                    )
-                                    .label(format!("`{name}` is missing"))
-                                    .help(format!("add `{name}: POINTS` inside the braces")),
-                                );
+                                c.error(errors::majority_missing_field(name, *span));
                             }
                             Expr { kind: ExprKind::Int(if name == "minimum" { 1 } else { 0 }), span: *span }
                         }
@@ -561,17 +392,7 @@ impl<'f> Checker<'f> {
                 for f in fields {
                     if !["alone", "tied", "minimum"].contains(&f.name.name.as_str()) {
                         let help = help_for(&f.name.name, ["alone", "tied", "minimum"]);
-                        self.error(
-                            Diagnostic::error(
-                                Code::UnknownAttribute,
-                                f.name.span,
-                                format!("a majority has no `{}`", f.name.name),
-                            )
-                            .label("unknown field")
-                            .help(
-                                help.unwrap_or_else(|| "a majority has `alone`, `tied` and `minimum`".into()),
-                            ),
-                        );
+                        self.error(errors::unknown_majority_field(&f.name, help));
                     }
                 }
                 ScoreForm::Majority { measure: m, alone, tied, minimum }
@@ -592,24 +413,12 @@ impl<'f> Checker<'f> {
                 }
                 _ => {
                     let help = help_for(n, self.options.iter().map(|o| o.name.as_str()));
-                    self.error(
-                        Diagnostic::error(
-                            Code::TypeMismatch,
-                            v.span,
-                            format!("`{what}` takes a number or a number option, found `{n}`"),
-                        )
-                        .label("not a number option")
-                        .help(help.unwrap_or_else(|| "write a number".into())),
-                    );
+                    self.error(errors::number_option_expected(v.span, what, n, help));
                     Expr { kind: ExprKind::Int(0), span: v.span }
                 }
             },
             _ => {
-                self.error(
-                    Diagnostic::error(Code::TypeMismatch, v.span, format!("`{what}` takes a number"))
-                        .label("not a number")
-                        .help("write a number"),
-                );
+                self.error(errors::number_expected(v.span, what));
                 Expr { kind: ExprKind::Int(0), span: v.span }
             }
         }

@@ -12,33 +12,14 @@ impl<'f> Checker<'f> {
             Ty::ZoneFamily(class) | Ty::CounterFamily(class, _) => {
                 let class_name = self.classes[*class].name.clone();
                 let example = self.first_place_name(*class);
-                self.error(
-                    Diagnostic::error(
-                        Code::TableIndex,
-                        e.span,
-                        format!("there is one of these per {class_name}; say which"),
-                    )
-                    .label(format!("needs `[{class_name}]`"))
-                    .help(format!("write `...[{example}]` or `...[s]` with `s` a {class_name}")),
-                );
+                self.error(errors::which_place(e.span, &class_name, &example));
                 (x, Ty::Unknown)
             }
             Ty::Table(id, given) => {
                 let t = &self.tables[*id];
                 let (name, dims) = (t.name.clone(), t.dims.len());
                 let keys: Vec<String> = t.dims.iter().map(|d| format!("[{}]", d.name)).collect();
-                self.error(
-                    Diagnostic::error(
-                        Code::TableIndex,
-                        e.span,
-                        format!(
-                            "table `{name}` has {dims} dimension{}, given {given}",
-                            if dims == 1 { "" } else { "s" }
-                        ),
-                    )
-                    .label("not a number yet")
-                    .help(format!("write `{name}{}`", keys.join(""))),
-                );
+                self.error(errors::table_needs_keys(e.span, &name, dims, *given, &keys.join("")));
                 (x, Ty::Unknown)
             }
             _ => (x, ty),
@@ -91,17 +72,7 @@ impl<'f> Checker<'f> {
                     "first" => Aggregate::First,
                     other => {
                         let help = help_for(other, ["count", "sum", "min", "max", "any", "all", "first"]);
-                        self.error(
-                            Diagnostic::error(
-                                Code::UnknownFunction,
-                                func.span,
-                                format!("`{other}` cannot go through a collection"),
-                            )
-                            .label("not count, sum, min, max, any, all or first")
-                            .help(
-                                help.unwrap_or_else(|| "use count, sum, min, max, any, all or first".into()),
-                            ),
-                        );
+                        self.error(errors::aggregate_unknown(func, help));
                         return (mk(ExprKind::Int(0)), Ty::Unknown);
                     }
                 };
@@ -117,27 +88,11 @@ impl<'f> Checker<'f> {
                         Some(Box::new(x))
                     }
                     (None, true) => {
-                        self.error(
-                            Diagnostic::error(
-                                Code::Arity,
-                                span,
-                                format!("`{}` needs what to add up", func.name),
-                            )
-                            .label(format!("`{}` of what?", func.name))
-                            .help(format!("write `{}(c.value for c in ZONE)`", func.name)),
-                        );
+                        self.error(errors::aggregate_without_value(span, func));
                         None
                     }
                     (Some(v), false) => {
-                        self.error(
-                            Diagnostic::error(
-                                Code::Arity,
-                                v.span,
-                                format!("`{}` takes no value before `for`", func.name),
-                            )
-                            .label("not used")
-                            .help(format!("write `{}(x in DOMAIN where CONDITION)`", func.name)),
-                        );
+                        self.error(errors::aggregate_with_value(v.span, func));
                         None
                     }
                     (None, false) => None,
@@ -148,11 +103,7 @@ impl<'f> Checker<'f> {
                     Box::new(x)
                 });
                 if matches!(agg, Aggregate::Any | Aggregate::All) && filter.is_none() {
-                    self.error(
-                        Diagnostic::error(Code::Arity, span, format!("`{}` needs a condition", func.name))
-                            .label("no `where`")
-                            .help(format!("write `{}(x in DOMAIN where CONDITION)`", func.name)),
-                    );
+                    self.error(errors::aggregate_without_condition(span, func));
                 }
                 cx.reset(mark);
                 let ty = match agg {
@@ -175,15 +126,7 @@ impl<'f> Checker<'f> {
         match name.name.as_str() {
             "me" => {
                 if !cx.me_allowed {
-                    self.error(
-                        Diagnostic::error(
-                            Code::MeOutsideTurn,
-                            span,
-                            format!("`me` has no meaning in {}", cx.place),
-                        )
-                        .label("nobody is acting here")
-                        .help("go through the players: `for p in players { ... p ... }`"),
-                    );
+                    self.error(errors::me_outside_turn(span, cx.place));
                 }
                 return (mk(ExprKind::Me), Ty::Player);
             }
@@ -216,15 +159,7 @@ impl<'f> Checker<'f> {
                 let z = &self.zones[id];
                 if z.per_player {
                     let zname = z.name.clone();
-                    self.error(
-                        Diagnostic::error(
-                            Code::PerPlayerZone,
-                            span,
-                            format!("each player has a `{zname}`; say whose"),
-                        )
-                        .label("whose?")
-                        .help(format!("write `me.{zname}` or `p.{zname}`")),
-                    );
+                    self.error(errors::whose_zone(span, &zname));
                     return (mk(ExprKind::Int(0)), Ty::Unknown);
                 }
                 let ty = match z.index {
@@ -237,15 +172,7 @@ impl<'f> Checker<'f> {
                 let c = &self.counters[id];
                 if c.per_player {
                     let cname = c.name.clone();
-                    self.error(
-                        Diagnostic::error(
-                            Code::PerPlayerZone,
-                            span,
-                            format!("each player has a `{cname}`; say whose"),
-                        )
-                        .label("whose?")
-                        .help(format!("write `me.{cname}` or `p.{cname}`")),
-                    );
+                    self.error(errors::whose_counter(span, &cname));
                     return (mk(ExprKind::Int(0)), Ty::Unknown);
                 }
                 let ty = match c.index {
@@ -258,15 +185,7 @@ impl<'f> Checker<'f> {
                 let p = &self.pieces[id];
                 if p.per_player {
                     let pname = p.name.clone();
-                    self.error(
-                        Diagnostic::error(
-                            Code::PerPlayerZone,
-                            span,
-                            format!("each player has a `{pname}`; say whose"),
-                        )
-                        .label("whose?")
-                        .help(format!("write `me.{pname}` or `p.{pname}`")),
-                    );
+                    self.error(errors::whose_piece(span, &pname));
                     return (mk(ExprKind::Int(0)), Ty::Unknown);
                 }
                 (mk(ExprKind::Piece { piece: id, player: None }), Ty::Place(None))
@@ -275,33 +194,13 @@ impl<'f> Checker<'f> {
             Sym::Let(id) => {
                 let nparams = self.let_decls[id.index()].params.as_ref().map_or(0, Vec::len);
                 if nparams > 0 {
-                    self.error(
-                        Diagnostic::error(
-                            Code::Arity,
-                            span,
-                            format!(
-                                "`{}` takes {nparams} argument{}",
-                                name.name,
-                                if nparams == 1 { "" } else { "s" }
-                            ),
-                        )
-                        .label("called without arguments")
-                        .help(format!("write `{}(...)`", name.name)),
-                    );
+                    self.error(errors::called_without_arguments(span, name, nparams));
                 }
                 let ty = self.let_type(id);
                 (mk(ExprKind::Let { id, args: Vec::new() }), ty)
             }
             Sym::Kind(_) | Sym::Procedure(_) | Sym::Action(_) | Sym::Score(_) => {
-                self.error(
-                    Diagnostic::error(
-                        Code::TypeMismatch,
-                        span,
-                        format!("`{}` is a {}, which has no value", name.name, sym.noun()),
-                    )
-                    .label("not a value")
-                    .help("refer to values: counters, zones, places, options, lets"),
-                );
+                self.error(errors::not_a_value(span, name, sym.noun()));
                 (mk(ExprKind::Int(0)), Ty::Unknown)
             }
         }
@@ -322,11 +221,7 @@ impl<'f> Checker<'f> {
             Code::UnknownName
         };
         let what = if code == Code::UnknownPlace { "place" } else { "name" };
-        self.error(
-            Diagnostic::error(code, name.span, format!("unknown {what} `{}`", name.name))
-                .label("not defined anywhere")
-                .help(help.unwrap_or_else(|| "define it, or check the spelling".into())),
-        );
+        self.error(errors::unknown(code, what, name, help));
     }
 
     pub(super) fn binary(
@@ -357,11 +252,7 @@ impl<'f> Checker<'f> {
                 if !fits(&aty, &bty) && !fits(&bty, &aty) {
                     let e = describe_ty(&aty, self);
                     let g = describe_ty(&bty, self);
-                    self.error(
-                        Diagnostic::error(Code::TypeMismatch, span, format!("cannot compare {e} with {g}"))
-                            .label("these never match")
-                            .help("compare values of the same type"),
-                    );
+                    self.error(errors::never_equal(span, &e, &g));
                 }
                 Ty::Bool
             }
@@ -394,11 +285,7 @@ impl<'f> Checker<'f> {
             if cx.lookup(&n.name).is_none() {
                 if !self.quiet {
                     let help = help_for(&n.name, self.tags.iter().map(String::as_str));
-                    self.error(
-                        Diagnostic::error(Code::UnknownTag, e.span, format!("unknown tag `{}`", n.name))
-                            .label("no component has this tag")
-                            .help(help.unwrap_or_else(|| "tags come from the `tags` of components".into())),
-                    );
+                    self.error(errors::unknown_tag(n, e.span, help));
                 }
                 return Expr { kind: ExprKind::Tag(TagId::default()), span: e.span };
             }
@@ -444,20 +331,7 @@ impl<'f> Checker<'f> {
                         .chain(self.pieces.iter().filter(|p| p.per_player).map(|p| p.name.as_str()))
                         .collect();
                     let help = help_for(&field.name, owned.iter().copied());
-                    self.error(
-                        Diagnostic::error(
-                            Code::UnknownName,
-                            field.span,
-                            format!("players have no zone, counter or piece `{}`", field.name),
-                        )
-                        .label("not something each player has")
-                        .help(help.unwrap_or_else(|| {
-                            format!(
-                                "each player has: {}",
-                                if owned.is_empty() { "nothing yet".into() } else { owned.join(", ") }
-                            )
-                        })),
-                    );
+                    self.error(errors::not_owned_by_players(field, &owned, help));
                     (mk(ExprKind::Int(0)), Ty::Unknown)
                 }
             },
@@ -465,15 +339,7 @@ impl<'f> Checker<'f> {
                 let attr = self.attr_names.iter().position(|n| *n == field.name).map(AttrId::new);
                 let Some(attr) = attr else {
                     let help = help_for(&field.name, self.attr_names.iter().map(String::as_str));
-                    self.error(
-                        Diagnostic::error(
-                            Code::UnknownAttribute,
-                            field.span,
-                            format!("no kind has an attribute `{}`", field.name),
-                        )
-                        .label("unknown attribute")
-                        .help(help.unwrap_or_else(|| "attributes are declared in `kind`".into())),
-                    );
+                    self.error(errors::unknown_attribute(field, help));
                     return (mk(ExprKind::Int(0)), Ty::Unknown);
                 };
                 // Components of different kinds may share an attribute name;
@@ -494,15 +360,7 @@ impl<'f> Checker<'f> {
             Ty::Unknown => (mk(ExprKind::Int(0)), Ty::Unknown),
             other => {
                 let d = describe_ty(&other, self);
-                self.error(
-                    Diagnostic::error(
-                        Code::TypeMismatch,
-                        field.span,
-                        format!("{d} has no `.{}`", field.name),
-                    )
-                    .label("nothing to look up here")
-                    .help("`.` follows a player (`me.tableau`) or a component (`c.weeks`)"),
-                );
+                self.error(errors::no_field(field, &d));
                 (mk(ExprKind::Int(0)), Ty::Unknown)
             }
         }
@@ -536,19 +394,7 @@ impl<'f> Checker<'f> {
             Ty::Table(id, given) => {
                 let dims = self.tables[id].dims.len();
                 if given >= dims {
-                    self.error(
-                        Diagnostic::error(
-                            Code::TableIndex,
-                            index.span,
-                            format!(
-                                "table `{}` has only {dims} dimension{}",
-                                self.tables[id].name,
-                                if dims == 1 { "" } else { "s" }
-                            ),
-                        )
-                        .label("one index too many")
-                        .help("remove this index"),
-                    );
+                    self.error(errors::too_many_keys(index.span, &self.tables[id].name, dims));
                     return (bx, Ty::Unknown);
                 }
                 self.expect(&ity, &Ty::Int, index.span, "a table index");
@@ -566,11 +412,7 @@ impl<'f> Checker<'f> {
             Ty::Unknown => (bx, Ty::Unknown),
             other => {
                 let d = describe_ty(&other, self);
-                self.error(
-                    Diagnostic::error(Code::TableIndex, span, format!("{d} cannot be indexed"))
-                        .label("`[...]` does not apply here")
-                        .help("index tables, per-place zones and counters, and maps"),
-                );
+                self.error(errors::not_indexable(span, &d));
                 (bx, Ty::Unknown)
             }
         }
@@ -597,15 +439,7 @@ impl<'f> Checker<'f> {
             let (params, ty): (Vec<Ty>, Ty) = match b {
                 Builtin::Min | Builtin::Max => {
                     if lowered.is_empty() {
-                        self.error(
-                            Diagnostic::error(
-                                Code::Arity,
-                                span,
-                                format!("`{}` needs at least one value", name.name),
-                            )
-                            .label("nothing to compare")
-                            .help(format!("write `{}(a, b)`", name.name)),
-                        );
+                        self.error(errors::nothing_to_compare(span, name));
                     }
                     (vec![Ty::Int; lowered.len()], Ty::Int)
                 }
@@ -626,17 +460,7 @@ impl<'f> Checker<'f> {
                 (mk(ExprKind::Let { id, args: lowered.into_iter().map(|(x, _, _)| x).collect() }), ty)
             }
             Some((sym, _)) => {
-                self.error(
-                    Diagnostic::error(
-                        Code::UnknownFunction,
-                        name.span,
-                        format!("`{}` is a {}, not a function", name.name, sym.noun()),
-                    )
-                    .label("cannot be called")
-                    .help(
-                        "functions are lets with parameters and the built-ins min, max, abs, distance, count",
-                    ),
-                );
+                self.error(errors::not_a_function(name, sym.noun()));
                 (mk(ExprKind::Int(0)), Ty::Unknown)
             }
             None => {
@@ -649,17 +473,7 @@ impl<'f> Checker<'f> {
                             .map(|(n, _)| n.clone()),
                     );
                     let help = help_for(&name.name, names.iter().map(String::as_str));
-                    self.error(
-                        Diagnostic::error(
-                            Code::UnknownFunction,
-                            name.span,
-                            format!("unknown function `{}`", name.name),
-                        )
-                        .label("no let or built-in has this name")
-                        .help(
-                            help.unwrap_or_else(|| format!("define it with `let {}(...) = ...`", name.name)),
-                        ),
-                    );
+                    self.error(errors::unknown_function(name, help));
                 }
                 (mk(ExprKind::Int(0)), Ty::Unknown)
             }

@@ -435,12 +435,7 @@ impl<'f> Checker<'f> {
     ) -> Option<R> {
         let (first, rest) = items.split_first()?;
         for (_, item) in rest {
-            self.error(
-                Diagnostic::error(Code::Duplicate, head_span(item), format!("a ruleset has one `{what}`"))
-                    .label("second one")
-                    .related(head_span(first.1), "first one")
-                    .help("merge the two into one"),
-            );
+            self.error(errors::single_item_twice(what, head_span(item), head_span(first.1)));
         }
         Some(lower(self, (&first.0, first.1)))
     }

@@ -89,22 +89,13 @@ impl<'f> Checker<'f> {
             return false;
         }
         if BUILTIN_NAMES.contains(&name.name.as_str()) {
-            self.error(
-                Diagnostic::error(Code::Duplicate, name.span, format!("`{}` is a built-in name", name.name))
-                    .label("cannot be redefined")
-                    .help("choose another name"),
-            );
+            self.error(errors::builtin_name(name));
             return false;
         }
         if let Some((prev, prev_span)) = self.symbols.get(&name.name) {
             let prev_noun = prev.noun();
             let prev_span = *prev_span;
-            self.error(
-                Diagnostic::error(Code::Duplicate, name.span, format!("`{}` is defined twice", name.name))
-                    .label(format!("second definition, as a {}", sym.noun()))
-                    .related(prev_span, format!("first defined here, as a {prev_noun}"))
-                    .help("rename one of them, or delete the copy"),
-            );
+            self.error(errors::defined_twice(name, sym.noun(), prev_span, prev_noun));
             return false;
         }
         self.symbols.insert(name.name.clone(), (sym, name.span));
@@ -114,15 +105,7 @@ impl<'f> Checker<'f> {
     /// Refuse a reserved word as a name, with a suggestion.
     pub(super) fn not_reserved(&mut self, name: &Ident) -> bool {
         if crate::parser::keywords::reserved_words().any(|w| w == name.name) {
-            self.error(
-                Diagnostic::error(
-                    Code::ReservedWord,
-                    name.span,
-                    format!("`{}` is a reserved word", name.name),
-                )
-                .label("cannot be a name")
-                .help(format!("choose another name, such as `{}s` or `my_{}`", name.name, name.name)),
-            );
+            self.error(errors::reserved_word(name));
             return false;
         }
         true
@@ -150,29 +133,17 @@ impl<'f> Checker<'f> {
             Some((Sym::Place(id), _)) => Some(*id),
             Some((other, _)) => {
                 let noun = other.noun();
-                self.error(
-                    Diagnostic::error(
-                        Code::TypeMismatch,
-                        name.span,
-                        format!("`{}` is a {noun}, not a place", name.name),
-                    )
-                    .label("expected a place")
-                    .maybe_help(help_for(&name.name, self.places.iter().map(|p| p.name.as_str()))),
-                );
+                self.error(errors::not_a_place(
+                    name,
+                    noun,
+                    help_for(&name.name, self.places.iter().map(|p| p.name.as_str())),
+                ));
                 None
             }
             None => {
                 if !self.quiet {
                     let help = help_for(&name.name, self.places.iter().map(|p| p.name.as_str()));
-                    self.error(
-                        Diagnostic::error(
-                            Code::UnknownPlace,
-                            name.span,
-                            format!("unknown place `{}`", name.name),
-                        )
-                        .label("no place has this name")
-                        .help(help.unwrap_or_else(|| "declare it with `place CLASS NAME`".into())),
-                    );
+                    self.error(errors::unknown_place(name, help));
                 }
                 None
             }
@@ -188,17 +159,7 @@ impl<'f> Checker<'f> {
             }
             _ => {
                 let help = help_for(&name.name, self.classes.iter().map(|c| c.name.as_str()));
-                self.error(
-                    Diagnostic::error(
-                        Code::UnknownName,
-                        name.span,
-                        format!("unknown place class `{}`", name.name),
-                    )
-                    .label("not a class of places")
-                    .help(
-                        help.unwrap_or_else(|| "place classes are declared by `place CLASS A, B, C`".into()),
-                    ),
-                );
+                self.error(errors::unknown_place_class(name, help));
                 None
             }
         }
@@ -230,15 +191,7 @@ impl<'f> Checker<'f> {
     pub(super) fn component_tag(&mut self, name: &str, span: Span) -> Option<TagId> {
         if self.declared_tags && !self.tag_ids.contains_key(name) {
             let help = help_for(name, self.tags.iter().map(String::as_str));
-            self.error(
-                Diagnostic::error(
-                    Code::UnknownTag,
-                    span,
-                    format!("tag `{name}` is not in the ruleset's `tag` list"),
-                )
-                .label("not a declared tag")
-                .help(help.unwrap_or_else(|| format!("add it: `tag {name}`"))),
-            );
+            self.error(errors::undeclared_tag(name, span, help));
             return None;
         }
         Some(self.tag(name))

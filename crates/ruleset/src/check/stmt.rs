@@ -69,11 +69,7 @@ impl<'f> Checker<'f> {
                 let (f, fty) = self.value(from, cx);
                 self.expect(&fty, &Ty::Zone, from.span, "`split`");
                 if into.len() < 2 {
-                    self.error(
-                        Diagnostic::error(Code::Arity, s.span, "`split` needs at least two piles")
-                            .label("one pile is a move")
-                            .help("write `split deck into pile1, pile2`, or use `move all`"),
-                    );
+                    self.error(errors::split_needs_two_piles(s.span));
                 }
                 let into = into
                     .iter()
@@ -142,17 +138,7 @@ impl<'f> Checker<'f> {
                                 .map(|(n, _)| n.clone())
                                 .collect();
                             let help = help_for(&name.name, procs.iter().map(String::as_str));
-                            self.error(
-                                Diagnostic::error(
-                                    Code::UnknownName,
-                                    name.span,
-                                    format!("unknown procedure `{}`", name.name),
-                                )
-                                .label("no procedure has this name")
-                                .help(help.unwrap_or_else(|| {
-                                    format!("declare it with `procedure {}(...) {{ ... }}`", name.name)
-                                })),
-                            );
+                            self.error(errors::unknown_procedure(name, help));
                         }
                         StmtKind::Require {
                             cond: Expr { kind: ExprKind::Bool(true), span: s.span },
@@ -174,28 +160,11 @@ impl<'f> Checker<'f> {
             let mut counts = Vec::new();
             for (n, nspan) in &case.counts {
                 if *n < lo as i64 || *n > hi as i64 {
-                    self.error(
-                        Diagnostic::error(
-                            Code::OutOfRange,
-                            *nspan,
-                            format!("the game is for {lo} to {hi} players, not {n}"),
-                        )
-                        .label("no such player count")
-                        .help(format!("use counts from {lo} to {hi}, or widen `players` in `game`")),
-                    );
+                    self.error(errors::player_count_outside_game(*nspan, lo, hi, *n));
                     continue;
                 }
                 if let Some(prev) = seen.get(n) {
-                    self.error(
-                        Diagnostic::error(
-                            Code::SetupCoverage,
-                            *nspan,
-                            format!("{n} players is covered twice"),
-                        )
-                        .label("second block for this count")
-                        .related(*prev, "first block for this count")
-                        .help("each player count gets exactly one block"),
-                    );
+                    self.error(errors::player_count_twice(*nspan, *n, *prev));
                     continue;
                 }
                 seen.insert(*n, *nspan);
@@ -207,44 +176,14 @@ impl<'f> Checker<'f> {
         let missing: Vec<String> =
             (lo..=hi).filter(|n| !seen.contains_key(&(*n as i64))).map(|n| n.to_string()).collect();
         if !missing.is_empty() {
-            let list = missing.join(", ");
-            self.error(
-                Diagnostic::error(
-                    Code::SetupCoverage,
-                    span,
-                    format!(
-                        "`by players` has no block for {list} player{}",
-                        if missing.len() == 1 && missing[0] == "1" { "" } else { "s" }
-                    ),
-                )
-                .label(format!("covers {}", covered(&seen)))
-                .help(format!("add a block `{}: {{ ... }}` (a block may be empty)", missing.join(", "))),
-            );
+            self.error(errors::player_counts_missing(span, &missing, &covered(&seen)));
         }
         StmtKind::ByPlayers { cases: out }
     }
 
     pub(super) fn check_args(&mut self, name: &Ident, params: &[Ty], args: &[(Expr, Ty, Span)], span: Span) {
         if params.len() != args.len() {
-            self.error(
-                Diagnostic::error(
-                    Code::Arity,
-                    span,
-                    format!(
-                        "`{}` takes {} argument{}, found {}",
-                        name.name,
-                        params.len(),
-                        if params.len() == 1 { "" } else { "s" },
-                        args.len()
-                    ),
-                )
-                .label(format!("{} given", args.len()))
-                .help(format!(
-                    "pass {} value{}",
-                    params.len(),
-                    if params.len() == 1 { "" } else { "s" }
-                )),
-            );
+            self.error(errors::wrong_argument_count(span, name, params.len(), args.len()));
             return;
         }
         for (p, (_, ty, aspan)) in params.iter().zip(args) {
@@ -286,18 +225,7 @@ impl<'f> Checker<'f> {
             Ty::Domain(inner) => (**inner).clone(),
             Ty::Unknown => Ty::Unknown,
             other => {
-                self.error(
-                    Diagnostic::error(
-                        Code::TypeMismatch,
-                        span,
-                        format!(
-                            "{what} ranges over a zone, `players` or a place class, found {}",
-                            describe_ty(other, self)
-                        ),
-                    )
-                    .label("cannot go through this")
-                    .help("write a zone (`me.tableau`), `players`, or a place class (`site`)"),
-                );
+                self.error(errors::not_a_domain(span, what, &describe_ty(other, self)));
                 Ty::Unknown
             }
         }
@@ -310,15 +238,7 @@ impl<'f> Checker<'f> {
             ExprKind::Counter { .. } | ExprKind::Piece { .. } => (x, ty),
             _ if ty == Ty::Unknown => (x, ty),
             _ => {
-                self.error(
-                    Diagnostic::error(
-                        Code::NotAssignable,
-                        e.span,
-                        format!("`{what}` changes a counter or a piece"),
-                    )
-                    .label("not a counter or a piece")
-                    .help("declare it with `counter` to change it; `let` values are fixed"),
-                );
+                self.error(errors::not_assignable(e.span, what));
                 (x, Ty::Unknown)
             }
         }

@@ -8,19 +8,11 @@ impl<'f> Checker<'f> {
         let mut dims = Vec::new();
         for d in &t.dims {
             let Some(hi) = d.range.hi else {
-                self.error(
-                    Diagnostic::error(Code::BadRange, d.range_span, "a table dimension needs both ends")
-                        .label("open-ended")
-                        .help(format!("write `{}..N`", d.range.lo)),
-                );
+                self.error(errors::open_dimension(d.range_span, d.range.lo));
                 return;
             };
             if hi < d.range.lo {
-                self.error(
-                    Diagnostic::error(Code::BadRange, d.range_span, "range runs backwards")
-                        .label(format!("{} is greater than {hi}", d.range.lo))
-                        .help(format!("write `{hi}..{}`", d.range.lo)),
-                );
+                self.error(errors::backwards_range(d.range_span, d.range.lo, hi));
                 return;
             }
             dims.push(Dimension { name: d.name.name.clone(), lo: d.range.lo, hi, clamp: d.clamp });
@@ -29,15 +21,7 @@ impl<'f> Checker<'f> {
         let size = |d: &Dimension| d.hi - d.lo + 1;
         let cells: i64 = dims.iter().map(size).product();
         if cells > MAX_TABLE_CELLS {
-            self.error(
-                Diagnostic::error(
-                    Code::TableShape,
-                    t.name.span,
-                    format!("table `{}` would have {cells} cells", t.name.name),
-                )
-                .label(format!("more than {MAX_TABLE_CELLS} cells"))
-                .help("narrow the dimensions"),
-            );
+            self.error(errors::too_many_cells(&t.name, cells, MAX_TABLE_CELLS));
             return;
         }
         let mut values = Vec::new();
@@ -51,29 +35,13 @@ impl<'f> Checker<'f> {
                 for row in rows {
                     let (key, span) = row.key;
                     if key < d1.lo || key > d1.hi {
-                        self.error(
-                            Diagnostic::error(
-                                Code::TableShape,
-                                span,
-                                format!("row {key} is outside `{}` {}..{}", d1.name, d1.lo, d1.hi),
-                            )
-                            .label("no such row")
-                            .help(format!("rows run from {} to {}", d1.lo, d1.hi)),
-                        );
+                        self.error(errors::row_outside(span, key, &d1.name, d1.lo, d1.hi));
                         continue;
                     }
                     if key != expected {
                         let what =
                             if key < expected { "repeated or out of order" } else { "comes too early" };
-                        self.error(
-                            Diagnostic::error(
-                                Code::TableShape,
-                                span,
-                                format!("row {key} is {what}; expected row {expected}"),
-                            )
-                            .label(format!("expected row {expected} here"))
-                            .help(format!("list the rows of `{}` in order, each once", d1.name)),
-                        );
+                        self.error(errors::row_out_of_order(span, key, what, expected, &d1.name));
                         return;
                     }
                     expected += 1;
@@ -86,57 +54,15 @@ impl<'f> Checker<'f> {
                         Some(r) => r.span,
                         None => t.name.span,
                     };
-                    self.error(
-                        Diagnostic::error(
-                            Code::TableShape,
-                            span,
-                            format!(
-                                "table `{}` stops at row {}; `{}` runs to {}",
-                                t.name.name,
-                                expected - 1,
-                                d1.name,
-                                d1.hi
-                            ),
-                        )
-                        .label(format!("row {expected} should follow"))
-                        .help(if expected == d1.hi {
-                            format!("add row {expected}")
-                        } else {
-                            format!("add rows {expected} to {}", d1.hi)
-                        }),
-                    );
+                    self.error(errors::rows_missing(span, &t.name.name, expected, &d1.name, d1.hi));
                 }
             }
             (ast::TableBody::Flat(row), dims) => {
-                self.error(
-                    Diagnostic::error(
-                        Code::TableShape,
-                        row.span,
-                        format!("a table with {} dimensions is written as rows", dims.len()),
-                    )
-                    .label("one flat list")
-                    .help("write `{ 1: [...]  2: [...] }`, one row per key"),
-                );
+                self.error(errors::flat_list_for_rows(row.span, dims.len()));
             }
             (ast::TableBody::Rows(_), dims) => {
                 let n = dims.len();
-                self.error(
-                    Diagnostic::error(
-                        Code::TableShape,
-                        t.name.span,
-                        format!(
-                            "table `{}` has {n} dimension{}; tables have 1 (a list) or 2 (rows)",
-                            t.name.name,
-                            if n == 1 { "" } else { "s" }
-                        ),
-                    )
-                    .label("unsupported shape")
-                    .help(if n == 1 {
-                        "write a 1-dimension table as `= [a, b, c]`"
-                    } else {
-                        "split it into 2-dimension tables"
-                    }),
-                );
+                self.error(errors::unsupported_table_shape(&t.name, n));
             }
         }
         self.tables[id].dims = dims;
@@ -151,19 +77,7 @@ impl<'f> Checker<'f> {
             } else {
                 row.span
             };
-            self.error(
-                Diagnostic::error(
-                    Code::TableShape,
-                    span,
-                    format!("table `{table}` needs {expected} values along `{dim}`, this row has {n}"),
-                )
-                .label(if n > expected {
-                    "extra values".to_string()
-                } else {
-                    format!("{} missing", expected - n)
-                })
-                .help(format!("give exactly {expected} values, one per `{dim}`")),
-            );
+            self.error(errors::row_length(span, table, dim, expected, n));
         }
     }
 }

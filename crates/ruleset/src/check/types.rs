@@ -39,11 +39,7 @@ impl<'f> Checker<'f> {
             TypeKind::Range(r) => {
                 if let Some(hi) = r.hi {
                     if hi < r.lo {
-                        self.error(
-                            Diagnostic::error(Code::BadRange, t.span, "range runs backwards")
-                                .label(format!("{} is greater than {hi}", r.lo))
-                                .help(format!("write `{hi}..{}`", r.lo)),
-                        );
+                        self.error(errors::backwards_range(t.span, r.lo, hi));
                         return None;
                     }
                 }
@@ -75,16 +71,7 @@ impl<'f> Checker<'f> {
                             vec!["int", "flag", "text", "tag", "tags", "player", "place", "card"];
                         names.extend(self.classes.iter().map(|c| c.name.as_str()));
                         let help = help_for(&name.name, names);
-                        self.error(
-                            Diagnostic::error(Code::UnknownType, name.span, format!(
-                                "unknown type `{}`",
-                                name.name
-                            ))
-                            .label("not a type")
-                            .help(help.unwrap_or_else(|| {
-                                "types are `int`, `a..b`, `flag`, `text`, `tag`, `tags`, `player`, `place`, `card`, a place class, or `class -> type`".into()
-                            })),
-                        );
+                        self.error(errors::unknown_type(name, help));
                         None
                     }
                 },
@@ -95,15 +82,7 @@ impl<'f> Checker<'f> {
     /// Check a written value against a type.
     pub(super) fn literal(&mut self, v: &ast::Value, ty: &Type, what: &str) -> Option<Value> {
         let mismatch = |c: &mut Self, expected: String| {
-            c.error(
-                Diagnostic::error(
-                    Code::TypeMismatch,
-                    v.span,
-                    format!("`{what}` expects {expected}, found {}", describe_value(v)),
-                )
-                .label(format!("expected {expected}"))
-                .help(format!("write {expected} here")),
-            );
+            c.error(errors::value_expected(v, what, &expected, &describe_value(v)));
             None
         };
         match (ty, &v.kind) {
@@ -118,15 +97,7 @@ impl<'f> Checker<'f> {
                         lo.map_or(String::new(), |l| l.to_string()),
                         hi.map_or(String::new(), |h| h.to_string())
                     );
-                    self.error(
-                        Diagnostic::error(
-                            Code::OutOfRange,
-                            v.span,
-                            format!("`{what}` must be in {range}, found {n}"),
-                        )
-                        .label(format!("outside {range}"))
-                        .help(format!("use a value in {range}, or widen the range in the kind")),
-                    );
+                    self.error(errors::value_out_of_range(v.span, what, &range, *n));
                     return None;
                 }
                 Some(Value::Int(*n))
@@ -161,14 +132,13 @@ impl<'f> Checker<'f> {
                             n,
                             self.classes[*class].places.iter().map(|p| self.places[*p].name.as_str()),
                         );
-                        self.error(
-                            Diagnostic::error(
-                                Code::TypeMismatch,
-                                v.span,
-                                format!("`{what}` expects a {expected}, but `{n}` is a {actual}"),
-                            )
-                            .label(format!("a {actual}, not a {expected}"))
-                            .help(help.unwrap_or_else(|| {
+                        self.error(errors::place_of_wrong_class(
+                            v.span,
+                            what,
+                            n,
+                            expected,
+                            actual,
+                            help.unwrap_or_else(|| {
                                 format!(
                                     "use one of: {}",
                                     self.classes[*class]
@@ -178,8 +148,8 @@ impl<'f> Checker<'f> {
                                         .collect::<Vec<_>>()
                                         .join(", ")
                                 )
-                            })),
-                        );
+                            }),
+                        ));
                         return None;
                     }
                 }
@@ -201,15 +171,7 @@ impl<'f> Checker<'f> {
                         continue;
                     };
                     if out.iter().any(|(q, _)| *q == p) {
-                        self.error(
-                            Diagnostic::error(
-                                Code::Duplicate,
-                                key.span,
-                                format!("`{}` appears twice in `{what}`", key.name),
-                            )
-                            .label("second entry")
-                            .help("give each key once"),
-                        );
+                        self.error(errors::map_key_twice(key, what));
                         continue;
                     }
                     if let Some(Value::Int(n)) = self.literal(value, inner, what) {
@@ -236,11 +198,7 @@ impl<'f> Checker<'f> {
     pub(super) fn type_error(&mut self, span: Span, expected: &Ty, got: &Ty, what: &str) {
         let e = describe_ty(expected, self);
         let g = describe_ty(got, self);
-        self.error(
-            Diagnostic::error(Code::TypeMismatch, span, format!("{what} expects {e}, found {g}"))
-                .label(format!("this is {g}"))
-                .help(format!("write {e} here")),
-        );
+        self.error(errors::type_mismatch(span, what, &e, &g));
     }
 }
 

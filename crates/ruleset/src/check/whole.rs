@@ -20,15 +20,7 @@ impl<'f> Checker<'f> {
                 if d.is_none() {
                     let p = &self.places[id];
                     let (name, span) = (p.name.clone(), p.span);
-                    self.error(
-                        Diagnostic::error(
-                            Code::Unreachable,
-                            span,
-                            format!("no route reaches `{name}` from `{start_name}`"),
-                        )
-                        .label("unreachable place")
-                        .help(format!("add a route such as `route {name} - {start_name}`")),
-                    );
+                    self.error(errors::unreachable(span, &name, &start_name));
                 }
             }
         }
@@ -53,11 +45,7 @@ impl<'f> Checker<'f> {
                 1 => {
                     let name =
                         self.procedures[callee.index()].as_ref().map_or(String::new(), |p| p.name.clone());
-                    self.error(
-                        Diagnostic::error(Code::Recursion, span, format!("`{name}` ends up calling itself"))
-                            .label("this call closes a loop")
-                            .help("procedures may not call themselves, directly or through others; use `repeat while`"),
-                    );
+                    self.error(errors::procedure_recursion(span, &name));
                 }
                 0 => self.visit_procedure(callee, state),
                 _ => {}
@@ -72,48 +60,24 @@ impl<'f> Checker<'f> {
         }
         let start = Span::new(0, 0);
         if file.items.is_empty() {
-            self.error(
-                Diagnostic::error(Code::MissingGame, start, "the file has no rules")
-                    .label("empty")
-                    .help("a ruleset starts with `game NAME \"Title\" { players 2..4 }`"),
-            );
+            self.error(errors::empty_file(start));
             return;
         }
         let at = file.items.first().map_or(start, head_span);
         if self.game.is_none() {
-            self.error(
-                Diagnostic::error(Code::MissingGame, at, "the ruleset has no `game`")
-                    .label("expected `game` before this")
-                    .help("start the file with `game NAME \"Title\" { players 2..4 }`"),
-            );
+            self.error(errors::missing_game(at));
         }
         if !has_turns {
-            self.error(
-                Diagnostic::error(Code::MissingTurns, at, "the ruleset does not say who moves next")
-                    .label("no `turns` in this file")
-                    .help("add `turns clockwise` or `turns by lowest COUNTER`"),
-            );
+            self.error(errors::missing_turns(at));
         }
         if !has_end {
-            self.error(
-                Diagnostic::error(Code::MissingEnd, at, "the ruleset never ends")
-                    .label("no `end when` in this file")
-                    .help("add `end when CONDITION`"),
-            );
+            self.error(errors::missing_end(at));
         }
         if self.actions.is_empty() {
-            self.error(
-                Diagnostic::error(Code::NoActions, at, "players have nothing to do")
-                    .label("no `action` in this file")
-                    .help("add `action NAME(...) { ... }`"),
-            );
+            self.error(errors::no_actions(at));
         }
         if self.scores.is_empty() {
-            self.error(
-                Diagnostic::error(Code::NoScore, at, "nobody can score")
-                    .label("no `score` in this file")
-                    .help("add `score NAME = EXPRESSION`"),
-            );
+            self.error(errors::no_score(at));
         }
     }
 
@@ -151,11 +115,7 @@ impl<'f> Checker<'f> {
                 "option" => "use it in a rule, or delete it",
                 _ => "use it, or delete it",
             };
-            self.diags.push(
-                Diagnostic::warning(Code::Unused, span, format!("{noun} `{name}` is never used"))
-                    .label("defined but not used")
-                    .help(help),
-            );
+            self.diags.push(errors::unused(span, noun, &name, help));
         }
     }
 }
