@@ -34,7 +34,11 @@ fn word(game: &Game, v: &V) -> String {
         V::Player(p) => p.to_string(),
         V::Card(c) => quote(&r.components[*c].name),
         V::Text(t) => quote(t),
-        other => format!("{other:?}"),
+        V::Bool(b) => (if *b { "yes" } else { "no" }).to_string(),
+        V::None => "none".to_string(),
+        V::Tag(t) => r.tags[*t].clone(),
+        V::Zone(z) => game.layout.zone_name(r, *z),
+        other => crate::interp::describe(r, game.layout, other),
     }
 }
 

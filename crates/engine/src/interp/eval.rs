@@ -59,7 +59,10 @@ impl Interp<'_> {
                 let c = match self.eval(card, st, f)? {
                     V::Card(c) => c,
                     other => {
-                        return rule(e.span, format!("reading an attribute of {other:?}, not a component"))
+                        return rule(
+                            e.span,
+                            format!("reading an attribute of {}, not a component", self.describe(&other)),
+                        )
                     }
                 };
                 let comp = &self.r.components[c];
@@ -176,7 +179,7 @@ impl Interp<'_> {
         match v {
             V::Int(n) => Ok(n),
             V::None => Ok(0),
-            other => rule(e.span, format!("expected a number, found {other:?}")),
+            other => rule(e.span, format!("expected a number, found {}", self.describe(&other))),
         }
     }
 
@@ -212,7 +215,10 @@ impl Interp<'_> {
                             other => {
                                 return rule(
                                     a.span,
-                                    format!("`has` needs a component or a zone, found {other:?}"),
+                                    format!(
+                                        "`has` needs a component or a zone, found {}",
+                                        self.describe(&other)
+                                    ),
                                 )
                             }
                         }
@@ -249,7 +255,7 @@ impl Interp<'_> {
         };
         match v {
             V::Bool(b) => Ok(b),
-            other => rule(e.span, format!("expected yes/no, found {other:?}")),
+            other => rule(e.span, format!("expected yes/no, found {}", self.describe(&other))),
         }
     }
 
@@ -259,7 +265,7 @@ impl Interp<'_> {
             ExprKind::Tag(t) => Ok(*t),
             _ => match self.eval(e, st, f)? {
                 V::Tag(t) => Ok(t),
-                other => rule(e.span, format!("expected a tag, found {other:?}")),
+                other => rule(e.span, format!("expected a tag, found {}", self.describe(&other))),
             },
         }
     }
@@ -289,7 +295,11 @@ impl Interp<'_> {
             None => {
                 let dims: Vec<String> =
                     t.dims.iter().map(|d| format!("{} {}..{}", d.name, d.lo, d.hi)).collect();
-                rule(span, format!("table `{}` has no entry at {:?} ({})", t.name, ks, dims.join(", ")))
+                let at: Vec<String> = ks.iter().map(i64::to_string).collect();
+                rule(
+                    span,
+                    format!("table `{}` has no entry at {} ({})", t.name, at.join(", "), dims.join(", ")),
+                )
             }
         }
     }
@@ -311,7 +321,7 @@ impl Interp<'_> {
             V::Players => self.lay.players,
             V::Class(c) => self.r.classes[*c].places.len(),
             V::Zone(z) => st.zones[*z].len(),
-            other => return rule(domain.span, format!("cannot go through {other:?}")),
+            other => return rule(domain.span, format!("cannot go through {}", self.describe(other))),
         };
         // `c has t` with `t` fixed for the whole loop: read `t` once and
         // test each component's tags directly.
@@ -404,7 +414,7 @@ impl Interp<'_> {
         let v = self.eval(e, st, f)?;
         match pick(&v) {
             Some(x) => Ok(Some(x)),
-            None => rule(e.span, format!("expected {what}, found {v:?}")),
+            None => rule(e.span, format!("expected {what}, found {}", self.describe(&v))),
         }
     }
 
@@ -456,7 +466,7 @@ impl Interp<'_> {
             }
             _ => match self.eval(e, st, f)? {
                 V::Zone(z) => Ok(z),
-                other => rule(e.span, format!("expected a zone, found {other:?}")),
+                other => rule(e.span, format!("expected a zone, found {}", self.describe(&other))),
             },
         }
     }
@@ -478,7 +488,7 @@ impl Interp<'_> {
             V::Players => PlayerId::all(self.lay.players).map(V::Player).collect(),
             V::Class(c) => self.r.classes[*c].places.iter().map(|p| V::Place(*p)).collect(),
             V::Zone(z) => st.cards(*z).map(V::Card).collect(),
-            other => return rule(span, format!("cannot go through {other:?}")),
+            other => return rule(span, format!("cannot go through {}", self.describe(other))),
         })
     }
 

@@ -131,7 +131,10 @@ impl Interp<'_> {
                 let player = match self.eval(to, st, f)? {
                     V::Player(p) => p,
                     other => {
-                        return rule(to.span, format!("`reveal` shows a zone to a player, not {other:?}"))
+                        return rule(
+                            to.span,
+                            format!("`reveal` shows a zone to a player, not {}", self.describe(&other)),
+                        )
                     }
                 };
                 self.record(|_| Event::Reveal {
@@ -228,7 +231,9 @@ impl Interp<'_> {
                 let inst = self.lay.piece(*piece, p);
                 let to = match v {
                     V::Place(to) => to,
-                    other => return rule(span, format!("a piece moves to a place, not {other:?}")),
+                    other => {
+                        return rule(span, format!("a piece moves to a place, not {}", self.describe(&other)))
+                    }
                 };
                 let from = std::mem::replace(&mut st.pieces[inst], to);
                 if from != to {
@@ -253,7 +258,7 @@ impl Interp<'_> {
         match sel {
             Selection::One(e) => match self.eval(e, st, f)? {
                 V::Card(c) => Ok(vec![c]),
-                other => rule(e.span, format!("expected a component, found {other:?}")),
+                other => rule(e.span, format!("expected a component, found {}", self.describe(&other))),
             },
             Selection::All { var, domain, filter } | Selection::First { var, domain, filter } => {
                 let z = self.zone_inst(domain, st, f)?;

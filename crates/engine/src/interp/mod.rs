@@ -146,6 +146,12 @@ pub struct Interp<'a> {
 }
 
 impl<'a> Interp<'a> {
+    /// A value in words, for the messages of rule errors (never Rust's
+    /// debug output).
+    pub fn describe(&self, v: &V) -> String {
+        describe(self.r, self.lay, v)
+    }
+
     fn record(&mut self, e: impl FnOnce(&Self) -> Event) {
         if self.events.is_some() {
             let event = e(self);
@@ -161,3 +167,22 @@ mod exec;
 mod zones;
 
 pub use zones::find;
+
+/// A value in words: `the number 3`, `the place \`Egypt\``, `P2`, ...
+pub fn describe(r: &Ruleset, lay: &Layout, v: &V) -> String {
+    match v {
+        V::Int(n) => format!("the number {n}"),
+        V::Bool(true) => "yes".into(),
+        V::Bool(false) => "no".into(),
+        V::None => "none".into(),
+        V::Text(t) => format!("the text \"{t}\""),
+        V::Place(p) => format!("the place `{}`", r.places[*p].name),
+        V::Player(p) => format!("player {p}"),
+        V::Card(c) => format!("the component `{}`", r.components[*c].name),
+        V::Tag(t) => format!("the tag `{}`", r.tags[*t]),
+        V::Zone(z) => format!("the zone `{}`", lay.zone_name(r, *z)),
+        V::Map(c, _) => format!("a map of `{}`", r.components[*c].name),
+        V::Players => "the players".into(),
+        V::Class(c) => format!("the places of `{}`", r.classes[*c].name),
+    }
+}
