@@ -404,6 +404,18 @@ fn needs(e: &Expr, slot_level: &[usize]) -> usize {
         ExprKind::Unary(_, x) => needs(x, slot_level),
         ExprKind::Binary(_, a, b) => needs(a, slot_level).max(needs(b, slot_level)),
         ExprKind::If(c, a, b) => needs(c, slot_level).max(needs(a, slot_level)).max(needs(b, slot_level)),
-        _ => 0,
+        // Leaves that read no local: listed, so a new kind must say what it needs.
+        ExprKind::Int(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Text(_)
+        | ExprKind::None
+        | ExprKind::Me
+        | ExprKind::PlayerCount
+        | ExprKind::Players
+        | ExprKind::Class(_)
+        | ExprKind::Option(_)
+        | ExprKind::Place(_)
+        | ExprKind::Tag(_)
+        | ExprKind::Group(_) => 0,
     }
 }
