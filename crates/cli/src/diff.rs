@@ -181,21 +181,7 @@ impl<'a> Side<'a> {
     }
 
     fn ty(&self, t: &Type) -> String {
-        match t {
-            Type::Int { lo: Some(lo), hi: Some(hi) } => format!("{lo}..{hi}"),
-            Type::Int { lo: Some(lo), hi: None } => format!("{lo}.."),
-            Type::Int { .. } => "int".into(),
-            Type::Bool => "flag".into(),
-            Type::Text => "text".into(),
-            Type::Tag => "tag".into(),
-            Type::Tags => "tags".into(),
-            Type::Player => "player".into(),
-            Type::Place(Some(c)) => self.r.classes[*c].name.clone(),
-            Type::Place(None) => "place".into(),
-            Type::Card => "card".into(),
-            Type::Map(c, inner) => format!("{} -> {}", self.r.classes[*c].name, self.ty(inner)),
-            Type::Optional(inner) => format!("{}?", self.ty(inner)),
-        }
+        self.r.type_text(t, TypeStyle::Syntax)
     }
 
     /// Components of a group by name: (copies, attributes, where).

@@ -284,21 +284,7 @@ impl Show<'_> {
     }
 
     fn ty(&self, t: &Type) -> String {
-        match t {
-            Type::Int { lo: Some(lo), hi: Some(hi) } => format!("{lo}..{hi}"),
-            Type::Int { lo: Some(lo), hi: None } => format!("{lo}.."),
-            Type::Int { .. } => "a number".into(),
-            Type::Bool => "yes/no".into(),
-            Type::Text => "text".into(),
-            Type::Tag => "a tag".into(),
-            Type::Tags => "tags".into(),
-            Type::Player => "a player".into(),
-            Type::Place(Some(c)) => format!("a {}", self.r.classes[*c].name),
-            Type::Place(None) => "a place".into(),
-            Type::Card => "a component".into(),
-            Type::Map(c, inner) => format!("{} -> {}", self.r.classes[*c].name, self.ty(inner)),
-            Type::Optional(inner) => format!("{} or none", self.ty(inner)),
-        }
+        self.r.type_text(t, TypeStyle::Words)
     }
 
     fn param(&self, p: &Param) -> String {
