@@ -418,14 +418,18 @@ impl<'f> Checker<'f> {
         }
     }
 
-    pub(super) fn call(&mut self, name: &Ident, args: &[ast::Expr], span: Span, cx: &mut Cx) -> (Expr, Ty) {
-        let lowered: Vec<(Expr, Ty, Span)> = args
-            .iter()
+    /// Arguments of a call, each lowered with its type and where it is.
+    pub(super) fn arguments(&mut self, args: &[ast::Expr], cx: &mut Cx) -> Vec<(Expr, Ty, Span)> {
+        args.iter()
             .map(|a| {
                 let (x, t) = self.value(a, cx);
                 (x, t, a.span)
             })
-            .collect();
+            .collect()
+    }
+
+    pub(super) fn call(&mut self, name: &Ident, args: &[ast::Expr], span: Span, cx: &mut Cx) -> (Expr, Ty) {
+        let lowered = self.arguments(args, cx);
         let mk = |kind| Expr { kind, span };
         let builtin = match name.name.as_str() {
             "min" => Some(Builtin::Min),

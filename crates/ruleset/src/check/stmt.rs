@@ -111,13 +111,7 @@ impl<'f> Checker<'f> {
                 StmtKind::Repeat { cond: c, body }
             }
             S::Do { name, args } => {
-                let lowered: Vec<(Expr, Ty, Span)> = args
-                    .iter()
-                    .map(|a| {
-                        let (x, t) = self.value(a, cx);
-                        (x, t, a.span)
-                    })
-                    .collect();
+                let lowered = self.arguments(args, cx);
                 match self.symbols.get(&name.name) {
                     Some((Sym::Procedure(id), _)) => {
                         let id = *id;
