@@ -29,3 +29,48 @@ fn a_table_read_outside_its_range_is_a_rule_error_in_words_that_changes_nothing(
     assert_eq!(&RULES[span.start..span.end], "bonus[k]");
     assert_eq!(g.snapshot(), before, "the refused action changed nothing");
 }
+
+/// Numbers written in a ruleset stay within a billion; products reach the
+/// ends of the range.
+const ARITHMETIC: &str = r#"
+game a "Arithmetic at the edges" { players 2..2 }
+counter small = 0 - 1000000000 * 1000000000 * 1000000000 - 1
+counter quotient = 0
+counter remainder = 0
+counter negated = 0
+counter absolute = 0
+counter product = 0
+counter floors = 0
+counter time per player = 0
+turns by lowest time
+action compute {
+  set quotient = small / (0 - 1)
+  set remainder = small % (0 - 1)
+  set negated = -small
+  set absolute = abs(small)
+  set product = small * 2
+  set floors = (7 / (0 - 2)) * 1000 + (7 % (0 - 2)) * 100 + ((0 - 7) / 2) * 10 + (0 - 7) % 2
+  advance me.time by 1
+}
+end when all(p in players where p.time >= 1)
+score s = me.time
+"#;
+
+#[test]
+fn arithmetic_saturates_at_the_ends_of_the_number_range_instead_of_panicking() {
+    let checked = ruleset::check_source(ARITHMETIC);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    let program = Program::new(checked.ruleset.expect("the ruleset checks"));
+    let (mut g, _) = Game::new(&program, 2, 1).expect("setup");
+    let choice = engine::notation::parse(&g, "compute").expect("the action");
+    g.apply(&choice).expect("the arithmetic runs");
+    let read = |name: &str| g.counter(program.counter_named(name).expect(name), None, None);
+    assert_eq!(read("small"), engine::V::Int(i64::MIN));
+    assert_eq!(read("quotient"), engine::V::Int(i64::MAX), "MIN / -1 saturates");
+    assert_eq!(read("remainder"), engine::V::Int(0), "MIN % -1 is 0");
+    assert_eq!(read("negated"), engine::V::Int(i64::MAX), "-MIN saturates");
+    assert_eq!(read("absolute"), engine::V::Int(i64::MAX), "abs(MIN) saturates");
+    assert_eq!(read("product"), engine::V::Int(i64::MIN), "MIN * 2 saturates");
+    // Floor division and its remainder: 7 / -2 = -4 r -1, -7 / 2 = -4 r 1.
+    assert_eq!(read("floors"), engine::V::Int(-4000 - 100 - 40 + 1));
+}

@@ -140,7 +140,7 @@ impl Interp<'_> {
                 let y = self.int(b, st, f)?;
                 return arith(*op, x, y, e.span);
             }
-            ExprKind::Unary(UnaryOp::Neg, x) => return Ok(-self.int(x, st, f)?),
+            ExprKind::Unary(UnaryOp::Neg, x) => return Ok(self.int(x, st, f)?.saturating_neg()),
             ExprKind::Local(slot) => match f.peek(*slot) {
                 Some(V::Int(n)) => return Ok(*n),
                 Some(V::None) | None => return Ok(0),
@@ -506,7 +506,7 @@ impl Interp<'_> {
                 }
                 best.unwrap_or(0)
             }
-            Builtin::Abs => self.int(&args[0], st, f)?.abs(),
+            Builtin::Abs => self.int(&args[0], st, f)?.saturating_abs(),
             Builtin::Distance => {
                 let a = self.eval(&args[0], st, f)?;
                 let b2 = self.eval(&args[1], st, f)?;

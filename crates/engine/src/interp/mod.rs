@@ -53,16 +53,22 @@ fn rule<T>(span: Span, message: impl Into<String>) -> R<T> {
     Err(Box::new(Fail::Rule { message: message.into(), span }))
 }
 
-/// Arithmetic on numbers: saturating, division rounding down.
+/// Arithmetic on numbers: saturating, division rounding down. The one
+/// quotient beyond the range, the smallest number divided by -1, saturates
+/// too (its remainder is 0, as for every division by -1).
 fn arith(op: BinaryOp, x: i64, y: i64, span: Span) -> R<i64> {
     use BinaryOp as B;
+    // Floor division for y other than 0 and -1: no step can overflow.
+    let floor = |x: i64, y: i64| x.div_euclid(y) - i64::from(y < 0 && x.rem_euclid(y) != 0);
     Ok(match op {
         B::Add => x.saturating_add(y),
         B::Sub => x.saturating_sub(y),
         B::Mul => x.saturating_mul(y),
         B::Div | B::Rem if y == 0 => return rule(span, "division by zero"),
-        B::Div => x.div_euclid(y) - if y < 0 && x.rem_euclid(y) != 0 { 1 } else { 0 },
-        B::Rem => x - y * (x.div_euclid(y) - if y < 0 && x.rem_euclid(y) != 0 { 1 } else { 0 }),
+        B::Div if y == -1 => x.saturating_neg(),
+        B::Rem if y == -1 => 0,
+        B::Div => floor(x, y),
+        B::Rem => x - y * floor(x, y),
         _ => return rule(span, format!("`{}` is not arithmetic", op.symbol())),
     })
 }
