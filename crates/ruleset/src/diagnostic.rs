@@ -74,6 +74,7 @@ codes! {
     PerPlayerCounter => "ruleset::check::per_player_counter",
     PerPlayerPiece => "ruleset::check::per_player_piece",
     AggregateForm => "ruleset::check::aggregate_form",
+    TooManyChoices => "ruleset::check::too_many_choices",
     BadZoneOption => "ruleset::check::bad_zone_option",
     MissingTurns => "ruleset::check::missing_turns",
     MissingEnd => "ruleset::check::missing_end",

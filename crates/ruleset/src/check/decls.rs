@@ -324,9 +324,41 @@ impl<'f> Checker<'f> {
                 self.error(errors::parameter_without_choices(&p.name));
             }
         }
+        // Every legal choice is found by trying parameter values: bound how
+        // many there can be, so a typo such as `1..100000000` is an error
+        // here rather than an engine that fills the memory.
+        let mut combinations: u128 = 1;
+        let mut too_many = false;
+        for (p, param) in a.params.iter().zip(&params) {
+            let values = self.domain_size(&param.domain);
+            if values > MAX_PARAM_VALUES {
+                self.error(errors::too_many_values(&p.name, values, MAX_PARAM_VALUES));
+                too_many = true;
+            }
+            combinations = combinations.saturating_mul(values.max(1));
+        }
+        if combinations > MAX_COMBINATIONS && !too_many {
+            self.error(errors::too_many_combinations(&a.name, combinations, MAX_COMBINATIONS));
+        }
         let stmts = self.block(&a.body, &mut cx);
         self.actions[id].params = params;
         self.actions[id].body = Body { stmts, locals: cx.max };
+    }
+
+    /// How many values a parameter may take at most (a zone's: every
+    /// component of the game).
+    fn domain_size(&self, d: &ParamDomain) -> u128 {
+        match d {
+            ParamDomain::Type(Type::Int { lo: Some(lo), hi: Some(hi) }) => {
+                (*hi as i128 - *lo as i128 + 1).max(0) as u128
+            }
+            ParamDomain::Type(Type::Bool) => 2,
+            ParamDomain::Type(Type::Place(Some(c))) => self.classes[*c].places.len() as u128,
+            ParamDomain::Type(Type::Place(None)) => self.places.len() as u128,
+            ParamDomain::Type(Type::Player) => MAX_PLAYERS as u128,
+            ParamDomain::Type(_) => 1,
+            ParamDomain::In(_) => self.components.len() as u128,
+        }
     }
 
     pub(super) fn turns_item(&mut self, t: &ast::TurnPolicy) -> TurnPolicy {

@@ -495,6 +495,26 @@ pub fn total_mismatch(span: Span, group: &Ident, noun: &str, declared: i64, tota
     .help("fix the counts (`x2`) or the declared total")
 }
 
+pub fn too_many_values(name: &Ident, values: u128, max: u128) -> Diagnostic {
+    Diagnostic::error(
+        Code::TooManyChoices,
+        name.span,
+        format!("`{}` can take {values} values, more than {max}", name.name),
+    )
+    .label("too many values to try")
+    .help("narrow the range: the engine tries every value to find the legal choices")
+}
+
+pub fn too_many_combinations(name: &Ident, combinations: u128, max: u128) -> Diagnostic {
+    Diagnostic::error(
+        Code::TooManyChoices,
+        name.span,
+        format!("`{}` has up to {combinations} combinations of parameter values, more than {max}", name.name),
+    )
+    .label("too many choices to try")
+    .help("narrow the parameters' ranges, or split the action in two")
+}
+
 // ---------------------------------------------------------------- zones
 
 pub fn unknown_visibility(name: &Ident) -> Diagnostic {
