@@ -313,12 +313,24 @@ impl Thebes {
         let end = self.end_time();
         let flags = [false, true];
         for c in self.display.iter().flatten() {
+            // Copies of one name on display are numbered, as the notation does.
+            let name = &self.cards[*c].name;
+            let same: Vec<usize> =
+                self.display.iter().flatten().copied().filter(|o| self.cards[*o].name == *name).collect();
+            let copy = if same.len() > 1 {
+                format!("#{}", same.iter().position(|o| o == c).map_or(0, |k| k + 1))
+            } else {
+                String::new()
+            };
             for z in flags {
                 let card = &self.cards[*c];
                 if let Some(t) = self.trip(me, card.city, z) {
                     if self.time[me] + t + card.weeks <= end {
-                        let text =
-                            format!("take {}{}", quote(&card.name), if z { " by_zeppelin" } else { "" });
+                        let text = format!(
+                            "take {}{copy}{}",
+                            quote(&card.name),
+                            if z { " by_zeppelin" } else { "" }
+                        );
                         out.push((text, Move::Take { card: *c, zeppelin: z }));
                     }
                 }

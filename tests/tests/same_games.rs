@@ -72,6 +72,25 @@ fn event_text(g: &Game, e: &Event) -> String {
     }
 }
 
+/// A choice as the notation wrote it when the digests were recorded: the
+/// notation has since learned to number copies of one name (`"Car"#2`),
+/// which changes the text, not the game, so the numbers are left out here.
+fn choice_text(g: &Game, c: &engine::Choice) -> String {
+    let text = notation::format(g, c);
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(ch) = chars.next() {
+        if ch == '#' && chars.peek().is_some_and(char::is_ascii_digit) {
+            while chars.peek().is_some_and(char::is_ascii_digit) {
+                chars.next();
+            }
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
 /// A runtime value as text, by names.
 fn value_text(g: &Game, v: &V) -> String {
     match v {
@@ -104,7 +123,7 @@ fn digest_game(rules: &engine::Program, players: usize, seed: u64, greedy: bool)
         } else {
             rng.gen_range(0..choices.len())
         };
-        d.add(&notation::format(&g, &choices[pick]));
+        d.add(&choice_text(&g, &choices[pick]));
         let events = g.apply(&choices[pick]).expect("a legal choice applies");
         for e in &events {
             d.add(&event_text(&g, e));

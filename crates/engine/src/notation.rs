@@ -2,6 +2,11 @@
 //! `dig Place 4 some_flag`. Flags are written by name when yes and left
 //! out when no; other parameters follow in order. Scripts, saves and human
 //! players all use it.
+//!
+//! A component is named by its name. When several components of that name
+//! could be chosen (two copies of a card on display), the one meant is
+//! written `"Name"#2`: the second of them in the order they lie, so a saved
+//! game replays with the very same component.
 
 use model::{ActionId, ParamDomain, Type};
 
@@ -15,10 +20,31 @@ pub fn format(game: &Game, choice: &Choice) -> String {
     // Values in order, then the flags that are set, by name.
     let mut parts = vec![action.name.clone()];
     let mut flags = Vec::new();
-    for (p, v) in action.params.iter().zip(&choice.args) {
+    // Each parameter's values now, to tell copies of one name apart.
+    let domains = game.current().and_then(|me| game.domains(action, me).ok());
+    for (i, (p, v)) in action.params.iter().zip(&choice.args).enumerate() {
         match v {
             V::Bool(true) => flags.push(p.name.clone()),
             V::Bool(false) => {}
+            V::Card(c) => {
+                let name = &r.components[*c].name;
+                let mut word = quote(name);
+                let same: Vec<&V> = domains
+                    .as_ref()
+                    .and_then(|d| d.get(i))
+                    .map(|d| {
+                        d.iter()
+                            .filter(|x| matches!(x, V::Card(o) if r.components[*o].name == *name))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if same.len() > 1 {
+                    if let Some(k) = same.iter().position(|x| **x == V::Card(*c)) {
+                        word = format!("{word}#{}", k + 1);
+                    }
+                }
+                parts.push(word);
+            }
             other => parts.push(word(game, other)),
         }
     }
@@ -65,6 +91,14 @@ fn words(line: &str) -> Result<Vec<String>, String> {
                     Some('"') => break,
                     Some(c) => w.push(c),
                     None => return Err("a quoted name is not closed".into()),
+                }
+            }
+            // `"Name"#2`: which of several components of that name.
+            if chars.peek() == Some(&'#') {
+                w.push(chars.next().unwrap_or('#'));
+                while let Some(d) = chars.peek().copied().filter(char::is_ascii_digit) {
+                    w.push(d);
+                    chars.next();
                 }
             }
             out.push(w);
@@ -162,6 +196,22 @@ pub fn parse(game: &Game, line: &str) -> Result<Choice, String> {
 /// Read one parameter value from a word, among the values it may take now.
 fn value(game: &Game, param: &str, domain: &[V], w: &str) -> Result<V, String> {
     let r = game.rules;
+    // `Name#k`: the k-th component of that name among the values.
+    if let Some((name, k)) = w.rsplit_once('#') {
+        if let Ok(k) = k.parse::<usize>() {
+            let name = name.to_lowercase();
+            let same: Vec<&V> = domain
+                .iter()
+                .filter(|v| matches!(v, V::Card(c) if r.components[*c].name.to_lowercase() == name))
+                .collect();
+            if !same.is_empty() {
+                return match same.get(k.wrapping_sub(1)) {
+                    Some(v) => Ok(**v),
+                    None => Err(format!("there are {} `{name}` to choose from, not {k}", same.len())),
+                };
+            }
+        }
+    }
     let lower = w.to_lowercase();
     let found = domain.iter().find(|v| match v {
         V::Int(n) => n.to_string() == w,
