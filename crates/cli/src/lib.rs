@@ -77,7 +77,8 @@ pub enum Command {
         /// Take actions from this file (one per line, the typed notation) before asking anyone.
         #[arg(long)]
         script: Option<PathBuf>,
-        /// Keep the game here as a script (seed, players, actions) after every action.
+        /// Keep the game here after every action: a script with the seed, players, seats, a hash of
+        /// the ruleset and the actions, replaced whole each time (`--script` replays it).
         #[arg(long)]
         save: Option<PathBuf>,
         /// Write a JSON-lines event log here (see docs/log-format.md).

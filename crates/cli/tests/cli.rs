@@ -215,6 +215,69 @@ fn a_saved_game_replays_from_its_script() {
 }
 
 #[test]
+fn a_save_refuses_a_changed_ruleset_and_lines_after_the_end() {
+    let dir = temp("save-guards");
+    let save = dir.join("game.txt");
+    let a =
+        run(&["play", THEBES, "--players", "2", "--seed", "21", "--quiet", "--save", save.to_str().unwrap()]);
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    let text = std::fs::read_to_string(&save).unwrap();
+    // Replayed under another ruleset (an edition of it): refused, by hash.
+    let es = "rulesets/thebes/editions/es.ruleset";
+    let b = run(&["play", es, "--script", save.to_str().unwrap(), "--quiet"]);
+    assert_eq!(b.status.code(), Some(1));
+    assert!(stderr(&b).contains("was saved with another ruleset"), "{}", stderr(&b));
+    // The same game with one line too many: refused, naming the line.
+    let longer = dir.join("longer.txt");
+    let more =
+        text.replace(&format!("# actions {}", text.lines().filter(|l| !l.starts_with('#')).count()), "");
+    std::fs::write(&longer, format!("{more}change\n")).unwrap();
+    let c = run(&["play", THEBES, "--script", longer.to_str().unwrap(), "--quiet"]);
+    assert_eq!(c.status.code(), Some(1));
+    assert!(stderr(&c).contains("comes after the end"), "{}", stderr(&c));
+    // Cut short: refused before anything is played.
+    let cut = dir.join("cut.txt");
+    std::fs::write(&cut, &text[..text.len() - 3]).unwrap();
+    let d = run(&["play", THEBES, "--script", cut.to_str().unwrap(), "--quiet"]);
+    assert_eq!(d.status.code(), Some(1));
+    assert!(stderr(&d).contains("cut short"), "{}", stderr(&d));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_bad_line_in_a_script_that_is_also_the_save_leaves_the_save_whole() {
+    let dir = temp("save-same");
+    let save = dir.join("game.txt");
+    let a =
+        run(&["play", THEBES, "--players", "2", "--seed", "21", "--quiet", "--save", save.to_str().unwrap()]);
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    let whole = std::fs::read_to_string(&save).unwrap();
+    // Break a line in the middle of the save, then replay it onto itself.
+    let lines: Vec<&str> = whole.lines().collect();
+    let middle = lines.len() - 10;
+    let mut broken: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    broken[middle] = "fly to the moon".into();
+    let broken = broken.join("\n") + "\n";
+    std::fs::write(&save, &broken).unwrap();
+    let b = run(&[
+        "play",
+        THEBES,
+        "--script",
+        save.to_str().unwrap(),
+        "--save",
+        save.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(b.status.code(), Some(1));
+    assert!(stderr(&b).contains("fly to the moon"), "{}", stderr(&b));
+    assert_eq!(std::fs::read_to_string(&save).unwrap(), broken, "the save is not cut");
+    // No half-written file is left beside it.
+    let others: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().filter(|e| e.path() != save).collect();
+    assert!(others.is_empty(), "{others:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn a_script_with_an_illegal_line_stops_with_its_line_number() {
     let dir = temp("script");
     let script = dir.join("bad.txt");

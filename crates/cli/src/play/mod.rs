@@ -30,7 +30,7 @@ pub mod script;
 pub mod view;
 
 use log::{LogEvent, LogLine};
-use script::{read_script, write_save};
+use script::{read_script, ruleset_hash, write_save, SaveHeader};
 use view::{brief_change, collapse, fail_text, params_json, player_summary, score_table};
 
 pub struct PlayArgs {
@@ -115,9 +115,22 @@ pub fn play(
         Some(p) => Some(read_script(p)?),
         None => None,
     };
+    let hash = ruleset_hash(sources);
+    if let (Some(s), Some(path)) = (&script, &args.script) {
+        if s.ruleset.as_ref().is_some_and(|h| *h != hash) {
+            return Err(Stop::Error(format!(
+                "`{}` was saved with another ruleset (its text has changed since: hash {}, now {hash}); \
+                 replay it with the ruleset it was played with",
+                path.display(),
+                s.ruleset.as_deref().unwrap_or_default()
+            )));
+        }
+    }
     let script_players = script.as_ref().and_then(|s| s.players);
+    // A save remembers who sat where; `--seats` says otherwise.
+    let seat_spec = args.seats.clone().or_else(|| script.as_ref().and_then(|s| s.seats.clone()));
     let (players, seat_words) =
-        crate::simulate::seating(rules, args.seats.as_deref(), args.players.or(script_players))?;
+        crate::simulate::seating(rules, seat_spec.as_deref(), args.players.or(script_players))?;
     let players = players as u32;
     let seed = args.seed.or(script.as_ref().and_then(|s| s.seed)).unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
@@ -152,6 +165,7 @@ pub fn play(
         None => None,
     };
     let mut saved: Vec<String> = Vec::new();
+    let header = SaveHeader { seed, players, seats: &seat_names, ruleset: &hash };
     let order: Vec<String> = game.seat_order().iter().map(PlayerId::to_string).collect();
     write_log(
         &mut log,
@@ -204,7 +218,7 @@ pub fn play(
                     Some(c) => c,
                     None => {
                         sayln!(out, "the game stops unfinished");
-                        write_save(&args.save, seed, players, &saved)?;
+                        write_save(&args.save, &header, &saved)?;
                         return Ok(ExitCode::FAILURE);
                     }
                 },
@@ -247,8 +261,21 @@ pub fn play(
                 events: LogEvent::all(&game, sources, &events),
             },
         )?;
-        if args.save.is_some() {
-            write_save(&args.save, seed, players, &saved)?;
+        // While a script is replayed, the save (which may be the very file
+        // the script came from) is left alone: a bad line must not cut it.
+        if args.save.is_some() && script.as_ref().is_none_or(script::Script::done) {
+            write_save(&args.save, &header, &saved)?;
+        }
+    }
+    if let Some(s) = script.as_mut() {
+        if let Some((line_no, text)) = s.next_line() {
+            let left = s.actions.len() - s.next + 1;
+            return Err(Stop::Error(format!(
+                "script line {line_no}: `{text}` comes after the end: the game ended after {} actions, \
+                 and {left} line{} of the script were not played",
+                game.actions_taken(),
+                if left == 1 { "" } else { "s" }
+            )));
         }
     }
     let sheet = game.scores().map_err(|f| fail_text(&f, sources))?;
@@ -257,7 +284,7 @@ pub fn play(
     if let Some(l) = log.as_mut() {
         l.flush().map_err(|e| format!("cannot write log: {e}"))?;
     }
-    write_save(&args.save, seed, players, &saved)?;
+    write_save(&args.save, &header, &saved)?;
     Ok(ExitCode::SUCCESS)
 }
 
