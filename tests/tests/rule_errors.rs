@@ -74,3 +74,29 @@ fn arithmetic_saturates_at_the_ends_of_the_number_range_instead_of_panicking() {
     // Floor division and its remainder: 7 / -2 = -4 r -1, -7 / 2 = -4 r 1.
     assert_eq!(read("floors"), engine::V::Int(-4000 - 100 - 40 + 1));
 }
+
+/// Every choice of the only action reads a table outside its range.
+const STUCK: &str = r#"
+game s "A broken table" { players 2..2 }
+table steps[n: 1..3] = [1, 2, 3]
+counter time per player = 0
+turns by lowest time
+action walk(k: 4..5) {
+  require steps[k] > 0 else "no such step"
+  advance me.time by 1
+}
+end when all(p in players where p.time >= 3)
+score s = me.time
+"#;
+
+#[test]
+fn a_rule_error_while_listing_choices_is_reported_instead_of_no_legal_action() {
+    let checked = ruleset::check_source(STUCK);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    let program = Program::new(checked.ruleset.expect("the ruleset checks"));
+    let (g, _) = Game::new(&program, 2, 1).expect("setup");
+    assert!(g.choices().is_empty());
+    let Err(Fail::Rule { message, span }) = g.legal() else { panic!("the rule error") };
+    assert_eq!(message, "table `steps` has no entry at 4 (n 1..3)");
+    assert_eq!(&STUCK[span.start..span.end], "steps[k]");
+}

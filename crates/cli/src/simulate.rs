@@ -337,7 +337,7 @@ fn play_one(
         .map(|(i, s)| bots::make(s, bot_seed(seed, i)).expect("seats checked before"))
         .collect();
     while let Some(me) = g.current() {
-        let choices = g.choices();
+        let choices = g.legal().map_err(|f| format!("{me} has no legal action, because {}", f.message()))?;
         if choices.is_empty() {
             return Err(format!("{me} has no legal action"));
         }

@@ -278,6 +278,25 @@ fn a_bad_line_in_a_script_that_is_also_the_save_leaves_the_save_whole() {
 }
 
 #[test]
+fn a_rule_error_that_leaves_a_player_without_choices_is_shown_with_its_line() {
+    let dir = temp("stuck");
+    let file = dir.join("stuck.ruleset");
+    std::fs::write(
+        &file,
+        "game s \"Stuck\" { players 2..2 }\ntable steps[n: 1..3] = [1, 2, 3]\ncounter time per player = 0\n\
+         turns by lowest time\naction walk(k: 4..5) {\n  require steps[k] > 0\n  advance me.time by 1\n}\n\
+         end when all(p in players where p.time >= 3)\nscore s = me.time\n",
+    )
+    .unwrap();
+    let o = run(&["play", file.to_str().unwrap(), "--quiet"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("has no legal action, because the ruleset cannot go on at"), "{err}");
+    assert!(err.contains("stuck.ruleset:6: table `steps` has no entry at 4"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn a_script_with_an_illegal_line_stops_with_its_line_number() {
     let dir = temp("script");
     let script = dir.join("bad.txt");

@@ -282,16 +282,28 @@ impl<'p> Game<'p> {
 
     /// Every legal choice for the player to move, in a stable order.
     pub fn choices(&self) -> Vec<Choice> {
-        let Some(me) = self.current() else { return Vec::new() };
+        self.legal().unwrap_or_default()
+    }
+
+    /// Every legal choice, as `choices`; but when there is none and some
+    /// choice was refused because the rules could not go on (a table read
+    /// outside its range, say), that rule error, which says what is wrong
+    /// with the ruleset, instead of an empty list.
+    pub fn legal(&self) -> Result<Vec<Choice>, Fail> {
+        let Some(me) = self.current() else { return Ok(Vec::new()) };
         let mut out = Vec::new();
         // Trials run on one copy of the state (made at the first), put back
         // after each.
         let scratch = std::cell::RefCell::new(None);
+        let broken = std::cell::RefCell::new(None);
         for (id, action) in self.rules.actions.iter().enumerate() {
             let id = ActionId::new(id);
             let domains = match self.domains(action, me) {
                 Ok(d) => d,
-                Err(_) => continue,
+                Err(f) => {
+                    note_broken(&broken, f);
+                    continue;
+                }
             };
             if domains.iter().any(Vec::is_empty) {
                 continue;
@@ -307,10 +319,23 @@ impl<'p> Game<'p> {
             let trial = body[start..].iter().any(|k| *k) || hook.iter().any(|k| *k);
             let mut frame = Frame::new(Some(me));
             let mut args = Vec::with_capacity(domains.len());
-            let search = Search { id, action, plan, domains: &domains, me, trial, start, scratch: &scratch };
+            let search = Search {
+                id,
+                action,
+                plan,
+                domains: &domains,
+                me,
+                trial,
+                start,
+                scratch: &scratch,
+                broken: &broken,
+            };
             self.enumerate(&search, &mut frame, &mut args, &mut out);
         }
-        out
+        match broken.into_inner() {
+            Some(f) if out.is_empty() => Err(f),
+            _ => Ok(out),
+        }
     }
 
     /// Depth-first through the parameter values: after binding parameter
@@ -318,7 +343,7 @@ impl<'p> Game<'p> {
     /// parameter, and drop the whole subtree when one fails. Each complete
     /// choice that survives is tried for real.
     fn enumerate(&self, search: &Search, frame: &mut Frame, args: &mut Vec<V>, out: &mut Vec<Choice>) {
-        let Search { id, action, plan, domains, me, trial, start, scratch } = *search;
+        let Search { id, action, plan, domains, me, trial, start, scratch, broken } = *search;
         let depth = args.len();
         let it = self.interp(false);
         for stmt in plan[depth].iter().map(|i| &action.body.stmts[*i]) {
@@ -327,11 +352,12 @@ impl<'p> Game<'p> {
             match &stmt.kind {
                 StmtKind::Require { cond, .. } => match it.bool(cond, &self.state, frame) {
                     Ok(true) => {}
-                    _ => return,
+                    Ok(false) => return,
+                    Err(f) => return note_broken(broken, *f),
                 },
                 StmtKind::Let { slot, value } => match it.eval(value, &self.state, frame) {
                     Ok(v) => frame.set(*slot, v),
-                    Err(_) => return,
+                    Err(f) => return note_broken(broken, *f),
                 },
                 _ => {}
             }
@@ -345,9 +371,15 @@ impl<'p> Game<'p> {
                 // The trial binds only locals declared after the leading
                 // statements, which the search never reads: it may run on
                 // the search's own frame.
-                let ok = self.trial_from(st, action, id, me, frame, start).is_ok();
+                let result = self.trial_from(st, action, id, me, frame, start);
                 st.restore(&self.state);
-                ok
+                match result {
+                    Ok(()) => true,
+                    Err(f) => {
+                        note_broken(broken, f);
+                        false
+                    }
+                }
             };
             if legal {
                 out.push(Choice { action: id, args: args.clone() });
@@ -715,6 +747,19 @@ struct Search<'a> {
     start: usize,
     /// A copy of the state for trials, equal to the state between them.
     scratch: &'a std::cell::RefCell<Option<State>>,
+    /// The first rule error met while trying choices.
+    broken: &'a std::cell::RefCell<Option<Fail>>,
+}
+
+/// Keep the first rule error (not a failing `require`, which only means
+/// "not this choice").
+fn note_broken(broken: &std::cell::RefCell<Option<Fail>>, f: Fail) {
+    if matches!(f, Fail::Rule { .. }) {
+        let mut b = broken.borrow_mut();
+        if b.is_none() {
+            *b = Some(f);
+        }
+    }
 }
 
 fn current_in(game: &Game, st: &State) -> Option<PlayerId> {

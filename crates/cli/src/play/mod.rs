@@ -194,7 +194,9 @@ pub fn play(
     }
 
     while let Some(me) = game.current() {
-        let choices = game.choices();
+        let choices = game
+            .legal()
+            .map_err(|f| format!("{me} has no legal action, because {}", fail_text(&f, sources)))?;
         if choices.is_empty() {
             return Err(Stop::Error(format!(
                 "{me} has no legal action and the game has not ended: the ruleset leaves this player stuck"
