@@ -100,3 +100,37 @@ fn a_rule_error_while_listing_choices_is_reported_instead_of_no_legal_action() {
     assert_eq!(message, "table `steps` has no entry at 4 (n 1..3)");
     assert_eq!(&STUCK[span.start..span.end], "steps[k]");
 }
+
+/// An action that changes nothing lasting: the end never comes.
+const ENDLESS: &str = r#"
+game e "Endless" { players 2..2  actions 50 }
+counter time per player = 0
+turns by lowest time
+action wait {
+  advance me.time by 0
+}
+end when all(p in players where p.time >= 1)
+score s = me.time
+"#;
+
+#[test]
+fn a_game_that_cannot_end_stops_at_its_action_limit_with_an_error_naming_it() {
+    let checked = ruleset::check_source(ENDLESS);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    let program = Program::new(checked.ruleset.expect("the ruleset checks"));
+    let (mut g, _) = Game::new(&program, 2, 1).expect("setup");
+    let mut steps = 0;
+    while let Ok(choices) = g.legal() {
+        g.step(&choices[0]).expect("waiting is legal");
+        steps += 1;
+        assert!(steps <= 50, "the limit stops the game");
+    }
+    assert_eq!(steps, 50);
+    let Err(Fail::Rule { message, span }) = g.legal() else { panic!("the limit") };
+    assert!(
+        message.contains("has not ended after 50 actions") && message.contains("`actions 50`"),
+        "{message}"
+    );
+    assert_eq!(&ENDLESS[span.start..span.end], "e");
+    assert!(g.choices().is_empty(), "bots see no choice either");
+}

@@ -257,6 +257,7 @@ pub fn diff(a: Side, b: Side) -> Vec<Entry> {
         let mut m = BTreeMap::new();
         m.insert("title".to_string(), (g.title.clone(), String::new()));
         m.insert("players".to_string(), (format!("{}..{}", g.min_players, g.max_players), String::new()));
+        m.insert("actions".to_string(), (g.max_actions.to_string(), String::new()));
         m
     };
     compare(&mut out, "game", game(a), game(b));

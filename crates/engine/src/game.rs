@@ -291,6 +291,18 @@ impl<'p> Game<'p> {
     /// with the ruleset, instead of an empty list.
     pub fn legal(&self) -> Result<Vec<Choice>, Fail> {
         let Some(me) = self.current() else { return Ok(Vec::new()) };
+        let limit = self.rules.game.max_actions;
+        if self.state.actions >= limit {
+            // A game that has not ended by now never will: a broken rule,
+            // not a long game (bots' play-outs stop here too).
+            return Err(Fail::Rule {
+                message: format!(
+                    "the game has not ended after {limit} actions, the most `game` allows (`actions {limit}`); \
+                     check `end when` and what the actions change"
+                ),
+                span: self.rules.game.span,
+            });
+        }
         let mut out = Vec::new();
         // Trials run on one copy of the state (made at the first), put back
         // after each.

@@ -59,6 +59,11 @@ pub struct Game {
     pub title: String,
     pub min_players: u32,
     pub max_players: u32,
+    /// The most actions one game may take (`actions N`, or the default):
+    /// past it the game is broken, not long.
+    pub max_actions: u64,
+    /// The `game` item's name, to point at when the limit is reached.
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]

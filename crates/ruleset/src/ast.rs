@@ -90,6 +90,8 @@ pub struct Game {
     pub name: Ident,
     pub title: Option<String>,
     pub players: Option<(RangeLit, Span)>,
+    /// `actions N`: the most actions a game may take.
+    pub actions: Option<(i64, Span)>,
 }
 
 /// `a..b` or `a..` as written.

@@ -25,6 +25,14 @@ impl<'f> Checker<'f> {
                 (1, 1)
             }
         };
+        let max_actions = match g.actions {
+            Some((n, span)) if !(1..=MAX_ACTIONS as i64).contains(&n) => {
+                self.error(errors::action_limit_out_of_range(span, n, MAX_ACTIONS));
+                DEFAULT_MAX_ACTIONS
+            }
+            Some((n, _)) => n as u64,
+            None => DEFAULT_MAX_ACTIONS,
+        };
         self.note_provenance(format!("game {}", g.name.name), &item.notes);
         self.game = Some((
             model::Game {
@@ -32,6 +40,8 @@ impl<'f> Checker<'f> {
                 title: g.title.clone().unwrap_or_else(|| g.name.name.clone()),
                 min_players: min,
                 max_players: max,
+                max_actions,
+                span: g.name.span,
             },
             g.name.span,
         ));

@@ -38,6 +38,12 @@ pub fn no_player_range(name: Span) -> Diagnostic {
         .help("add `players 2..4` inside the braces")
 }
 
+pub fn action_limit_out_of_range(span: Span, n: i64, max: u64) -> Diagnostic {
+    Diagnostic::error(Code::OutOfRange, span, format!("a game may take 1 to {max} actions, not {n}"))
+        .label("out of range")
+        .help("give the most actions a whole game can take; a game that runs past it is broken")
+}
+
 pub fn empty_file(start: Span) -> Diagnostic {
     Diagnostic::error(Code::MissingGame, start, "the file has no rules")
         .label("empty")

@@ -112,6 +112,10 @@ const BUILTIN_NAMES: &[&str] = &["me", "players", "player_count"];
 const FUNCTIONS: &[&str] = &["min", "max", "abs", "distance", "count", "sum", "any", "all", "first"];
 const MAX_PLAYERS: i64 = 16;
 const MAX_TABLE_CELLS: i64 = 100_000;
+/// The actions a game may take unless its `game` item says (docs/limits.md).
+pub const DEFAULT_MAX_ACTIONS: u64 = 10_000;
+/// The most a `game` item may allow.
+pub const MAX_ACTIONS: u64 = 1_000_000;
 /// The most values one action parameter may take (docs/limits.md).
 pub const MAX_PARAM_VALUES: u128 = 10_000;
 /// The most combinations of parameter values one action may have.

@@ -47,6 +47,7 @@ pub const KEYWORDS: &[Keyword] = &[
     kw(&["override"], Rule::kw_override, "ir"),
     kw(&["remove"], Rule::kw_remove, "ir"),
     kw(&["players"], Rule::kw_players, ""),
+    kw(&["actions"], Rule::kw_actions, ""),
     kw(&["option"], Rule::kw_option, "ir"),
     kw(&["place"], Rule::kw_place, "i"),
     kw(&["route"], Rule::kw_route, "ir"),

@@ -148,24 +148,27 @@ impl Lower<'_> {
         let name = self.ident(it.next().expect("grammar: game name"));
         let mut title = None;
         let mut players = None;
+        let mut actions = None;
         for p in it {
             match p.as_rule() {
                 Rule::string => title = Some(self.string(p)),
                 Rule::game_field => {
-                    let f = p.into_inner().find(|p| !is_keyword(p.as_rule()));
+                    let f = p
+                        .into_inner()
+                        .find(|p| p.as_rule() != Rule::kw_players && p.as_rule() != Rule::kw_actions);
                     if let Some(f) = f {
-                        if f.as_rule() == Rule::note {
-                            notes.push(self.note(f));
-                        } else {
-                            let s = self.span(&f);
-                            players = Some((self.range(f), s));
+                        let s = self.span(&f);
+                        match f.as_rule() {
+                            Rule::note => notes.push(self.note(f)),
+                            Rule::int => actions = Some(self.int(f)),
+                            _ => players = Some((self.range(f), s)),
                         }
                     }
                 }
                 _ => {}
             }
         }
-        ItemKind::Game(Game { name, title, players })
+        ItemKind::Game(Game { name, title, players, actions })
     }
 
     pub(super) fn option_item(&mut self, mut it: Items<'_>) -> ItemKind {

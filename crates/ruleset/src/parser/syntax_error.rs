@@ -31,6 +31,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::table_cell => "a table cell such as `table chart[3][4] = 5`",
         Rule::instance_removal => "`remove \"Name\"`",
         Rule::kw_players => "`players`",
+        Rule::kw_actions => "`actions`",
         Rule::kw_option => "`option`",
         Rule::kw_place => "`place`",
         Rule::kw_route => "`route`",
