@@ -14,7 +14,7 @@ pub fn run(files: &[PathBuf], format: Format) -> ExitCode {
         match format {
             Format::Human => {
                 let report = render::report(&loaded.checked.sources, &loaded.checked.diagnostics, true);
-                eprint!("{report}");
+                err!("{report}");
                 let errors = loaded.checked.diagnostics.iter().filter(|d| d.is_error()).count();
                 let warnings = loaded.checked.diagnostics.len() - errors;
                 if errors == 0 {
@@ -23,9 +23,9 @@ pub fn run(files: &[PathBuf], format: Format) -> ExitCode {
                     } else {
                         String::new()
                     };
-                    eprintln!("{}: ok{w}", loaded.name);
+                    errln!("{}: ok{w}", loaded.name);
                 } else {
-                    eprintln!(
+                    errln!(
                         "{}: {errors} error{}, {warnings} warning{}",
                         loaded.name,
                         plural(errors),

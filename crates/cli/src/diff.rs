@@ -42,8 +42,8 @@ pub fn run(a: &Path, b: &Path, json: bool) -> ExitCode {
     let mut broken = false;
     for l in [&la, &lb] {
         if l.checked.has_errors() {
-            eprint!("{}", render::report(&l.checked.sources, &l.checked.diagnostics, true));
-            eprintln!("{}: has errors; fix them before comparing", l.name);
+            err!("{}", render::report(&l.checked.sources, &l.checked.diagnostics, true));
+            errln!("{}: has errors; fix them before comparing", l.name);
             broken = true;
         }
     }

@@ -8,18 +8,58 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-/// Print to stdout; a closed pipe (`chronoscope ... | head`) ends the
-/// program quietly instead of panicking.
+/// Print to stdout. Output that cannot be written ends the program (see
+/// `output_error`), never silently and never with a panic.
 macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         let mut stdout = std::io::stdout().lock();
         if let Err(e) = write!(stdout, $($arg)*).and_then(|_| stdout.flush()) {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                std::process::exit(0);
-            }
+            $crate::output_error(e);
         }
     }};
+}
+
+/// Print to stderr. `eprint!` panics when stderr cannot be written; this
+/// notes the failure instead, and the exit code reports it.
+macro_rules! err {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut stderr = std::io::stderr().lock();
+        if write!(stderr, $($arg)*).and_then(|_| stderr.flush()).is_err() {
+            $crate::OUTPUT_FAILED.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }};
+}
+
+macro_rules! errln {
+    () => { err!("\n") };
+    ($($arg:tt)*) => {{ err!($($arg)*); err!("\n"); }};
+}
+
+/// Set when something could not be written to stderr.
+#[doc(hidden)]
+pub static OUTPUT_FAILED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether some output could not be written: the binary then exits with a
+/// failure even if the command itself succeeded.
+pub fn output_failed() -> bool {
+    OUTPUT_FAILED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Standard output could not be written. A reader that went away
+/// (`chronoscope ... | head`) ends the program quietly with the status a
+/// closed pipe gives (141, as 128 + SIGPIPE); any other failure (a full
+/// disk, /dev/full) is said on stderr and ends it with status 1. Either way
+/// the program does not claim success for output nobody got.
+#[doc(hidden)]
+pub fn output_error(e: std::io::Error) -> ! {
+    use std::io::Write as _;
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(141);
+    }
+    let _ = writeln!(std::io::stderr(), "error: cannot write the output: {e}");
+    std::process::exit(1);
 }
 
 macro_rules! outln {
@@ -175,7 +215,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 compare: cmd.compare,
             }),
             (None, None) => {
-                eprintln!("error: give a ruleset to simulate, or `simulate merge FILES...`");
+                errln!("error: give a ruleset to simulate, or `simulate merge FILES...`");
                 ExitCode::from(2)
             }
         },

@@ -6,5 +6,10 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    chronoscope_cli::run(chronoscope_cli::Cli::parse())
+    let code = chronoscope_cli::run(chronoscope_cli::Cli::parse());
+    if chronoscope_cli::output_failed() {
+        ExitCode::FAILURE
+    } else {
+        code
+    }
 }

@@ -17,15 +17,17 @@ use crate::render;
 pub fn run(path: &Path, players: Option<u32>, provisional_only: bool) -> ExitCode {
     let loaded = render::load(path);
     let Some(rules) = &loaded.checked.ruleset else {
-        eprint!("{}", render::report(&loaded.checked.sources, &loaded.checked.diagnostics, true));
-        eprintln!("{}: cannot show a ruleset with errors; fix them first", loaded.name);
+        err!("{}", render::report(&loaded.checked.sources, &loaded.checked.diagnostics, true));
+        errln!("{}: cannot show a ruleset with errors; fix them first", loaded.name);
         return ExitCode::FAILURE;
     };
     if let Some(n) = players {
         if n < rules.game.min_players || n > rules.game.max_players {
-            eprintln!(
+            errln!(
                 "error: {} is for {} to {} players, not {n}",
-                rules.game.title, rules.game.min_players, rules.game.max_players
+                rules.game.title,
+                rules.game.min_players,
+                rules.game.max_players
             );
             return ExitCode::FAILURE;
         }

@@ -72,7 +72,7 @@ pub fn run(args: SimArgs) -> ExitCode {
     match simulate(args) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             ExitCode::from(2)
         }
     }
@@ -83,7 +83,7 @@ fn load(path: &Path) -> Result<(render::Loaded, Program), String> {
     match loaded.checked.ruleset.clone() {
         Some(r) => Ok((loaded, Program::new(r))),
         None => {
-            eprint!("{}", render::report(&loaded.checked.sources, &loaded.checked.diagnostics, true));
+            err!("{}", render::report(&loaded.checked.sources, &loaded.checked.diagnostics, true));
             Err(format!("{}: cannot simulate a ruleset with errors", loaded.name))
         }
     }
@@ -104,17 +104,39 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
         None => (0, args.games),
         Some(spec) => shard_range(spec, args.games)?,
     };
+    if to - from > MAX_GAMES_PER_RUN {
+        return Err(format!(
+            "{} games in one run is more than the {MAX_GAMES_PER_RUN} a run keeps; split the run with \
+             --shard K/N and combine the parts with `simulate merge`",
+            to - from
+        ));
+    }
+    // Everything that could fail after the games is tried before them, so
+    // no result is lost to a typo: the other ruleset, the plot's file.
+    let other = match &args.compare {
+        Some(path) => {
+            let (lb, rb) = load(path)?;
+            if players < rb.game.min_players as usize || players > rb.game.max_players as usize {
+                return Err(format!("{} is not for {players} players", rb.game.title));
+            }
+            Some((lb, rb))
+        }
+        None => None,
+    };
+    let plot = match &args.plot {
+        Some(path) => Some((
+            path,
+            std::fs::File::create(path).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?,
+        )),
+        None => None,
+    };
     let jobs =
         args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let a = run_games(&rules, &loaded.name, players, &seats, args.seed, args.games, from, to, jobs)?;
-    if let Some(other) = &args.compare {
-        let (lb, rb) = load(other)?;
-        if players < rb.game.min_players as usize || players > rb.game.max_players as usize {
-            return Err(format!("{} is not for {players} players", rb.game.title));
-        }
+    if let Some((lb, rb)) = other {
         let b = run_games(&rb, &lb.name, players, &seats, args.seed, args.games, from, to, jobs)?;
-        if let Some(plot) = &args.plot {
-            write_plot(plot, &a)?;
+        if let Some((path, file)) = plot {
+            write_plot(path, file, &a)?;
         }
         let text = match args.format {
             SimFormat::Json => serde_json::to_string_pretty(&serde_json::json!({
@@ -133,8 +155,8 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
         outln!("{text}");
         return Ok(ExitCode::SUCCESS);
     }
-    if let Some(plot) = &args.plot {
-        write_plot(plot, &a)?;
+    if let Some((path, file)) = plot {
+        write_plot(path, file, &a)?;
     }
     outln!("{}", render_results(&a, args.format));
     Ok(ExitCode::SUCCESS)
@@ -146,14 +168,14 @@ pub fn merge(files: &[PathBuf], format: SimFormat) -> ExitCode {
         let text = match std::fs::read_to_string(f) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("error: cannot read `{}`: {e}", f.display());
+                errln!("error: cannot read `{}`: {e}", f.display());
                 return ExitCode::from(2);
             }
         };
         let r: Results = match serde_json::from_str::<Results>(&text) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("error: `{}` is not a `simulate --format json` result: {e}", f.display());
+                errln!("error: `{}` is not a `simulate --format json` result: {e}", f.display());
                 return ExitCode::from(2);
             }
         };
@@ -163,7 +185,7 @@ pub fn merge(files: &[PathBuf], format: SimFormat) -> ExitCode {
                 if (m.ruleset.as_str(), m.players, &m.seats, m.seed, m.games, &m.rules)
                     != (r.ruleset.as_str(), r.players, &r.seats, r.seed, r.games, &r.rules)
                 {
-                    eprintln!(
+                    errln!(
                         "error: `{}` is a different run (ruleset, players, seats, seed or games differ)",
                         f.display()
                     );
@@ -175,14 +197,14 @@ pub fn merge(files: &[PathBuf], format: SimFormat) -> ExitCode {
         };
     }
     let Some(mut m) = merged else {
-        eprintln!("error: nothing to merge");
+        errln!("error: nothing to merge");
         return ExitCode::from(2);
     };
     m.records.sort_by_key(|r| r.game);
     let before = m.records.len();
     m.records.dedup_by_key(|r| r.game);
     if m.records.len() != before {
-        eprintln!(
+        errln!(
             "warning: {} games appeared in more than one file; each is counted once",
             before - m.records.len()
         );
@@ -211,8 +233,14 @@ fn shard_range(spec: &str, games: u64) -> Result<(u64, u64), String> {
     if n == 0 || k == 0 || k > n {
         return Err(bad());
     }
-    Ok(((k - 1) * games / n, k * games / n))
+    // In 128 bits: a huge count times K must not wrap.
+    let at = |k: u64| (u128::from(k) * u128::from(games) / u128::from(n)) as u64;
+    Ok((at(k - 1), at(k)))
 }
+
+/// The most games one run (or one shard) plays: every game's record is kept
+/// until the summary, about 150 bytes each (docs/limits.md).
+pub const MAX_GAMES_PER_RUN: u64 = 1_000_000;
 
 #[allow(clippy::too_many_arguments)]
 fn run_games(
@@ -255,10 +283,10 @@ fn run_games(
                     last = d;
                     let rate = d as f64 / started.elapsed().as_secs_f64().max(1e-9);
                     let left = (n - d) as f64 / rate.max(1e-9);
-                    eprint!("\r  {d}/{n} games  {rate:.1}/s  {left:.0} s left   ");
+                    err!("\r  {d}/{n} games  {rate:.1}/s  {left:.0} s left   ");
                 }
             }
-            eprint!("\r{:60}\r", "");
+            err!("\r{:60}\r", "");
         }
     });
     let slots = slots.into_inner().map_err(|_| "a worker thread failed".to_string())?;
@@ -583,7 +611,7 @@ fn compare_table(a: &Results, b: &Results) -> String {
 }
 
 /// An SVG histogram of final scores, one outline per seat.
-fn write_plot(path: &Path, r: &Results) -> Result<(), String> {
+fn write_plot(path: &Path, mut file: std::fs::File, r: &Results) -> Result<(), String> {
     let all: Vec<i64> = r.records.iter().flat_map(|g| g.totals.iter().copied()).collect();
     let (lo, hi) = (all.iter().copied().min().unwrap_or(0), all.iter().copied().max().unwrap_or(1));
     let bins = ((hi - lo + 1) as usize).clamp(1, 40);
@@ -647,7 +675,8 @@ fn write_plot(path: &Path, r: &Results) -> Result<(), String> {
         h - m + 16.0
     );
     svg.push_str("</svg>\n");
-    std::fs::write(path, svg).map_err(|e| format!("cannot write `{}`: {e}", path.display()))
+    use std::io::Write as _;
+    file.write_all(svg.as_bytes()).map_err(|e| format!("cannot write `{}`: {e}", path.display()))
 }
 
 fn xml(s: &str) -> String {

@@ -296,6 +296,66 @@ fn a_rule_error_that_leaves_a_player_without_choices_is_shown_with_its_line() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Run with stdout or stderr sent to a file (a full device, say).
+#[cfg(target_os = "linux")]
+fn run_into(args: &[&str], stdout_to: Option<&str>, stderr_to: Option<&str>) -> Output {
+    let open = |p: &str| std::fs::OpenOptions::new().write(true).open(p).expect("the device opens");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_chronoscope"));
+    cmd.args(args).current_dir(root()).env("NO_COLOR", "1");
+    if let Some(p) = stdout_to {
+        cmd.stdout(open(p));
+    }
+    if let Some(p) = stderr_to {
+        cmd.stderr(open(p));
+    }
+    cmd.output().expect("the binary runs")
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn output_that_cannot_be_written_is_a_failure_not_a_success() {
+    // stdout on a full device: an error on stderr and status 1.
+    let o = run_into(&["show", THEBES], Some("/dev/full"), None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("cannot write the output"), "{}", stderr(&o));
+    let o = run_into(&["play", THEBES, "--players", "2", "--seed", "1"], Some("/dev/full"), None);
+    assert_eq!(o.status.code(), Some(1));
+    // stderr on a full device: no panic, and the status says it failed.
+    let o = run_into(&["check", THEBES], None, Some("/dev/full"));
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_program_with_the_closed_pipe_status() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chronoscope"))
+        .args(["play", THEBES, "--players", "4", "--seed", "3"])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    let status = child.wait().expect("it ends");
+    assert_eq!(status.code(), Some(141));
+}
+
+#[test]
+fn simulate_checks_its_outputs_and_counts_before_playing() {
+    let o = run(&["simulate", THEBES, "--games", "5", "--plot", "/no/such/dir/plot.svg"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot write `/no/such/dir/plot.svg`"), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty(), "nothing was played: {}", stdout(&o));
+    for games in ["18446744073709551615", "50000000"] {
+        let o = run(&["simulate", THEBES, "--games", games]);
+        assert_eq!(o.status.code(), Some(2), "{games}");
+        assert!(stderr(&o).contains("--shard K/N"), "{games}: {}", stderr(&o));
+    }
+    // A shard of a huge count is a huge count, not none.
+    let o = run(&["simulate", THEBES, "--games", "18446744073709551615", "--shard", "2/2"]);
+    assert!(stderr(&o).contains("9223372036854775808 games in one run"), "{}", stderr(&o));
+}
+
 #[test]
 fn a_script_with_an_illegal_line_stops_with_its_line_number() {
     let dir = temp("script");

@@ -79,8 +79,8 @@ enum Seat {
 pub fn run(args: PlayArgs) -> ExitCode {
     let loaded = render::load(&args.file);
     let Some(rules) = loaded.checked.ruleset.clone() else {
-        eprint!("{}", render::report(&loaded.checked.sources, &loaded.checked.diagnostics, true));
-        eprintln!("{}: cannot play a ruleset with errors; fix them first", loaded.name);
+        err!("{}", render::report(&loaded.checked.sources, &loaded.checked.diagnostics, true));
+        errln!("{}: cannot play a ruleset with errors; fix them first", loaded.name);
         return ExitCode::FAILURE;
     };
     let program = Program::new(rules);
@@ -89,14 +89,9 @@ pub fn run(args: PlayArgs) -> ExitCode {
     let mut io = Io { input: &mut input, out: &mut stdout };
     match play(&program, &loaded.checked.sources, &loaded.name, args, &mut io) {
         Ok(code) => code,
-        // A reader that went away (`play ... | head`) ends the game quietly.
-        Err(Stop::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(Stop::Output(e)) => {
-            eprintln!("error: cannot write the output: {e}");
-            ExitCode::FAILURE
-        }
+        Err(Stop::Output(e)) => crate::output_error(e),
         Err(Stop::Error(message)) => {
-            eprintln!("error: {message}");
+            errln!("error: {message}");
             ExitCode::FAILURE
         }
     }
