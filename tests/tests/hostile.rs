@@ -49,9 +49,11 @@ fn binary_and_non_utf8_bytes_are_reported() {
     assert_eq!(codes(&checked), [Code::NotUtf8]);
     assert_eq!(checked.diagnostics[0].label.span.start, 4);
 
+    // Control characters: refused where they stand (before any syntax error).
     let (_, checked) = check_bytes(b"\x00\x01\x02\x03 game");
     assert!(checked.has_errors());
-    assert_eq!(codes(&checked)[0], Code::Syntax);
+    assert_eq!(codes(&checked)[0], Code::ControlCharacter);
+    assert_eq!(checked.diagnostics[0].label.span.start, 0);
 }
 
 #[test]
@@ -97,4 +99,15 @@ impl FloorBoundary for str {
         }
         i
     }
+}
+
+#[test]
+fn a_control_character_is_refused_and_never_reaches_the_terminal() {
+    let text = "game t \"Title\x1b[2J\x07\" { players 2..2 }\n";
+    let checked = check_source(text);
+    assert_eq!(codes(&checked)[0], Code::ControlCharacter);
+    assert_eq!(checked.diagnostics[0].label.span.start, text.find('\x1b').unwrap());
+    let shown = chronoscope_tests::render_all(&checked);
+    assert!(!shown.contains('\x1b') && !shown.contains('\x07'), "{shown:?}");
+    assert!(shown.contains("U+001B"), "{shown}");
 }

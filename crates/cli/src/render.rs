@@ -21,10 +21,16 @@ pub fn load(path: &Path) -> Loaded {
 
 /// Read a file, refusing one larger than a ruleset may be without reading it.
 fn read_file(path: &str) -> Result<Vec<u8>, String> {
-    let file = std::fs::File::open(path).map_err(|e| io_reason(&e))?;
-    if file.metadata().is_ok_and(|m| m.is_dir()) {
+    // Looked at before opening: opening a named pipe would wait for a
+    // writer for ever, and a device reads without end (`/dev/zero`).
+    let meta = std::fs::metadata(path).map_err(|e| io_reason(&e))?;
+    if meta.is_dir() {
         return Err("it is a directory".into());
     }
+    if !meta.is_file() {
+        return Err("it is not a regular file (a device, a pipe or a socket)".into());
+    }
+    let file = std::fs::File::open(path).map_err(|e| io_reason(&e))?;
     let limit = ruleset::parser::MAX_FILE_BYTES as u64 + 1;
     let mut bytes = Vec::new();
     file.take(limit).read_to_end(&mut bytes).map_err(|e| io_reason(&e))?;

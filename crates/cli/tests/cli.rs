@@ -357,6 +357,37 @@ fn simulate_checks_its_outputs_and_counts_before_playing() {
 }
 
 #[test]
+#[cfg(target_os = "linux")]
+fn a_ruleset_that_is_a_pipe_or_a_device_is_refused_without_waiting() {
+    let dir = temp("fifo");
+    let fifo = dir.join("base.ruleset");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let edition = dir.join("edition.ruleset");
+    std::fs::write(&edition, "extends \"base.ruleset\"\n").unwrap();
+    // Opening the pipe would wait for a writer for ever: bound the wait.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chronoscope"))
+        .args(["check", edition.to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("it runs").is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("check waited on the pipe");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let o = child.wait_with_output().expect("it ended");
+    assert!(stderr(&o).contains("it is not a regular file"), "{}", stderr(&o));
+    let o = run(&["check", "/dev/zero"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("it is not a regular file"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn a_script_with_an_illegal_line_stops_with_its_line_number() {
     let dir = temp("script");
     let script = dir.join("bad.txt");

@@ -52,6 +52,35 @@ fn a_mistyped_move_gets_a_reason_and_the_prompt_again() {
 }
 
 #[test]
+fn a_line_that_is_not_text_or_too_long_is_refused_and_the_prompt_asks_again() {
+    let mut typed = b"\xff\xfe dig\n".to_vec();
+    typed.extend(std::iter::repeat_n(b'a', 200_000));
+    typed.extend(b"\nquit\n");
+    let file = root().join("rulesets/thebes/thebes.ruleset");
+    let loaded = chronoscope_cli::render::load(&file);
+    let program = engine::Program::new(loaded.checked.ruleset.clone().unwrap());
+    let args = PlayArgs {
+        file,
+        players: Some(2),
+        seats: Some("human,random".into()),
+        seed: Some(3),
+        script: None,
+        save: None,
+        log: None,
+        quiet: false,
+    };
+    let mut input = Cursor::new(typed);
+    let mut out: Vec<u8> = Vec::new();
+    let result =
+        play(&program, &loaded.checked.sources, "thebes", args, &mut Io { input: &mut input, out: &mut out });
+    let out = String::from_utf8(out).expect("the output is UTF-8");
+    assert!(matches!(result, Ok(code) if code == ExitCode::FAILURE), "quit ends it: {out}");
+    assert!(out.contains("that line is not UTF-8 text"), "{out}");
+    assert!(out.contains("that line is longer than 65536 bytes"), "{out}");
+    assert_eq!(out.matches("P1> ").count(), 3, "asked again after each: {out}");
+}
+
+#[test]
 fn a_failed_write_stops_the_game_with_an_output_error() {
     struct Full;
     impl std::io::Write for Full {

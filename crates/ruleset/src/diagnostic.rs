@@ -39,6 +39,7 @@ codes! {
     Io => "ruleset::io::unreadable",
     NotUtf8 => "ruleset::io::not_utf8",
     TooLarge => "ruleset::io::too_large",
+    ControlCharacter => "ruleset::io::control_character",
     Syntax => "ruleset::parse::syntax",
     TooDeep => "ruleset::parse::too_deep",
     TooComplex => "ruleset::parse::too_complex",

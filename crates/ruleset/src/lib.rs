@@ -118,10 +118,25 @@ impl Loader<'_> {
             }
         };
         let text = match std::str::from_utf8(&bytes) {
-            Ok(t) => t.to_string(),
+            Ok(t) => {
+                let (text, first) = mask_controls(t);
+                if let Some((at, c)) = first {
+                    self.diags.push(
+                        Diagnostic::error(
+                            Code::ControlCharacter,
+                            Span::in_file(id, at, at + c.len_utf8()),
+                            format!("the file holds a control character (U+{:04X})", c as u32),
+                        )
+                        .label("shown as `?`")
+                        .help("remove it: a ruleset is plain text (tabs and line breaks are fine)"),
+                    );
+                }
+                text
+            }
             Err(e) => {
                 let at = e.valid_up_to();
-                self.sources.push((path.to_string(), String::from_utf8_lossy(&bytes).into_owned()));
+                let (lossy, _) = mask_controls(&String::from_utf8_lossy(&bytes));
+                self.sources.push((path.to_string(), lossy));
                 self.diags.push(
                     Diagnostic::error(Code::NotUtf8, Span::in_file(id, at, at + 1), "file is not UTF-8 text")
                         .label(format!("byte {at} is not valid UTF-8"))
@@ -200,6 +215,20 @@ impl Loader<'_> {
         self.changes.extend(changes);
         merged
     }
+}
+
+/// The text with every control character but tab and line breaks replaced
+/// by `?` (as many as its bytes, so offsets stay), and the first one found.
+/// Such a character would reach the terminal in a diagnostic's snippet, a
+/// title or a name, and could rewrite the screen.
+fn mask_controls(text: &str) -> (String, Option<(usize, char)>) {
+    let is_bad = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r');
+    let Some(first) = text.char_indices().find(|(_, c)| is_bad(*c)) else {
+        return (text.to_string(), None);
+    };
+    let masked =
+        text.chars().map(|c| if is_bad(c) { "?".repeat(c.len_utf8()) } else { c.to_string() }).collect();
+    (masked, Some(first))
 }
 
 /// `dir(of)/relative`, lexically.

@@ -22,6 +22,58 @@ Other commands:
   help            this text
   quit            stop the game";
 
+/// The longest line the prompt reads; the rest of a longer one is skipped.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// One line typed at the prompt.
+pub enum Line {
+    Text(String),
+    /// Longer than the limit (what came after it on the line was skipped).
+    TooLong,
+    NotUtf8,
+}
+
+/// Read one line of at most `max` bytes without holding more than that in
+/// memory, however long the line is; `None` at the end of the input.
+pub fn read_line(input: &mut dyn BufRead, max: usize) -> std::io::Result<Option<Line>> {
+    let mut bytes = Vec::new();
+    let mut too_long = false;
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            if bytes.is_empty() && !too_long {
+                return Ok(None);
+            }
+            break;
+        }
+        let (chunk, done) = match buf.iter().position(|b| *b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        if !too_long {
+            if bytes.len() + chunk.len() > max {
+                too_long = true;
+                bytes.clear();
+            } else {
+                bytes.extend_from_slice(chunk);
+            }
+        }
+        let used = done.unwrap_or(buf.len());
+        input.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    Ok(Some(if too_long {
+        Line::TooLong
+    } else {
+        match String::from_utf8(bytes) {
+            Ok(s) => Line::Text(s),
+            Err(_) => Line::NotUtf8,
+        }
+    }))
+}
+
 /// Ask the human to move; `None` when input ends or they quit.
 pub fn ask(
     game: &Game,
@@ -36,11 +88,18 @@ pub fn ask(
     loop {
         say!(out, "{me}> ");
         out.flush()?;
-        let mut line = String::new();
-        match input.read_line(&mut line) {
-            Ok(0) | Err(_) => return Ok(None),
-            Ok(_) => {}
-        }
+        let line = match read_line(input, MAX_LINE) {
+            Ok(Some(Line::Text(l))) => l,
+            Ok(Some(Line::TooLong)) => {
+                sayln!(out, "that line is longer than {MAX_LINE} bytes; type a choice");
+                continue;
+            }
+            Ok(Some(Line::NotUtf8)) => {
+                sayln!(out, "that line is not UTF-8 text; type a choice");
+                continue;
+            }
+            Ok(None) | Err(_) => return Ok(None),
+        };
         let line = line.trim();
         match line.split_whitespace().next() {
             None => continue,

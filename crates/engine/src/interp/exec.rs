@@ -75,7 +75,11 @@ impl Interp<'_> {
                 self.move_cards(&cards, dest, *position, s.span, st)?;
             }
             StmtKind::Draw { count, from, position, to } => {
-                let n = self.int(count, st, f)?.max(0) as usize;
+                let n = self.int(count, st, f)?;
+                if n < 0 {
+                    return rule(count.span, format!("`draw` of a negative count ({n})"));
+                }
+                let n = usize::try_from(n).unwrap_or(usize::MAX);
                 let src = self.zone_inst(from, st, f)?;
                 let dest = self.zone_inst(to, st, f)?;
                 let random = matches!(self.lay.zone_kind(self.r, src), ZoneKind::Bag | ZoneKind::Box);

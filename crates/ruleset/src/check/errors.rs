@@ -448,6 +448,12 @@ pub fn whose_piece(span: Span, piece: &str) -> Diagnostic {
 
 // --------------------------------------------------------------- ranges
 
+pub fn negative_draw(span: Span) -> Diagnostic {
+    Diagnostic::error(Code::OutOfRange, span, "`draw` takes a count of 0 or more")
+        .label("a negative count")
+        .help("to put components back, `move` them")
+}
+
 pub fn route_too_short(span: Span) -> Diagnostic {
     Diagnostic::error(Code::OutOfRange, span, "a route is at least 1 step long")
         .label("must be 1 or more")

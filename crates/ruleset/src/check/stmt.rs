@@ -49,6 +49,14 @@ impl<'f> Checker<'f> {
             S::Draw { count, from, position, to } => {
                 let (n, nty) = self.value(count, cx);
                 self.expect(&nty, &Ty::Int, count.span, "`draw`");
+                let negative = match &n.kind {
+                    ExprKind::Int(k) => *k < 0,
+                    ExprKind::Unary(UnaryOp::Neg, x) => matches!(x.kind, ExprKind::Int(k) if k > 0),
+                    _ => false,
+                };
+                if negative {
+                    self.error(errors::negative_draw(count.span));
+                }
                 let (f, fty) = self.value(from, cx);
                 self.expect(&fty, &Ty::Zone, from.span, "`draw ... from`");
                 let (t, tty) = self.value(to, cx);
