@@ -56,8 +56,13 @@ fn binary_and_non_utf8_bytes_are_reported() {
     assert_eq!(checked.diagnostics[0].label.span.start, 0);
 }
 
+/// Every diagnostic points inside the text it is about.
+fn spans_inside(checked: &ruleset::Checked, len: usize) -> bool {
+    checked.diagnostics.iter().all(|d| d.label.span.start <= d.label.span.end && d.label.span.end <= len)
+}
+
 #[test]
-fn random_garbage_never_panics() {
+fn random_garbage_is_refused_with_diagnostics_that_point_inside_it() {
     // A fixed pseudo-random stream: deterministic, no dependency.
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let alphabet = b"game place route kind cards zone table let action setup score { } [ ] ( ) : , . .. -> = == x3 \"a\" 12 -4 // \n";
@@ -71,20 +76,36 @@ fn random_garbage_never_panics() {
         }
         let text = String::from_utf8(text).unwrap();
         let checked = check_source(&text);
-        assert!(checked.has_errors() || checked.ruleset.is_some());
+        assert!(checked.has_errors(), "garbage is never a ruleset: {text:?}");
+        assert!(spans_inside(&checked, text.len()), "{text:?}");
     }
 }
 
 #[test]
-fn every_fixture_truncated_at_every_line_never_panics() {
+fn every_fixture_cut_in_the_middle_of_every_line_is_checked_without_panicking() {
     let root = chronoscope_tests::repo_root();
-    let source = std::fs::read_to_string(root.join("rulesets/thebes/thebes.ruleset")).unwrap();
-    let mut cut = 0;
-    for line in source.split_inclusive('\n').step_by(7) {
-        cut += line.len() * 7;
-        let prefix = &source[..source.floor_char_boundary_compat(cut)];
-        let _ = check_source(prefix);
+    let mut files = chronoscope_tests::ruleset_files(&root.join("tests/fixtures"));
+    assert!(files.len() > 60, "the fixtures are found");
+    // The bundled games too, at every seventh line (each check of a whole
+    // game costs milliseconds in a test build).
+    let games = ["rulesets/thebes/thebes.ruleset", "rulesets/grabrauber/grabrauber.ruleset"];
+    files.extend(games.iter().map(|g| root.join(g)));
+    let mut cuts = 0;
+    for path in files {
+        let source = std::fs::read_to_string(&path).unwrap();
+        let every = if games.iter().any(|g| path.ends_with(g)) { 7 } else { 1 };
+        let mut start = 0;
+        for (i, line) in source.split_inclusive('\n').enumerate() {
+            if i % every == 0 {
+                let middle = source.floor_char_boundary_compat(start + line.len() / 2);
+                let checked = check_source(&source[..middle]);
+                assert!(spans_inside(&checked, middle), "{} cut at byte {middle}", path.display());
+                cuts += 1;
+            }
+            start += line.len();
+        }
     }
+    assert!(cuts > 1_500, "{cuts} cuts");
 }
 
 trait FloorBoundary {
