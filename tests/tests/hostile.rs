@@ -132,3 +132,19 @@ fn a_control_character_is_refused_and_never_reaches_the_terminal() {
     assert!(!shown.contains('\x1b') && !shown.contains('\x07'), "{shown:?}");
     assert!(shown.contains("U+001B"), "{shown}");
 }
+
+#[test]
+fn calls_nested_sixty_deep_are_parsed_once_each() {
+    // `max(max(...))` was parsed twice at every level (as an aggregate,
+    // then as a call): 22 levels took more than 20 s, 60 would never end.
+    let base =
+        std::fs::read_to_string(chronoscope_tests::repo_root().join("tests/fixtures/valid/mini.ruleset"))
+            .expect("the valid fixture");
+    let mut e = "1".to_string();
+    for _ in 0..60 {
+        e = format!("max({e}, sum(c.weeks for c in deck where c.weeks > 0))");
+    }
+    let text = format!("{base}\nlet deep = {e}\nscore deep_score = deep\n");
+    let checked = check_source(&text);
+    assert!(checked.diagnostics.is_empty(), "{}", chronoscope_tests::render("deep", &text, &checked));
+}

@@ -128,7 +128,7 @@ impl Lower<'_> {
                 let b = self.expr(it.next().expect("grammar: else branch"));
                 ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
             }
-            Rule::aggregate => {
+            Rule::call if pair.clone().into_inner().any(|p| p.as_rule() == Rule::kw_in) => {
                 let parts: Vec<Pair<Rule>> = pair.into_inner().collect();
                 let has_value = parts.iter().any(|p| p.as_rule() == Rule::kw_for);
                 let mut it = parts.into_iter().filter(|p| !is_keyword(p.as_rule()));

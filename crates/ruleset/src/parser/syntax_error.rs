@@ -187,8 +187,9 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::expr
         | Rule::paren
         | Rule::cond_expr
-        | Rule::aggregate
         | Rule::call
+        | Rule::agg_bare
+        | Rule::agg_for
         | Rule::field_access
         | Rule::index => "an expression",
     })
