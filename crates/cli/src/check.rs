@@ -33,12 +33,16 @@ pub fn run(files: &[PathBuf], format: Format) -> ExitCode {
                     );
                 }
             }
-            Format::Json => json.push(serde_json::json!({
+            Format::Json => json.push({
+                let indexes: Vec<model::span::LineIndex> =
+                    loaded.checked.sources.iter().map(|(_, t)| model::span::LineIndex::new(t)).collect();
+                serde_json::json!({
                 "file": loaded.name,
                 "ok": !loaded.checked.has_errors(),
                 "diagnostics": loaded.checked.diagnostics.iter()
-                    .map(|d| d.to_json(&loaded.checked.sources)).collect::<Vec<_>>(),
-            })),
+                    .map(|d| d.to_json_indexed(&loaded.checked.sources, &indexes)).collect::<Vec<_>>(),
+                })
+            }),
         }
     }
     if format == Format::Json {

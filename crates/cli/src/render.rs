@@ -58,7 +58,12 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
-/// Render diagnostics with miette's graphical handler.
+/// How many diagnostics are drawn in full; the rest are counted. Nobody
+/// reads thousands of reports, and each costs a scan of its file.
+pub const MAX_REPORTS: usize = 100;
+
+/// Render diagnostics with miette's graphical handler: the first
+/// `MAX_REPORTS` in full, then how many more there are.
 pub fn report(sources: &[(String, String)], diagnostics: &[Diagnostic], color: bool) -> String {
     use std::io::IsTerminal;
     let theme = if color && std::io::stderr().is_terminal() {
@@ -68,12 +73,23 @@ pub fn report(sources: &[(String, String)], diagnostics: &[Diagnostic], color: b
     };
     let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
     let mut out = String::new();
-    for d in diagnostics {
+    for d in diagnostics.iter().take(MAX_REPORTS) {
         let report = Report::with_sources(d, sources);
         if handler.render_report(&mut out, &report).is_err() {
             out.push_str(&format!("{}: {}\n", d.code.as_str(), d.message));
         }
         out.push('\n');
+    }
+    if diagnostics.len() > MAX_REPORTS {
+        let rest = &diagnostics[MAX_REPORTS..];
+        let errors = rest.iter().filter(|d| d.is_error()).count();
+        out.push_str(&format!(
+            "... and {} more ({errors} error{}, {} warning{}) not shown; `check --format json` lists them all\n\n",
+            rest.len(),
+            if errors == 1 { "" } else { "s" },
+            rest.len() - errors,
+            if rest.len() - errors == 1 { "" } else { "s" },
+        ));
     }
     out
 }

@@ -388,6 +388,30 @@ fn a_ruleset_that_is_a_pipe_or_a_device_is_refused_without_waiting() {
 }
 
 #[test]
+fn thousands_of_diagnostics_are_counted_after_the_first_hundred() {
+    let dir = temp("many");
+    let file = dir.join("many.ruleset");
+    let base = std::fs::read_to_string(root().join("tests/fixtures/valid/mini.ruleset")).unwrap();
+    let options: String = (0..20_000).map(|i| format!("option o{i} = {i}\n")).collect();
+    std::fs::write(&file, format!("{base}{options}")).unwrap();
+    let o = run(&["check", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "warnings only");
+    let err = stderr(&o);
+    assert_eq!(err.matches("ruleset::check::unused").count(), 100, "the first hundred in full");
+    assert!(
+        err.contains("... and 19900 more (0 errors, 19900 warnings) not shown"),
+        "{}",
+        &err[err.len() - 300..]
+    );
+    let json = run(&["check", "--format", "json", file.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let diags = v["files"][0]["diagnostics"].as_array().expect("diagnostics");
+    assert_eq!(diags.len(), 20_000, "JSON lists them all");
+    assert_eq!(diags[19_999]["line"], base.lines().count() + 20_000, "lines counted from an index");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn a_script_with_an_illegal_line_stops_with_its_line_number() {
     let dir = temp("script");
     let script = dir.join("bad.txt");

@@ -49,6 +49,31 @@ impl Span {
     }
 }
 
+/// Where each line of a text starts, so that many offsets can be turned
+/// into lines and columns without scanning the text from its start each
+/// time (thousands of diagnostics in a large file).
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { starts }
+    }
+
+    /// 1-based line and column (in characters) of `offset` in `text`, the
+    /// text this index was made from; the same as [`line_col`].
+    pub fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let line = self.starts.partition_point(|s| *s <= offset).max(1);
+        let start = self.starts[line - 1].min(offset);
+        (line, text[start..offset].chars().count() + 1)
+    }
+}
+
 /// 1-based line and column of a byte offset, counting columns in characters.
 pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(source.len());

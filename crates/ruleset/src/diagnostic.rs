@@ -9,6 +9,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::span::{line_col, source_span, Span};
+use model::span::LineIndex;
 
 /// How bad a diagnostic is. Errors make `check` fail; warnings do not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -155,10 +156,27 @@ impl Diagnostic {
     /// A machine-readable form with 1-based lines and columns, for
     /// `check --format json`. `sources` are the ruleset's files by number.
     pub fn to_json(&self, sources: &[(String, String)]) -> JsonDiagnostic {
+        let indexes: Vec<LineIndex> = sources.iter().map(|(_, t)| LineIndex::new(t)).collect();
+        self.to_json_indexed(sources, &indexes)
+    }
+
+    /// As `to_json`, with each source's line index made once by the caller
+    /// (a file with thousands of diagnostics).
+    pub fn to_json_indexed(&self, sources: &[(String, String)], indexes: &[LineIndex]) -> JsonDiagnostic {
         let at = |span: Span| {
             let (file, text) = sources.get(span.file).map_or(("", ""), |(n, t)| (n.as_str(), t.as_str()));
-            let (line, column) = line_col(text, span.start);
-            let (end_line, end_column) = line_col(text, span.end);
+            let (line, column, end_line, end_column) = match indexes.get(span.file) {
+                Some(ix) => {
+                    let (l, c) = ix.line_col(text, span.start);
+                    let (el, ec) = ix.line_col(text, span.end);
+                    (l, c, el, ec)
+                }
+                None => {
+                    let (l, c) = line_col(text, span.start);
+                    let (el, ec) = line_col(text, span.end);
+                    (l, c, el, ec)
+                }
+            };
             JsonSpan {
                 file: file.to_string(),
                 start: span.start,

@@ -273,6 +273,11 @@ fn normalize(path: &str) -> String {
 /// file: the base definition an override replaced, or the override that
 /// changed part of a base item.
 fn relate_to_base(file: &ast::File, diags: &mut [Diagnostic]) {
+    // Without an edition nothing was merged: nothing to relate (and no
+    // search of every item for every diagnostic).
+    if !file.items.iter().any(|i| i.base.is_some() || !i.changed_by.is_empty()) {
+        return;
+    }
     for d in diags.iter_mut() {
         let at = d.label.span;
         let in_item = file.items.iter().find(|i| i.span.contains(at));

@@ -23,13 +23,39 @@ fn distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// How many candidates one check may compare in all. A file with thousands
+/// of unknown names would otherwise compare each with thousands of names:
+/// past the budget, mistakes get no "did you mean" (the first hundreds
+/// still do, and nobody reads further).
+pub const BUDGET: u64 = 2_000_000;
+
+thread_local! {
+    static LEFT: std::cell::Cell<u64> = const { std::cell::Cell::new(BUDGET) };
+}
+
+/// Give this thread's next check a fresh budget.
+pub fn reset_budget() {
+    LEFT.with(|l| l.set(BUDGET));
+}
+
+/// Whether suggestions may still be looked for (callers that gather many
+/// candidates ask first).
+pub fn budget_left() -> bool {
+    LEFT.with(|l| l.get() > 0)
+}
+
 /// The candidate closest to `name`, if it is close enough to be a typo:
 /// at most a third of the name's length in edits (at least one).
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
     let limit = (name.chars().count() / 3).max(1);
+    let len = name.chars().count();
     candidates
         .into_iter()
         .filter(|c| *c != name)
+        // Spend the budget; a name whose length is too far off cannot be
+        // close enough, and costs no edit distance.
+        .filter(|_| LEFT.with(|l| l.replace(l.get().saturating_sub(1))) > 0)
+        .filter(|c| c.len().abs_diff(name.len()) <= 4 * limit && c.chars().count().abs_diff(len) <= limit)
         .map(|c| (distance(name, c), c))
         .filter(|(d, _)| *d <= limit)
         .min_by(|(da, a), (db, b)| da.cmp(db).then_with(|| a.cmp(b)))

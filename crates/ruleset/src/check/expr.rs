@@ -210,11 +210,15 @@ impl<'f> Checker<'f> {
         if self.quiet {
             return;
         }
-        let mut candidates: Vec<String> = cx.scope.iter().map(|(n, _, _)| n.clone()).collect();
-        candidates.extend(self.symbols.keys().cloned());
-        candidates.extend(self.tags.iter().cloned());
-        candidates.extend(BUILTIN_NAMES.iter().map(|s| s.to_string()));
-        let help = help_for(&name.name, candidates.iter().map(String::as_str));
+        let help = if crate::suggest::budget_left() {
+            let candidates = (cx.scope.iter().map(|(n, _, _)| n.as_str()))
+                .chain(self.symbols.keys().map(String::as_str))
+                .chain(self.tags.iter().map(String::as_str))
+                .chain(BUILTIN_NAMES.iter().copied());
+            help_for(&name.name, candidates)
+        } else {
+            None
+        };
         let code = if name.name.chars().next().is_some_and(char::is_uppercase) {
             Code::UnknownPlace
         } else {

@@ -33,6 +33,7 @@ use whole::*;
 /// parsed: names may then be defined in the broken part, so unknown-name
 /// errors and unused warnings are held back.
 pub fn check(file: &ast::File, syntax_failed: bool) -> (Option<Ruleset>, Vec<Provenance>, Vec<Diagnostic>) {
+    crate::suggest::reset_budget();
     let mut c = Checker::new(syntax_failed);
     let ruleset = c.run(file);
     let provenance = std::mem::take(&mut c.provenance);
