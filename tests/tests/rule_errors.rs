@@ -134,3 +134,28 @@ fn a_game_that_cannot_end_stops_at_its_action_limit_with_an_error_naming_it() {
     assert_eq!(&ENDLESS[span.start..span.end], "e");
     assert!(g.choices().is_empty(), "bots see no choice either");
 }
+
+/// Each let calls the one before it twice: reading the last is 2^40 calls.
+fn doubling_lets() -> String {
+    let mut text = String::from(
+        "game d \"Doubling\" { players 2..2 }\ncounter time per player = 0\nturns by lowest time\nlet a0 = me.time + 1\n",
+    );
+    for i in 1..=40 {
+        text.push_str(&format!("let a{i} = a{} + a{}\n", i - 1, i - 1));
+    }
+    text.push_str("action go {\n  require a40 >= 0\n  advance me.time by 1\n}\n");
+    text.push_str("end when all(p in players where p.time >= 3)\nscore s = me.time\n");
+    text
+}
+
+#[test]
+fn rules_that_blow_up_stop_at_the_work_limit_with_a_rule_error() {
+    let text = doubling_lets();
+    let checked = ruleset::check_source(&text);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    let program = Program::new(checked.ruleset.expect("the ruleset checks"));
+    let (g, _) = Game::new(&program, 2, 1).expect("setup");
+    let Err(Fail::Rule { message, .. }) = g.legal() else { panic!("the work limit") };
+    assert!(message.contains(&format!("took more than {} steps", engine::MAX_WORK)), "{message}");
+    assert!(g.work_done() > engine::MAX_WORK);
+}

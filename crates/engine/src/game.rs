@@ -7,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::event::Event;
 
-use crate::interp::{Fail, Frame, Interp};
+use crate::interp::{Fail, Frame, Interp, MAX_WORK};
 use crate::legality::TrialPlan;
 use crate::state::{shuffle, Cells, Layout, State, ZoneInst, V};
 
@@ -140,6 +140,10 @@ pub struct Game<'p> {
     consts: Vec<Option<V>>,
     pub(crate) state: State,
     pub seed: u64,
+    /// Steps the current call into the engine has taken (see
+    /// `interp::MAX_WORK`); every public method that runs rules starts it
+    /// at 0.
+    work: std::cell::Cell<u64>,
 }
 
 impl<'p> Game<'p> {
@@ -202,7 +206,8 @@ impl<'p> Game<'p> {
             finished: false,
             actions: 0,
         };
-        let mut game = Game { rules, program, layout, consts: Vec::new(), state, seed };
+        let mut game =
+            Game { rules, program, layout, consts: Vec::new(), state, seed, work: Default::default() };
         let events = game.setup(record)?;
         // Lets fixed after setup: work them out once, on the state set up.
         let consts = {
@@ -227,7 +232,13 @@ impl<'p> Game<'p> {
             consts: &self.consts,
             events: if record { Some(Vec::new()) } else { None },
             reasons: true,
+            work: &self.work,
         }
+    }
+
+    /// Steps the last call into the engine took (see `interp::MAX_WORK`).
+    pub fn work_done(&self) -> u64 {
+        self.work.get()
     }
 
     pub fn players(&self) -> usize {
@@ -290,6 +301,7 @@ impl<'p> Game<'p> {
     /// outside its range, say), that rule error, which says what is wrong
     /// with the ruleset, instead of an empty list.
     pub fn legal(&self) -> Result<Vec<Choice>, Fail> {
+        self.work.set(0);
         let Some(me) = self.current() else { return Ok(Vec::new()) };
         let limit = self.rules.game.max_actions;
         if self.state.actions >= limit {
@@ -310,7 +322,7 @@ impl<'p> Game<'p> {
         let broken = std::cell::RefCell::new(None);
         for (id, action) in self.rules.actions.iter().enumerate() {
             let id = ActionId::new(id);
-            let domains = match self.domains(action, me) {
+            let domains = match self.domains_in(action, me) {
                 Ok(d) => d,
                 Err(f) => {
                     note_broken(&broken, f);
@@ -343,6 +355,16 @@ impl<'p> Game<'p> {
                 broken: &broken,
             };
             self.enumerate(&search, &mut frame, &mut args, &mut out);
+        }
+        if self.work.get() > MAX_WORK {
+            // Some choices were not tried to the end: the list would lie.
+            return Err(Fail::Rule {
+                message: format!(
+                    "listing the legal choices took more than {MAX_WORK} steps: an action changes the state \
+                     before its `require`s, so each of its combinations is tried in full, or its rules blow up"
+                ),
+                span: self.rules.game.span,
+            });
         }
         match broken.into_inner() {
             Some(f) if out.is_empty() => Err(f),
@@ -408,6 +430,12 @@ impl<'p> Game<'p> {
 
     /// The values each parameter of an action may take now.
     pub fn domains(&self, action: &Action, me: PlayerId) -> Result<Vec<Vec<V>>, Fail> {
+        self.work.set(0);
+        self.domains_in(action, me)
+    }
+
+    /// `domains`, within a call that counts its own work.
+    fn domains_in(&self, action: &Action, me: PlayerId) -> Result<Vec<Vec<V>>, Fail> {
         let it = self.interp(false);
         let mut out = Vec::new();
         for p in &action.params {
@@ -516,6 +544,7 @@ impl<'p> Game<'p> {
 
     /// Whether a choice is legal now, and if not, why.
     pub fn check(&self, choice: &Choice) -> Result<(), Fail> {
+        self.work.set(0);
         let me = self.current().ok_or_else(|| Fail::Illegal {
             reason: "the game is over".into(),
             span: model::Span::default(),
@@ -531,7 +560,7 @@ impl<'p> Game<'p> {
         if action.params.len() != choice.args.len() {
             return Err(illegal(format!("`{}` takes {} choices", action.name, action.params.len())));
         }
-        let domains = self.domains(action, me)?;
+        let domains = self.domains_in(action, me)?;
         for ((p, d), a) in action.params.iter().zip(&domains).zip(&choice.args) {
             if !d.contains(a) {
                 return Err(illegal(format!("`{}` cannot be that now", p.name)));
@@ -545,6 +574,7 @@ impl<'p> Game<'p> {
     /// names: a caller showing a preview to a player must show only what
     /// that player may see (how many, from where).
     pub fn preview(&self, choice: &Choice) -> Result<Vec<Event>, Fail> {
+        self.work.set(0);
         let me = self.current().ok_or_else(|| Fail::Illegal {
             reason: "the game is over".into(),
             span: model::Span::default(),
@@ -565,6 +595,7 @@ impl<'p> Game<'p> {
     }
 
     fn apply_recording(&mut self, choice: &Choice, record: bool) -> Result<Vec<Event>, Fail> {
+        self.work.set(0);
         let me = self.current().ok_or_else(|| Fail::Illegal {
             reason: "the game is over".into(),
             span: model::Span::default(),
@@ -653,6 +684,7 @@ impl<'p> Game<'p> {
 
     /// Evaluate an expression for a player (for displays and tests).
     pub fn eval(&self, e: &Expr, me: Option<PlayerId>, locals: Vec<V>) -> Result<V, Fail> {
+        self.work.set(0);
         let mut f = Frame::with(me, locals);
         Ok(self.interp(false).eval(e, &self.state, &mut f)?)
     }
@@ -667,6 +699,7 @@ impl<'p> Game<'p> {
 
     /// The score by rule, as things stand.
     pub fn scores(&self) -> Result<ScoreSheet, Fail> {
+        self.work.set(0);
         let n = self.players();
         let it = self.interp(false);
         let mut rows = Vec::new();

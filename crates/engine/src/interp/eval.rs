@@ -110,12 +110,14 @@ impl Interp<'_> {
         f: &mut Frame,
         value: impl Fn(&Self, &Expr, &State, &mut Frame) -> R<T>,
     ) -> R<T> {
+        let body = &self.r.lets[id].body;
+        self.spend(1, body.span)?;
         let mut inner = Frame::new(f.me);
         for (i, a) in args.iter().enumerate() {
             let v = self.eval(a, st, f)?;
             inner.set(i, v);
         }
-        value(self, &self.r.lets[id].body, st, &mut inner)
+        value(self, body, st, &mut inner)
     }
 
     /// Evaluate a number (`none` counts as 0). Leaves inline, as `eval`.
@@ -323,6 +325,7 @@ impl Interp<'_> {
             V::Zone(z) => st.zones[*z].len(),
             other => return rule(domain.span, format!("cannot go through {}", self.describe(other))),
         };
+        self.spend(len as u64, domain.span)?;
         // `c has t` with `t` fixed for the whole loop: read `t` once and
         // test each component's tags directly.
         let tag_filter = match filter.map(|x| &x.kind).filter(|_| matches!(d, V::Zone(_))) {

@@ -165,6 +165,7 @@ impl Interp<'_> {
                     _ => 0,
                 };
                 if n > 0 {
+                    self.spend(n as u64, s.span)?;
                     for i in 0..n {
                         let item = match &d {
                             V::Class(c) => V::Place(self.r.classes[*c].places[i]),
@@ -174,7 +175,9 @@ impl Interp<'_> {
                         self.exec(body, st, f)?;
                     }
                 } else {
-                    for item in self.elements(&d, st, domain.span)? {
+                    let items = self.elements(&d, st, domain.span)?;
+                    self.spend(items.len() as u64, s.span)?;
+                    for item in items {
                         f.set(*var, item);
                         self.exec(body, st, f)?;
                     }
@@ -184,6 +187,7 @@ impl Interp<'_> {
                 let mut n = 0;
                 while self.bool(cond, st, f)? {
                     n += 1;
+                    self.spend(1, s.span)?;
                     if n > MAX_LOOP {
                         return rule(
                             s.span,
@@ -194,6 +198,7 @@ impl Interp<'_> {
                 }
             }
             StmtKind::Do { procedure, args } => {
+                self.spend(1, s.span)?;
                 let p = &self.r.procedures[*procedure];
                 let mut inner = Frame::new(f.me);
                 for (i, a) in args.iter().enumerate() {

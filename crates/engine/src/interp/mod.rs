@@ -9,6 +9,8 @@ use model::BinaryOp;
 use model::Span;
 use model::*;
 
+use std::cell::Cell;
+
 use crate::event::Event;
 use crate::state::{Layout, V};
 
@@ -149,9 +151,36 @@ pub struct Interp<'a> {
     /// Whether a failing `require` carries its message (a legality trial
     /// only asks whether, thousands of times a turn).
     pub reasons: bool,
+    /// Work done so far by whoever runs rules now (the game's budget; see
+    /// `MAX_WORK`).
+    pub work: &'a Cell<u64>,
 }
 
+/// The most steps one call into the engine may take (listing the legal
+/// choices, applying an action, scoring): a step is a let or procedure
+/// call, an element an aggregate or a loop goes through, or a turn of
+/// `repeat`. A turn of Thebes or Die Grabräuber takes thousands; a ruleset
+/// whose rules blow up (lets that call each other twice per level, an
+/// action that changes the state before its requirements and so must be
+/// tried in full for a million combinations) stops here with a rule error
+/// instead of running for hours.
+pub const MAX_WORK: u64 = 20_000_000;
+
 impl<'a> Interp<'a> {
+    /// Count `n` steps of work; past `MAX_WORK`, a rule error at `span`.
+    #[inline]
+    pub fn spend(&self, n: u64, span: Span) -> R<()> {
+        let done = self.work.get().saturating_add(n);
+        self.work.set(done);
+        if done > MAX_WORK {
+            return rule(
+                span,
+                format!("the rules took more than {MAX_WORK} steps here (lets, loops and aggregates)"),
+            );
+        }
+        Ok(())
+    }
+
     /// A value in words, for the messages of rule errors (never Rust's
     /// debug output).
     pub fn describe(&self, v: &V) -> String {
