@@ -58,6 +58,13 @@ impl<'f> Checker<'f> {
                 continue;
             };
             let Some((values, tags)) = self.instance_values(inst, kind) else { continue };
+            if self.components.len() as i64 + copies.max(0) > MAX_COMPONENTS as i64 {
+                if !self.too_many_components {
+                    self.too_many_components = true;
+                    self.error(errors::too_many_components(inst.name.span, MAX_COMPONENTS));
+                }
+                continue;
+            }
             for _ in 0..copies.max(0) {
                 self.components.push(Component {
                     name: inst.name.name.clone(),

@@ -83,6 +83,12 @@ impl<'f> Checker<'f> {
             }
         };
         for place in &p.places {
+            if self.places.len() >= MAX_PLACES {
+                self.error(errors::too_many_places(place.span, MAX_PLACES));
+                // Which places no route reaches would only repeat this.
+                self.broken_route = true;
+                break;
+            }
             let id = PlaceId::new(self.places.len());
             if self.declare(place, Sym::Place(id)) {
                 self.places.push(Place { name: place.name.clone(), class, span: place.span });
@@ -341,13 +347,15 @@ impl<'f> Checker<'f> {
         let mut too_many = false;
         for (p, param) in a.params.iter().zip(&params) {
             let values = self.domain_size(&param.domain);
-            if values > MAX_PARAM_VALUES {
+            if values > MAX_PARAM_VALUES
+                && !(self.too_many_components && matches!(param.domain, ParamDomain::In(_)))
+            {
                 self.error(errors::too_many_values(&p.name, values, MAX_PARAM_VALUES));
                 too_many = true;
             }
             combinations = combinations.saturating_mul(values.max(1));
         }
-        if combinations > MAX_COMBINATIONS && !too_many {
+        if combinations > MAX_COMBINATIONS && !too_many && !self.too_many_components {
             self.error(errors::too_many_combinations(&a.name, combinations, MAX_COMBINATIONS));
         }
         let stmts = self.block(&a.body, &mut cx);

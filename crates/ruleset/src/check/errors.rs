@@ -466,6 +466,18 @@ pub fn value_out_of_range(span: Span, what: &str, range: &str, n: i64) -> Diagno
         .help(format!("use a value in {range}, or widen the range in the kind"))
 }
 
+pub fn too_many_components(span: Span, max: usize) -> Diagnostic {
+    Diagnostic::error(Code::OutOfRange, span, format!("the ruleset has more than {max} components"))
+        .label("this line goes past the limit")
+        .help("a game's components, every copy counted, fit in this; check the counts (`x...`)")
+}
+
+pub fn too_many_places(span: Span, max: usize) -> Diagnostic {
+    Diagnostic::error(Code::OutOfRange, span, format!("the ruleset has more than {max} places"))
+        .label("this place goes past the limit")
+        .help("a board's places fit in this; the distance between every two is worked out")
+}
+
 pub fn zero_copies(span: Span) -> Diagnostic {
     Diagnostic::error(Code::OutOfRange, span, "a component has at least 1 copy")
         .label("`x0` makes nothing")

@@ -102,6 +102,8 @@ struct Checker<'f> {
     procedures: Vec<Option<Procedure>>,
     procedure_param_tys: Vec<Vec<Ty>>,
     procedure_calls: Vec<Vec<(ProcedureId, Span)>>,
+    /// The component limit was reported (once).
+    too_many_components: bool,
     current_procedure: Option<ProcedureId>,
     actions: Vec<Action>,
     scores: Vec<Score>,
@@ -113,6 +115,12 @@ const BUILTIN_NAMES: &[&str] = &["me", "players", "player_count"];
 const FUNCTIONS: &[&str] = &["min", "max", "abs", "distance", "count", "sum", "any", "all", "first"];
 const MAX_PLAYERS: i64 = 16;
 const MAX_TABLE_CELLS: i64 = 100_000;
+/// The most components a ruleset may have, every copy counted
+/// (docs/limits.md); the bundled games have 190 to 250.
+pub const MAX_COMPONENTS: usize = 100_000;
+/// The most places a ruleset may declare: the checker works out the
+/// distance between every two (a table of places squared).
+pub const MAX_PLACES: usize = 2_000;
 /// The actions a game may take unless its `game` item says (docs/limits.md).
 pub const DEFAULT_MAX_ACTIONS: u64 = 10_000;
 /// The most a `game` item may allow.
@@ -154,6 +162,7 @@ impl<'f> Checker<'f> {
             procedures: Vec::new(),
             procedure_param_tys: Vec::new(),
             procedure_calls: Vec::new(),
+            too_many_components: false,
             current_procedure: None,
             actions: Vec::new(),
             scores: Vec::new(),
