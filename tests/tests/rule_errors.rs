@@ -4,6 +4,13 @@
 
 use engine::{Fail, Game, Program};
 
+/// A small ruleset that must check clean, ready to play.
+fn program(text: &str) -> Program {
+    let checked = ruleset::check_source(text);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    Program::new(checked.ruleset.expect("the ruleset checks"))
+}
+
 const RULES: &str = r#"
 game t "Table reads" { players 2..2 }
 table bonus[n: 1..3] = [5, 6, 7]
@@ -18,9 +25,7 @@ score time_used = me.time
 
 #[test]
 fn a_table_read_outside_its_range_is_a_rule_error_in_words_that_changes_nothing() {
-    let checked = ruleset::check_source(RULES);
-    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
-    let program = Program::new(checked.ruleset.expect("the ruleset checks"));
+    let program = program(RULES);
     let (mut g, _) = Game::new(&program, 2, 1).expect("setup");
     let before = g.snapshot();
     let choice = engine::notation::parse(&g, "peek 5").expect("5 is in the parameter's range");
@@ -58,9 +63,7 @@ score s = me.time
 
 #[test]
 fn arithmetic_saturates_at_the_ends_of_the_number_range_instead_of_panicking() {
-    let checked = ruleset::check_source(ARITHMETIC);
-    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
-    let program = Program::new(checked.ruleset.expect("the ruleset checks"));
+    let program = program(ARITHMETIC);
     let (mut g, _) = Game::new(&program, 2, 1).expect("setup");
     let choice = engine::notation::parse(&g, "compute").expect("the action");
     g.apply(&choice).expect("the arithmetic runs");
@@ -91,9 +94,7 @@ score s = me.time
 
 #[test]
 fn a_rule_error_while_listing_choices_is_reported_instead_of_no_legal_action() {
-    let checked = ruleset::check_source(STUCK);
-    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
-    let program = Program::new(checked.ruleset.expect("the ruleset checks"));
+    let program = program(STUCK);
     let (g, _) = Game::new(&program, 2, 1).expect("setup");
     assert!(g.choices().is_empty());
     let Err(Fail::Rule { message, span }) = g.legal() else { panic!("the rule error") };
@@ -115,9 +116,7 @@ score s = me.time
 
 #[test]
 fn a_game_that_cannot_end_stops_at_its_action_limit_with_an_error_naming_it() {
-    let checked = ruleset::check_source(ENDLESS);
-    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
-    let program = Program::new(checked.ruleset.expect("the ruleset checks"));
+    let program = program(ENDLESS);
     let (mut g, _) = Game::new(&program, 2, 1).expect("setup");
     let mut steps = 0;
     while let Ok(choices) = g.legal() {
@@ -151,9 +150,7 @@ fn doubling_lets() -> String {
 #[test]
 fn rules_that_blow_up_stop_at_the_work_limit_with_a_rule_error() {
     let text = doubling_lets();
-    let checked = ruleset::check_source(&text);
-    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
-    let program = Program::new(checked.ruleset.expect("the ruleset checks"));
+    let program = program(&text);
     let (g, _) = Game::new(&program, 2, 1).expect("setup");
     let Err(Fail::Rule { message, .. }) = g.legal() else { panic!("the work limit") };
     assert!(message.contains(&format!("took more than {} steps", engine::MAX_WORK)), "{message}");

@@ -13,6 +13,11 @@ fn root() -> PathBuf {
 
 /// Play Thebes for two with P1 a human typing `typed`, P2 a random bot.
 fn play_typed(typed: &str) -> (Result<ExitCode, Stop>, String) {
+    play_bytes(typed.as_bytes().to_vec())
+}
+
+/// The same with any bytes typed.
+fn play_bytes(typed: Vec<u8>) -> (Result<ExitCode, Stop>, String) {
     let file = root().join("rulesets/thebes/thebes.ruleset");
     let loaded = chronoscope_cli::render::load(&file);
     let program = engine::Program::new(loaded.checked.ruleset.clone().expect("Thebes checks clean"));
@@ -26,7 +31,7 @@ fn play_typed(typed: &str) -> (Result<ExitCode, Stop>, String) {
         log: None,
         quiet: false,
     };
-    let mut input = Cursor::new(typed.as_bytes().to_vec());
+    let mut input = Cursor::new(typed);
     let mut out: Vec<u8> = Vec::new();
     let result =
         play(&program, &loaded.checked.sources, "thebes", args, &mut Io { input: &mut input, out: &mut out });
@@ -56,24 +61,7 @@ fn a_line_that_is_not_text_or_too_long_is_refused_and_the_prompt_asks_again() {
     let mut typed = b"\xff\xfe dig\n".to_vec();
     typed.extend(std::iter::repeat_n(b'a', 200_000));
     typed.extend(b"\nquit\n");
-    let file = root().join("rulesets/thebes/thebes.ruleset");
-    let loaded = chronoscope_cli::render::load(&file);
-    let program = engine::Program::new(loaded.checked.ruleset.clone().unwrap());
-    let args = PlayArgs {
-        file,
-        players: Some(2),
-        seats: Some("human,random".into()),
-        seed: Some(3),
-        script: None,
-        save: None,
-        log: None,
-        quiet: false,
-    };
-    let mut input = Cursor::new(typed);
-    let mut out: Vec<u8> = Vec::new();
-    let result =
-        play(&program, &loaded.checked.sources, "thebes", args, &mut Io { input: &mut input, out: &mut out });
-    let out = String::from_utf8(out).expect("the output is UTF-8");
+    let (result, out) = play_bytes(typed);
     assert!(matches!(result, Ok(code) if code == ExitCode::FAILURE), "quit ends it: {out}");
     assert!(out.contains("that line is not UTF-8 text"), "{out}");
     assert!(out.contains("that line is longer than 65536 bytes"), "{out}");
