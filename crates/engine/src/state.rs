@@ -33,7 +33,7 @@ pub enum V {
 }
 
 /// One instance of a zone in a game: a zone declared per player or per
-/// place has one for each (`bag[Egypt]`, `hand of P2`), and each group's
+/// place has one for each (`bag[PLACE]`, `hand of P2`), and each group's
 /// supply is one more. Numbered by the [`Layout`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ZoneInst(usize);

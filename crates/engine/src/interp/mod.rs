@@ -159,7 +159,7 @@ pub struct Interp<'a> {
 /// The most steps one call into the engine may take (listing the legal
 /// choices, applying an action, scoring): a step is a let or procedure
 /// call, an element an aggregate or a loop goes through, or a turn of
-/// `repeat`. A turn of Thebes or Die Grabräuber takes thousands; a ruleset
+/// `repeat`. A turn of the bundled games takes thousands; a ruleset
 /// whose rules blow up (lets that call each other twice per level, an
 /// action that changes the state before its requirements and so must be
 /// tried in full for a million combinations) stops here with a rule error
@@ -203,7 +203,7 @@ mod zones;
 
 pub use zones::find;
 
-/// A value in words: `the number 3`, `the place \`Egypt\``, `P2`, ...
+/// A value in words: `the number 3`, `the place \`NAME\``, `P2`, ...
 pub fn describe(r: &Ruleset, lay: &Layout, v: &V) -> String {
     match v {
         V::Int(n) => format!("the number {n}"),
