@@ -59,6 +59,10 @@ pub struct Record {
 #[derive(Serialize, Deserialize, Clone, Debug)]
 pub struct Results {
     pub ruleset: String,
+    /// A hash of the ruleset's text (see `play::script::ruleset_hash`):
+    /// shards of one run must have been played with the same rules.
+    #[serde(default)]
+    pub ruleset_hash: String,
     pub players: usize,
     pub seats: Vec<String>,
     pub seed: u64,
@@ -132,9 +136,10 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
     };
     let jobs =
         args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
-    let a = run_games(&rules, &loaded.name, players, &seats, args.seed, args.games, from, to, jobs)?;
+    let named = |l: &render::Loaded| (l.name.clone(), crate::play::script::ruleset_hash(&l.checked.sources));
+    let a = run_games(&rules, &named(&loaded), players, &seats, args.seed, args.games, from, to, jobs)?;
     if let Some((lb, rb)) = other {
-        let b = run_games(&rb, &lb.name, players, &seats, args.seed, args.games, from, to, jobs)?;
+        let b = run_games(&rb, &named(&lb), players, &seats, args.seed, args.games, from, to, jobs)?;
         if let Some((path, file)) = plot {
             write_plot(path, file, &a)?;
         }
@@ -191,6 +196,14 @@ pub fn merge(files: &[PathBuf], format: SimFormat) -> ExitCode {
                     );
                     return ExitCode::from(2);
                 }
+                if m.ruleset_hash != r.ruleset_hash {
+                    errln!(
+                        "error: `{}` was played with another text of `{}` (its rules changed between shards)",
+                        f.display(),
+                        r.ruleset
+                    );
+                    return ExitCode::from(2);
+                }
                 m.records.extend(r.records);
                 Some(m)
             }
@@ -209,6 +222,21 @@ pub fn merge(files: &[PathBuf], format: SimFormat) -> ExitCode {
             before - m.records.len()
         );
     }
+    // Every game of the run, once: a missing shard would skew every figure.
+    if m.records.len() as u64 != m.games || m.records.iter().enumerate().any(|(i, r)| r.game != i as u64) {
+        let first = m
+            .records
+            .iter()
+            .enumerate()
+            .find(|(i, r)| r.game != *i as u64)
+            .map_or(m.records.len(), |(i, _)| i);
+        errln!(
+            "error: the files hold {} of the run's {} games (game {first} is missing): merge every shard",
+            m.records.len(),
+            m.games
+        );
+        return ExitCode::from(2);
+    }
     outln!("{}", render_results(&m, format));
     ExitCode::SUCCESS
 }
@@ -216,7 +244,7 @@ pub fn merge(files: &[PathBuf], format: SimFormat) -> ExitCode {
 fn render_results(r: &Results, format: SimFormat) -> String {
     match format {
         SimFormat::Json => serde_json::to_string_pretty(&serde_json::json!({
-            "ruleset": r.ruleset, "players": r.players, "seats": r.seats, "seed": r.seed,
+            "ruleset": r.ruleset, "ruleset_hash": r.ruleset_hash, "players": r.players, "seats": r.seats, "seed": r.seed,
             "games": r.games, "rules": r.rules, "records": r.records, "summary": summary(r),
         }))
         .unwrap_or_default(),
@@ -245,7 +273,7 @@ pub const MAX_GAMES_PER_RUN: u64 = 1_000_000;
 #[allow(clippy::too_many_arguments)]
 fn run_games(
     rules: &Program,
-    name: &str,
+    (name, hash): &(String, String),
     players: usize,
     seats: &[String],
     seed: u64,
@@ -311,6 +339,7 @@ fn run_games(
         .unwrap_or_default();
     Ok(Results {
         ruleset: name.to_string(),
+        ruleset_hash: hash.clone(),
         players,
         seats: seats.to_vec(),
         seed,

@@ -622,6 +622,45 @@ fn simulate_shards_merge_into_the_whole_run() {
     let merged: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(merged["records"], whole["records"]);
     assert_eq!(merged["summary"], whole["summary"]);
+    // One shard alone is not the run.
+    let o = run(&["simulate", "merge", files[0].as_str()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("the files hold 2 of the run's 5 games (game 2 is missing)"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn simulate_merge_refuses_shards_played_with_different_rules() {
+    let dir = temp("shards-changed");
+    let file = dir.join("game.ruleset");
+    let text = std::fs::read_to_string(root().join(THEBES)).unwrap();
+    let mut parts = Vec::new();
+    for (k, rules) in
+        [(1, text.clone()), (2, text.replace("option car_stacks = no", "option car_stacks = yes"))]
+    {
+        std::fs::write(&file, rules).unwrap();
+        let o = run(&[
+            "simulate",
+            file.to_str().unwrap(),
+            "--games",
+            "4",
+            "--format",
+            "json",
+            "--shard",
+            &format!("{k}/2"),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let part = dir.join(format!("part{k}.json"));
+        std::fs::write(&part, &o.stdout).unwrap();
+        parts.push(part.to_str().unwrap().to_string());
+    }
+    let o = run(&["simulate", "merge", parts[0].as_str(), parts[1].as_str()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("was played with another text"), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(dir);
 }
 
