@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::{render, Format};
+use crate::{plural, render, Format};
 
 pub fn run(files: &[PathBuf], format: Format) -> ExitCode {
     let mut failed = false;
@@ -53,13 +53,5 @@ pub fn run(files: &[PathBuf], format: Format) -> ExitCode {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
-    }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
     }
 }

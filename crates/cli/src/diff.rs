@@ -106,11 +106,7 @@ pub fn human(a: &str, b: &str, entries: &[Entry]) -> String {
     let _ = writeln!(
         out,
         "\n{}",
-        if n == 0 {
-            "no differences".to_string()
-        } else {
-            format!("{n} difference{}", if n == 1 { "" } else { "s" })
-        }
+        if n == 0 { "no differences".to_string() } else { format!("{n} difference{}", crate::plural(n)) }
     );
     out
 }

@@ -37,6 +37,15 @@ macro_rules! errln {
     ($($arg:tt)*) => {{ err!($($arg)*); err!("\n"); }};
 }
 
+/// `s` after a count other than one: `1 error`, `2 errors`.
+pub(crate) fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
 /// Set when something could not be written to stderr.
 #[doc(hidden)]
 pub static OUTPUT_FAILED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);

@@ -86,9 +86,9 @@ pub fn report(sources: &[(String, String)], diagnostics: &[Diagnostic], color: b
         out.push_str(&format!(
             "... and {} more ({errors} error{}, {} warning{}) not shown; `check --format json` lists them all\n\n",
             rest.len(),
-            if errors == 1 { "" } else { "s" },
+            crate::plural(errors),
             rest.len() - errors,
-            if rest.len() - errors == 1 { "" } else { "s" },
+            crate::plural(rest.len() - errors),
         ));
     }
     out

@@ -271,7 +271,7 @@ pub fn play(
                 "script line {line_no}: `{text}` comes after the end: the game ended after {} actions, \
                  and {left} line{} of the script were not played",
                 game.actions_taken(),
-                if left == 1 { "" } else { "s" }
+                crate::plural(left)
             )));
         }
     }

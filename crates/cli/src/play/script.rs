@@ -68,7 +68,7 @@ pub fn parse_script(text: &str) -> Result<Script, String> {
         if s.actions.len() != n || !text.ends_with('\n') {
             return Err(format!(
                 "the save is cut short: it should hold {n} action{} and holds {}{}",
-                if n == 1 { "" } else { "s" },
+                crate::plural(n),
                 s.actions.len(),
                 if text.ends_with('\n') { "" } else { ", the last one cut off" }
             ));
