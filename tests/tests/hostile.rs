@@ -48,6 +48,11 @@ fn binary_and_non_utf8_bytes_are_reported() {
     let (_, checked) = check_bytes(&[0x67, 0x61, 0x6d, 0x65, 0xff, 0xfe, 0x00, 0x01]);
     assert_eq!(codes(&checked), [Code::NotUtf8]);
     assert_eq!(checked.diagnostics[0].label.span.start, 4);
+    // The span covers the whole character the bad byte is shown as (the
+    // fuzzer found it ending inside U+FFFD, which is three bytes long).
+    let (_, text) = &checked.sources[0];
+    let span = checked.diagnostics[0].label.span;
+    assert_eq!(&text[span.start..span.end], "\u{FFFD}");
 
     // Control characters: refused where they stand (before any syntax error).
     let (_, checked) = check_bytes(b"\x00\x01\x02\x03 game");
@@ -166,4 +171,36 @@ fn thousands_of_unknown_names_are_each_reported_and_suggestions_stop_at_their_bu
     let suggested =
         unknown.iter().filter(|d| d.help.as_deref().is_some_and(|h| h.starts_with("did you mean"))).count();
     assert!(suggested > 100 && suggested < 6000, "{suggested} suggestions before the budget ran out");
+}
+
+#[test]
+fn routes_past_their_limit_and_repeated_routes_are_reported_without_quadratic_work() {
+    // Distances are found from every place (places x routes), and each
+    // route was compared with every earlier one: 2,000 places joined by
+    // hundreds of thousands of route lines never finished checking.
+    let base =
+        std::fs::read_to_string(chronoscope_tests::repo_root().join("tests/fixtures/valid/mini.ruleset"))
+            .expect("the valid fixture");
+    let towns: Vec<String> = (0..1990).map(|i| format!("T{i}")).collect();
+    let mut text = format!("{base}place town {}\nroute X - T0\n", towns.join(", "));
+    // Every town to the next five: 9,925 distinct routes, under the limit,
+    // then every one of them again, and then 200 more new ones.
+    for step in 1..=5 {
+        for i in 0..towns.len().saturating_sub(step) {
+            text.push_str(&format!("route T{i} - T{}\n", i + step));
+        }
+    }
+    for i in 0..1985 {
+        text.push_str(&format!("route T{} - T{i}\n", i + 5));
+    }
+    for i in 0..200 {
+        text.push_str(&format!("route T{i} - T{}\n", i + 100));
+    }
+    let checked = check_source(&text);
+    let repeated = checked.diagnostics.iter().filter(|d| d.message.contains("route")).count();
+    let past: Vec<_> =
+        checked.diagnostics.iter().filter(|d| d.message.contains("more than 10000 routes")).collect();
+    assert_eq!(past.len(), 1, "the limit is reported once");
+    assert_eq!(repeated, 1985 + 1, "each repeated route, and the limit");
+    assert!(checked.ruleset.is_none());
 }

@@ -137,8 +137,11 @@ impl Loader<'_> {
                 let at = e.valid_up_to();
                 let (lossy, _) = mask_controls(&String::from_utf8_lossy(&bytes));
                 self.sources.push((path.to_string(), lossy));
+                // The text kept is the lossy one: the bad byte became U+FFFD
+                // there (three bytes), and the span covers all of it.
+                let shown = at + char::REPLACEMENT_CHARACTER.len_utf8();
                 self.diags.push(
-                    Diagnostic::error(Code::NotUtf8, Span::in_file(id, at, at + 1), "file is not UTF-8 text")
+                    Diagnostic::error(Code::NotUtf8, Span::in_file(id, at, shown), "file is not UTF-8 text")
                         .label(format!("byte {at} is not valid UTF-8"))
                         .help("save the ruleset as UTF-8 text; binary files cannot be rulesets"),
                 );

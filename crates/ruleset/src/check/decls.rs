@@ -118,11 +118,19 @@ impl<'f> Checker<'f> {
                 self.error(errors::self_route(e.span, &e.a.name));
                 continue;
             }
-            if let Some(prev) = self.routes.iter().find(|r| (r.a, r.b) == (a, b) || (r.a, r.b) == (b, a)) {
-                let prev = prev.span;
-                self.error(errors::duplicate_route(e.span, &e.a.name, &e.b.name, prev));
+            if let Some(prev) = self.route_pairs.get(&(a.min(b), a.max(b))) {
+                self.error(errors::duplicate_route(e.span, &e.a.name, &e.b.name, *prev));
                 continue;
             }
+            if self.routes.len() >= MAX_ROUTES {
+                if !self.too_many_routes {
+                    self.error(errors::too_many_routes(e.span, MAX_ROUTES));
+                }
+                // Which places no route reaches would only repeat this.
+                (self.too_many_routes, self.broken_route) = (true, true);
+                break;
+            }
+            self.route_pairs.insert((a.min(b), a.max(b)), e.span);
             self.routes.push(Route { a, b, steps, span: e.span });
         }
         self.note_provenance("route".into(), &item.notes);

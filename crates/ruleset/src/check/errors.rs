@@ -478,6 +478,12 @@ pub fn too_many_places(span: Span, max: usize) -> Diagnostic {
         .help("a board's places fit in this; the distance between every two is worked out")
 }
 
+pub fn too_many_routes(span: Span, max: usize) -> Diagnostic {
+    Diagnostic::error(Code::OutOfRange, span, format!("the ruleset has more than {max} routes"))
+        .label("this route goes past the limit")
+        .help("a board's routes fit in this; the distance between every two places is worked out")
+}
+
 pub fn zero_copies(span: Span) -> Diagnostic {
     Diagnostic::error(Code::OutOfRange, span, "a component has at least 1 copy")
         .label("`x0` makes nothing")

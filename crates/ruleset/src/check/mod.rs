@@ -80,6 +80,10 @@ struct Checker<'f> {
     class_spans: Vec<Span>,
     places: Vec<Place>,
     routes: Vec<Route>,
+    /// Each route's pair of places (the lower id first) and where it is.
+    route_pairs: HashMap<(PlaceId, PlaceId), Span>,
+    /// Routes past `MAX_ROUTES` were found (and reported, once).
+    too_many_routes: bool,
     /// A route named a place that does not exist: reachability would only
     /// repeat that error.
     broken_route: bool,
@@ -121,6 +125,9 @@ pub const MAX_COMPONENTS: usize = 100_000;
 /// The most places a ruleset may declare: the checker works out the
 /// distance between every two (a table of places squared).
 pub const MAX_PLACES: usize = 2_000;
+/// The most routes a ruleset may declare: distances are found from every
+/// place, so the work is places times routes.
+pub const MAX_ROUTES: usize = 10_000;
 /// The actions a game may take unless its `game` item says (docs/limits.md).
 pub const DEFAULT_MAX_ACTIONS: u64 = 10_000;
 /// The most a `game` item may allow.
@@ -143,6 +150,8 @@ impl<'f> Checker<'f> {
             class_spans: Vec::new(),
             places: Vec::new(),
             routes: Vec::new(),
+            route_pairs: HashMap::new(),
+            too_many_routes: false,
             broken_route: false,
             tags: Vec::new(),
             tag_ids: HashMap::new(),
