@@ -46,6 +46,23 @@ pub(crate) fn plural(n: usize) -> &'static str {
     }
 }
 
+/// Read a text file of at most `max` bytes (a save, a simulation's
+/// results): larger is an error said before the memory is spent, and a
+/// device that never ends (`/dev/zero`) is read only that far.
+pub(crate) fn read_text(path: &std::path::Path, max: u64, what: &str) -> Result<String, String> {
+    use std::io::Read as _;
+    let shown = path.display();
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {what} `{shown}`: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(max + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read {what} `{shown}`: {e}"))?;
+    if bytes.len() as u64 > max {
+        return Err(format!("{what} `{shown}` is larger than {} MiB, the most it may be", max >> 20));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!("{what} `{shown}` is not UTF-8 text (byte {} is not)", e.utf8_error().valid_up_to())
+    })
+}
+
 /// Set when something could not be written to stderr.
 #[doc(hidden)]
 pub static OUTPUT_FAILED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);

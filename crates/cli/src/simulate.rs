@@ -167,13 +167,18 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The largest results file `simulate merge` reads: a shard of the most
+/// games one run may play (1,000,000) at about 300 bytes a game for four
+/// players, with room to spare.
+pub const MAX_RESULTS_BYTES: u64 = 1 << 30;
+
 pub fn merge(files: &[PathBuf], format: SimFormat) -> ExitCode {
     let mut merged: Option<Results> = None;
     for f in files {
-        let text = match std::fs::read_to_string(f) {
+        let text = match crate::read_text(f, MAX_RESULTS_BYTES, "results") {
             Ok(t) => t,
             Err(e) => {
-                errln!("error: cannot read `{}`: {e}", f.display());
+                errln!("error: {e}");
                 return ExitCode::from(2);
             }
         };
@@ -456,6 +461,12 @@ struct SeatSummary {
     max: i64,
 }
 
+/// The sum of scores in 128 bits: a million games of scores at the edge of
+/// the 64-bit range fit with room to spare.
+fn exact_sum(scores: impl IntoIterator<Item = i64>) -> i128 {
+    scores.into_iter().map(i128::from).sum()
+}
+
 fn summary(r: &Results) -> serde_json::Value {
     let n = r.records.len() as f64;
     let w = wins(r);
@@ -463,14 +474,16 @@ fn summary(r: &Results) -> serde_json::Value {
         .map(|p| {
             let mut scores: Vec<i64> = r.records.iter().map(|g| g.totals[p]).collect();
             scores.sort_unstable();
-            let mean = scores.iter().sum::<i64>() as f64 / n.max(1.0);
+            // Scores may be anywhere in the 64-bit range (arithmetic in a
+            // game saturates): sums are taken in 128 bits, never wrapped.
+            let mean = exact_sum(scores.iter().copied()) as f64 / n.max(1.0);
             let var = scores.iter().map(|s| (*s as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
             let median = if scores.is_empty() {
                 0.0
             } else if scores.len() % 2 == 1 {
                 scores[scores.len() / 2] as f64
             } else {
-                (scores[scores.len() / 2 - 1] + scores[scores.len() / 2]) as f64 / 2.0
+                exact_sum([scores[scores.len() / 2 - 1], scores[scores.len() / 2]]) as f64 / 2.0
             };
             SeatSummary {
                 seat: format!("P{}", p + 1),
@@ -492,10 +505,8 @@ fn summary(r: &Results) -> serde_json::Value {
         .map(|(i, name)| {
             let means: Vec<f64> = (0..r.players)
                 .map(|p| {
-                    r.records
-                        .iter()
-                        .map(|g| g.rules.get(i * r.players + p).copied().unwrap_or(0))
-                        .sum::<i64>() as f64
+                    exact_sum(r.records.iter().map(|g| g.rules.get(i * r.players + p).copied().unwrap_or(0)))
+                        as f64
                         / n.max(1.0)
                 })
                 .collect();
@@ -643,12 +654,14 @@ fn compare_table(a: &Results, b: &Results) -> String {
 fn write_plot(path: &Path, mut file: std::fs::File, r: &Results) -> Result<(), String> {
     let all: Vec<i64> = r.records.iter().flat_map(|g| g.totals.iter().copied()).collect();
     let (lo, hi) = (all.iter().copied().min().unwrap_or(0), all.iter().copied().max().unwrap_or(1));
-    let bins = ((hi - lo + 1) as usize).clamp(1, 40);
-    let width = ((hi - lo + 1) as f64 / bins as f64).max(1.0);
+    // The spread in 128 bits: `hi - lo` of two 64-bit scores may not fit 64.
+    let spread = i128::from(hi) - i128::from(lo) + 1;
+    let bins = spread.clamp(1, 40) as usize;
+    let width = (spread as f64 / bins as f64).max(1.0);
     let mut counts = vec![vec![0usize; bins]; r.players];
     for g in &r.records {
         for (p, t) in g.totals.iter().enumerate() {
-            let b = (((*t - lo) as f64 / width) as usize).min(bins - 1);
+            let b = (((i128::from(*t) - i128::from(lo)) as f64 / width) as usize).min(bins - 1);
             counts[p][b] += 1;
         }
     }

@@ -312,6 +312,93 @@ fn run_into(args: &[&str], stdout_to: Option<&str>, stderr_to: Option<&str>) -> 
 }
 
 #[test]
+fn simulate_averages_scores_at_the_edge_of_the_64_bit_range() {
+    // Every score is i64::MAX (the ruleset's arithmetic saturates): a sum
+    // in 64 bits would panic or wrap and give a wrong mean and median.
+    let dir = temp("edge");
+    let plot = dir.join("plot.svg");
+    let o = run(&[
+        "simulate",
+        "tests/fixtures/valid/scores_at_the_edge.ruleset",
+        "--games",
+        "4",
+        "--format",
+        "json",
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let top = i64::MAX as f64;
+    for seat in v["summary"]["seats"].as_array().unwrap() {
+        assert_eq!(seat["mean"].as_f64(), Some(top), "{seat}");
+        assert_eq!(seat["median"].as_f64(), Some(top), "{seat}");
+        assert_eq!(seat["sd"].as_f64(), Some(0.0), "{seat}");
+        assert_eq!(seat["max"].as_i64(), Some(i64::MAX), "{seat}");
+    }
+    assert_eq!(v["summary"]["rules"][0]["mean_points"][1].as_f64(), Some(top));
+    assert!(std::fs::read_to_string(&plot).unwrap().contains("9223372036854775807"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn play_refuses_to_write_its_log_or_save_over_a_file_it_reads() {
+    let dir = temp("clobber");
+    let save = dir.join("game.txt");
+    let a =
+        run(&["play", THEBES, "--players", "2", "--seed", "21", "--quiet", "--save", save.to_str().unwrap()]);
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    let whole = std::fs::read_to_string(&save).unwrap();
+    let rules = std::fs::read_to_string(root().join(THEBES)).unwrap();
+    // The same file through another spelling of its path still counts.
+    let spelled = format!("{}/../{}/game.txt", dir.display(), dir.file_name().unwrap().to_str().unwrap());
+    let cases: [&[&str]; 4] = [
+        &["--script", save.to_str().unwrap(), "--log", &spelled],
+        &["--players", "2", "--log", THEBES],
+        &["--players", "2", "--save", THEBES],
+        &["--players", "2", "--save", save.to_str().unwrap(), "--log", save.to_str().unwrap()],
+    ];
+    for case in cases {
+        let mut args = vec!["play", THEBES, "--quiet"];
+        args.extend_from_slice(case);
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(1), "{case:?}");
+        assert!(stderr(&o).contains("names the same file as"), "{case:?}: {}", stderr(&o));
+        assert_eq!(std::fs::read_to_string(&save).unwrap(), whole, "{case:?} left the save alone");
+        assert_eq!(std::fs::read_to_string(root().join(THEBES)).unwrap(), rules, "{case:?}");
+    }
+    // A save may be the script it replays (it is rewritten only at the end).
+    let o = run(&[
+        "play",
+        THEBES,
+        "--quiet",
+        "--script",
+        save.to_str().unwrap(),
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&save).unwrap(), whole);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_script_that_never_ends_or_is_not_text_is_refused_with_its_size_or_byte() {
+    // `/dev/zero` reads for ever: read only as far as a script may be long.
+    let o = run(&["play", THEBES, "--quiet", "--script", "/dev/zero"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("script `/dev/zero` is larger than 64 MiB"), "{}", stderr(&o));
+    let dir = temp("binary-script");
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, b"# seed 3\nchange\xff\n").unwrap();
+    let o = run(&["play", THEBES, "--quiet", "--script", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("is not UTF-8 text (byte 15 is not)"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 #[cfg(target_os = "linux")]
 fn output_that_cannot_be_written_is_a_failure_not_a_success() {
     // stdout on a full device: an error on stderr and status 1.

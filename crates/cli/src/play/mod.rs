@@ -105,22 +105,40 @@ pub fn play(
     args: PlayArgs,
     io: &mut Io,
 ) -> Result<ExitCode, Stop> {
-    let out = &mut *io.out;
-    let mut script = match &args.script {
-        Some(p) => Some(read_script(p)?),
+    refuse_overwriting_inputs(&args, sources)?;
+    let script = match &args.script {
+        Some(p) => Some((p.display().to_string(), read_script(p)?)),
         None => None,
     };
+    play_script(rules, sources, name, args, script, io)
+}
+
+/// [`play`] with its script already read (`label` names it in messages):
+/// the path a save takes from its text to a replayed game, whether the text
+/// came from a file or from a fuzzer.
+pub fn play_script(
+    rules: &Program,
+    sources: &[(String, String)],
+    name: &str,
+    args: PlayArgs,
+    script: Option<(String, script::Script)>,
+    io: &mut Io,
+) -> Result<ExitCode, Stop> {
+    let out = &mut *io.out;
     let hash = ruleset_hash(sources);
-    if let (Some(s), Some(path)) = (&script, &args.script) {
-        if s.ruleset.as_ref().is_some_and(|h| *h != hash) {
-            return Err(Stop::Error(format!(
-                "`{}` was saved with another ruleset (its text has changed since: hash {}, now {hash}); \
-                 replay it with the ruleset it was played with",
-                path.display(),
-                s.ruleset.as_deref().unwrap_or_default()
-            )));
+    let mut script = match script {
+        Some((label, s)) => {
+            if s.ruleset.as_ref().is_some_and(|h| *h != hash) {
+                return Err(Stop::Error(format!(
+                    "`{label}` was saved with another ruleset (its text has changed since: hash {}, now {hash}); \
+                     replay it with the ruleset it was played with",
+                    s.ruleset.as_deref().unwrap_or_default()
+                )));
+            }
+            Some(s)
         }
-    }
+        None => None,
+    };
     let script_players = script.as_ref().and_then(|s| s.players);
     // A save remembers who sat where; `--seats` says otherwise.
     let seat_spec = args.seats.clone().or_else(|| script.as_ref().and_then(|s| s.seats.clone()));
@@ -283,6 +301,53 @@ pub fn play(
     }
     write_save(&args.save, &header, &saved)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The files a game writes (`--log`, `--save`) must not be files it reads
+/// (the ruleset, the script) or each other: opening the log empties its
+/// file before the first action, and a save replaces its file after each
+/// one, so either would destroy a game or a ruleset before a word of
+/// warning. (A save may be the script it replays: the save is left alone
+/// until the script has been played to its end.)
+fn refuse_overwriting_inputs(args: &PlayArgs, sources: &[(String, String)]) -> Result<(), Stop> {
+    let mut read: Vec<(&str, PathBuf)> = vec![("the ruleset", args.file.clone())];
+    read.extend(sources.iter().map(|(n, _)| ("a file of the ruleset", PathBuf::from(n))));
+    read.extend(args.script.iter().map(|p| ("the script", p.clone())));
+    let mut written: Vec<(&str, &PathBuf)> = Vec::new();
+    written.extend(args.log.iter().map(|p| ("--log", p)));
+    written.extend(args.save.iter().map(|p| ("--save", p)));
+    for (i, (flag, path)) in written.iter().enumerate() {
+        let target = same_file_key(path);
+        let clash = read
+            .iter()
+            .filter(|(what, _)| !(*flag == "--save" && *what == "the script"))
+            .map(|(what, p)| (*what, same_file_key(p)))
+            .chain(written[..i].iter().map(|(f, p)| (*f, same_file_key(p))))
+            .find(|(_, p)| *p == target);
+        if let Some((what, _)) = clash {
+            return Err(Stop::Error(format!(
+                "`{flag} {}` names the same file as {what}: writing it would destroy it; choose another file",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A path made comparable: its folder resolved (links, `..`), its name
+/// kept, so that a file that does not exist yet compares too.
+fn same_file_key(path: &std::path::Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    let folder = match path.parent() {
+        Some(f) if !f.as_os_str().is_empty() => f,
+        _ => std::path::Path::new("."),
+    };
+    match (std::fs::canonicalize(folder), path.file_name()) {
+        (Ok(f), Some(n)) => f.join(n),
+        _ => path.to_path_buf(),
+    }
 }
 
 fn write_log(log: &mut Option<std::io::BufWriter<std::fs::File>>, line: &LogLine) -> Result<(), String> {

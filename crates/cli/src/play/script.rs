@@ -32,9 +32,12 @@ pub struct SaveHeader<'a> {
     pub ruleset: &'a str,
 }
 
+/// The largest script or save read: a game of the most actions a ruleset
+/// may allow (1,000,000) at 64 bytes an action.
+pub const MAX_SCRIPT_BYTES: u64 = 64 << 20;
+
 pub fn read_script(path: &Path) -> Result<Script, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read script `{}`: {e}", path.display()))?;
+    let text = crate::read_text(path, MAX_SCRIPT_BYTES, "script")?;
     parse_script(&text).map_err(|e| format!("script `{}`: {e}", path.display()))
 }
 
