@@ -130,6 +130,7 @@ pub fn event_lines(events: &[LogEvent]) -> String {
             // As these lines read before events were typed.
             LogEvent::Shuffle { zone, .. } => format!("Shuffle {{ zone: {zone:?} }}"),
             LogEvent::PlayerOrder { order, .. } => format!("PlayerOrder {{ order: {order:?} }}"),
+            LogEvent::Ask { player, action, .. } => format!("{player} is asked to {action}"),
         })
         .collect();
     lines.join("\n")

@@ -69,6 +69,7 @@ fn event_text(g: &Game, e: &Event) -> String {
             format!("reveal {zone} to {player}: {} {at}", cards.join(", "))
         }
         LogEvent::PlayerOrder { order, .. } => format!("order {}", order.join(" ")),
+        LogEvent::Ask { player, action, .. } => format!("ask {player} to {action} {at}"),
     }
 }
 

@@ -476,7 +476,8 @@ pub fn diff(a: Side, b: Side) -> Vec<Entry> {
             "turns" => {
                 let t = match s.r.turns {
                     TurnPolicy::LowestCounter(c) => format!("by lowest {}", s.r.counters[c].name),
-                    TurnPolicy::Clockwise => "clockwise".into(),
+                    TurnPolicy::Clockwise { until_end_turn: false } => "clockwise".into(),
+                    TurnPolicy::Clockwise { until_end_turn: true } => "clockwise until end turn".into(),
                 };
                 m.insert("turns".to_string(), (t, String::new()));
                 m.insert("end when".to_string(), (s.text(s.r.end.span), s.at(s.r.end.span)));

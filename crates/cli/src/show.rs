@@ -171,15 +171,19 @@ pub fn summary(r: &Ruleset, origin: &Origin, sources: &[(String, String)], playe
                 r.counters[c].name
             );
         }
-        TurnPolicy::Clockwise => {
-            let _ = writeln!(out, "  clockwise");
+        TurnPolicy::Clockwise { until_end_turn: false } => {
+            let _ = writeln!(out, "  clockwise, one action a turn");
+        }
+        TurnPolicy::Clockwise { until_end_turn: true } => {
+            let _ = writeln!(out, "  clockwise; a turn lasts until an action runs `end turn`");
         }
     }
 
     section(&mut out, "Actions");
     for a in &r.actions {
         let params: Vec<String> = a.params.iter().map(|p| s.param(p)).collect();
-        let _ = writeln!(out, "  {}({})", a.name, params.join(", "));
+        let asked = if a.asked { " when asked" } else { "" };
+        let _ = writeln!(out, "  {}({}){asked}", a.name, params.join(", "));
     }
     if !r.after_action.stmts.is_empty() {
         let _ = writeln!(out, "  after every action:");

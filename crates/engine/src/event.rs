@@ -5,7 +5,7 @@
 //! carries `at`, the span of the statement that made it, so an outcome can
 //! be traced to its file and line.
 
-use model::{ComponentId, CounterId, PieceId, PlaceId, PlayerId, Span};
+use model::{ActionId, ComponentId, CounterId, PieceId, PlaceId, PlayerId, Span};
 
 use crate::state::{ZoneInst, V};
 
@@ -20,6 +20,8 @@ pub enum Event {
     Piece { piece: PieceId, player: Option<PlayerId>, from: PlaceId, to: PlaceId, at: Span },
     /// A zone was shuffled.
     Shuffle { zone: ZoneInst, at: Span },
+    /// A player is asked to take an action (`ask`) before play goes on.
+    Ask { player: PlayerId, action: ActionId, at: Span },
     /// One player saw what lies in a zone (`reveal`), top first. Only that
     /// player is told the cards.
     Reveal { zone: ZoneInst, player: PlayerId, cards: Vec<ComponentId>, at: Span },
@@ -36,6 +38,7 @@ impl Event {
             | Event::Piece { at, .. }
             | Event::Shuffle { at, .. }
             | Event::Reveal { at, .. }
+            | Event::Ask { at, .. }
             | Event::PlayerOrder { at, .. } => *at,
         }
     }

@@ -205,6 +205,8 @@ impl<'p> Game<'p> {
             },
             finished: false,
             actions: 0,
+            asks: Vec::new(),
+            turn_ended: false,
         };
         let mut game =
             Game { rules, program, layout, consts: Vec::new(), state, seed, work: Default::default() };
@@ -269,7 +271,7 @@ impl<'p> Game<'p> {
         let mut frame = Frame::new(None);
         it.exec(&self.rules.setup.stmts, &mut st, &mut frame)?;
         let events = it.events.take().unwrap_or_default();
-        st.finished = self.ended(&st)?;
+        st.finished = st.asks.is_empty() && self.ended(&st)?;
         self.state = st;
         Ok(events)
     }
@@ -320,8 +322,14 @@ impl<'p> Game<'p> {
         // after each.
         let scratch = std::cell::RefCell::new(None);
         let broken = std::cell::RefCell::new(None);
+        let asked = self.state.asks.first().map(|(_, a)| *a);
         for (id, action) in self.rules.actions.iter().enumerate() {
             let id = ActionId::new(id);
+            // While an ask waits, only its action; otherwise only actions
+            // of their own.
+            if asked.map_or(action.asked, |a| a != id) {
+                continue;
+            }
             let domains = match self.domains_in(action, me) {
                 Ok(d) => d,
                 Err(f) => {
@@ -490,6 +498,10 @@ impl<'p> Game<'p> {
         start: usize,
     ) -> Result<(State, Vec<Event>), Fail> {
         let mut st = self.state.clone();
+        if action.asked {
+            // The ask this answers; asks the body makes queue behind the rest.
+            st.asks.remove(0);
+        }
         it.exec(&action.body.stmts[start..], &mut st, &mut frame)?;
         let mut hook = Frame::new(Some(me));
         it.exec(&self.rules.after_action.stmts, &mut st, &mut hook)?;
@@ -506,10 +518,19 @@ impl<'p> Game<'p> {
                     st.arrival[p.index()] = st.tick;
                 }
             }
-            TurnPolicy::Clockwise => st.turn_seat = (st.turn_seat + 1) % self.players(),
+            TurnPolicy::Clockwise { until_end_turn } => {
+                // An answer to an ask is not a turn of its own; `end turn`
+                // ends the turn whoever runs it.
+                if st.turn_ended || (!until_end_turn && !action.asked) {
+                    st.turn_seat = (st.turn_seat + 1) % self.players();
+                }
+            }
         }
+        st.turn_ended = false;
         st.actions += 1;
-        st.finished = self.ended(&st)?;
+        // Questions asked are part of the action that asked them: the game
+        // ends only once every one is answered.
+        st.finished = st.asks.is_empty() && self.ended(&st)?;
         Ok((st, it.events.take().unwrap_or_default()))
     }
 
@@ -557,6 +578,16 @@ impl<'p> Game<'p> {
         let illegal = |reason: String| Fail::Illegal { reason, span: model::Span::default() };
         let action =
             self.rules.actions.get(choice.action.index()).ok_or_else(|| illegal("no such action".into()))?;
+        match self.state.asks.first() {
+            Some((p, a)) if *a != choice.action => {
+                let name = &self.rules.actions[*a].name;
+                return Err(illegal(format!("{p} is asked to `{name}` first")));
+            }
+            None if action.asked => {
+                return Err(illegal(format!("`{}` is taken only when a rule asks for it", action.name)));
+            }
+            _ => {}
+        }
         if action.params.len() != choice.args.len() {
             return Err(illegal(format!("`{}` takes {} choices", action.name, action.params.len())));
         }
@@ -811,11 +842,15 @@ fn current_in(game: &Game, st: &State) -> Option<PlayerId> {
     if st.finished {
         return None;
     }
+    // An ask is answered before play goes on.
+    if let Some((p, _)) = st.asks.first() {
+        return Some(*p);
+    }
     match game.rules.turns {
         TurnPolicy::LowestCounter(c) => PlayerId::all(game.players()).min_by(|a, b| {
             let (va, vb) = (game.turn_value(st, c, *a), game.turn_value(st, c, *b));
             va.cmp(&vb).then(st.arrival[b.index()].cmp(&st.arrival[a.index()]))
         }),
-        TurnPolicy::Clockwise => Some(st.order[st.turn_seat % st.order.len()]),
+        TurnPolicy::Clockwise { .. } => Some(st.order[st.turn_seat % st.order.len()]),
     }
 }

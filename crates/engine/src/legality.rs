@@ -225,6 +225,16 @@ impl Analysis<'_> {
                 push(&mut fx.reads, Res::Zones);
                 push(&mut fx.writes, Res::Zones);
             }
+            // Who decides next: the turn's state, which `players from` reads.
+            StmtKind::Ask { player, .. } => {
+                self.expr(player, &mut fx.reads);
+                push(&mut fx.reads, Res::Turn);
+                push(&mut fx.writes, Res::Turn);
+            }
+            StmtKind::EndTurn => {
+                push(&mut fx.reads, Res::Turn);
+                push(&mut fx.writes, Res::Turn);
+            }
             // Tells a player something; changes nothing a rule reads.
             StmtKind::Reveal { zone, to } => {
                 self.expr(zone, &mut fx.reads);
@@ -338,6 +348,10 @@ impl Analysis<'_> {
                 self.expr(a, out);
                 self.expr(b, out);
             }
+            ExprKind::PlayersFrom(who) => {
+                push(out, Res::Turn);
+                self.expr(who, out);
+            }
             ExprKind::Int(_)
             | ExprKind::Bool(_)
             | ExprKind::Text(_)
@@ -404,6 +418,7 @@ fn needs(e: &Expr, slot_level: &[usize]) -> usize {
         ExprKind::Unary(_, x) => needs(x, slot_level),
         ExprKind::Binary(_, a, b) => needs(a, slot_level).max(needs(b, slot_level)),
         ExprKind::If(c, a, b) => needs(c, slot_level).max(needs(a, slot_level)).max(needs(b, slot_level)),
+        ExprKind::PlayersFrom(who) => needs(who, slot_level),
         // Leaves that read no local: listed, so a new kind must say what it needs.
         ExprKind::Int(_)
         | ExprKind::Bool(_)

@@ -6,7 +6,7 @@
 //! they move components without running any rule, and keep every component
 //! in exactly one place.
 
-use model::{ComponentId, CounterId, PieceId, PlaceId, PlayerId, ZoneKind};
+use model::{ActionId, ComponentId, CounterId, PieceId, PlaceId, PlayerId, ZoneKind};
 
 use crate::game::Game;
 use crate::interp::find;
@@ -34,6 +34,10 @@ pub struct Snapshot {
     pub pieces: Vec<PlaceId>,
     pub order: Vec<PlayerId>,
     pub arrival: Vec<u64>,
+    /// Whose turn it is (`turns clockwise`): a position in `order`.
+    pub turn_seat: usize,
+    /// Asks not answered yet, oldest first.
+    pub asks: Vec<(PlayerId, ActionId)>,
     pub finished: bool,
 }
 
@@ -87,6 +91,12 @@ impl Game<'_> {
         self.state.arrival[p.index()]
     }
 
+    /// Asks not answered yet (`ask P to ACTION`), oldest first: the first
+    /// one's player moves next, and may only take its action.
+    pub fn asks(&self) -> &[(PlayerId, ActionId)] {
+        &self.state.asks
+    }
+
     /// The latest arrival handed out so far.
     pub fn tick(&self) -> u64 {
         self.state.tick
@@ -101,6 +111,8 @@ impl Game<'_> {
             pieces: s.pieces.clone(),
             order: s.order.clone(),
             arrival: s.arrival.clone(),
+            turn_seat: s.turn_seat,
+            asks: s.asks.clone(),
             finished: s.finished,
         }
     }

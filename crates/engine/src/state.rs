@@ -6,8 +6,8 @@ use std::rc::Rc;
 use std::sync::{Mutex, OnceLock};
 
 use model::{
-    ClassId, ComponentId, CounterId, GroupId, PieceId, PlaceId, PlayerId, Ruleset, TagId, Value, ZoneId,
-    ZoneKind,
+    ActionId, ClassId, ComponentId, CounterId, GroupId, PieceId, PlaceId, PlayerId, Ruleset, TagId, Value,
+    ZoneId, ZoneKind,
 };
 use rand_chacha::ChaCha8Rng;
 
@@ -29,6 +29,8 @@ pub enum V {
     Map(ComponentId, usize),
     /// Something to go through: all players, or the places of a class.
     Players,
+    /// Every player in turn order, starting with this one.
+    PlayersFrom(PlayerId),
     Class(ClassId),
 }
 
@@ -341,6 +343,10 @@ pub struct State {
     pub finished: bool,
     /// Actions applied so far.
     pub actions: u64,
+    /// Asks not answered yet (`ask`), oldest first: who, and which action.
+    pub asks: Vec<(PlayerId, ActionId)>,
+    /// `end turn` ran during the action being applied.
+    pub turn_ended: bool,
 }
 
 impl State {
@@ -367,6 +373,21 @@ impl State {
         self.rng.clone_from(&from.rng);
         self.finished = from.finished;
         self.actions = from.actions;
+        self.asks.clone_from(&from.asks);
+        self.turn_ended = from.turn_ended;
+    }
+
+    /// The `i`-th player of a domain of players (`players`, `players from
+    /// P`): seat order, or turn order from a player.
+    pub fn player_at(&self, d: &V, i: usize) -> V {
+        match d {
+            V::PlayersFrom(p) => {
+                let n = self.order.len().max(1);
+                let start = self.order.iter().position(|q| q == p).unwrap_or(0);
+                V::Player(self.order[(start + i) % n])
+            }
+            _ => V::Player(PlayerId::new(i)),
+        }
     }
 
     pub fn count(&self, inst: ZoneInst) -> usize {

@@ -353,6 +353,9 @@ pub struct Procedure {
 pub struct Action {
     pub name: String,
     pub params: Vec<Param>,
+    /// `when asked`: never a choice of its own; a player takes it when a
+    /// rule asks them to (`ask P to NAME`).
+    pub asked: bool,
     pub body: Body,
     pub span: Span,
 }
@@ -362,7 +365,9 @@ pub enum TurnPolicy {
     /// The player with the lowest value of this per-player counter moves;
     /// on a tie, the one who reached that value last.
     LowestCounter(CounterId),
-    Clockwise,
+    /// Seat order (after `shuffle players`). `until_end_turn`: a turn lasts
+    /// until an action runs `end turn`; otherwise every action ends it.
+    Clockwise { until_end_turn: bool },
 }
 
 #[derive(Clone, Debug)]
@@ -442,6 +447,8 @@ pub enum StmtKind {
     },
     Draw {
         count: Expr,
+        /// `at random`: random components, whatever the zone's order.
+        at_random: bool,
         from: Expr,
         position: Position,
         to: Expr,
@@ -458,6 +465,14 @@ pub enum StmtKind {
         zone: Expr,
         to: Expr,
     },
+    /// Ask a player to take an action (`when asked`) before play goes on:
+    /// asks are answered in the order they were made.
+    Ask {
+        player: Expr,
+        action: ActionId,
+    },
+    /// End the current turn (`turns clockwise until end turn`).
+    EndTurn,
     If {
         cond: Expr,
         then: Vec<Stmt>,
@@ -521,6 +536,8 @@ pub enum ExprKind {
     PlayerCount,
     /// The domain of all players, in seat order.
     Players,
+    /// The players in turn order, starting with one (`players from P`).
+    PlayersFrom(Box<Expr>),
     /// The domain of all places of a class.
     Class(ClassId),
     Option(OptionId),

@@ -297,13 +297,16 @@ pub enum TurnPolicy {
     /// The player with the lowest value of a per-player counter moves; ties
     /// go to the one who arrived there last.
     LowestCounter(Ident),
-    Clockwise(Span),
+    /// Seat order; `until end turn`: a turn lasts until an action runs `end turn`.
+    Clockwise { span: Span, until_end_turn: bool },
 }
 
 #[derive(Clone, Debug)]
 pub struct ActionDecl {
     pub name: Ident,
     pub params: Vec<Param>,
+    /// `when asked`: taken only when a rule asks a player to (`ask`).
+    pub asked: bool,
     pub body: Block,
 }
 
@@ -352,10 +355,12 @@ pub enum StmtKind {
     Set { target: Expr, value: Expr },
     Advance { target: Expr, by: Expr },
     Move { what: Selection, position: Position, to: Expr },
-    Draw { count: Expr, from: Expr, position: Position, to: Expr },
+    Draw { count: Expr, at_random: bool, from: Expr, position: Position, to: Expr },
     Shuffle(Expr),
     Split { from: Expr, into: Vec<Expr> },
     Reveal { zone: Expr, to: Expr },
+    Ask { player: Expr, action: Ident },
+    EndTurn,
     If { cond: Expr, then: Block, otherwise: Option<Block> },
     For { var: Ident, domain: Expr, body: Block },
     Repeat { cond: Expr, body: Block },
@@ -381,6 +386,8 @@ pub enum ExprKind {
     Field(Box<Expr>, Ident),
     Index(Box<Expr>, Box<Expr>),
     Call(Ident, Vec<Expr>),
+    /// `players from P`: every player in turn order, starting with P.
+    PlayersFrom(Box<Expr>),
     Aggregate {
         func: Ident,
         value: Option<Box<Expr>>,

@@ -79,6 +79,7 @@ codes! {
     TooManyChoices => "ruleset::check::too_many_choices",
     BadZoneOption => "ruleset::check::bad_zone_option",
     MissingTurns => "ruleset::check::missing_turns",
+    TurnStructure => "ruleset::check::turn_structure",
     MissingEnd => "ruleset::check::missing_end",
     NoActions => "ruleset::check::no_actions",
     NoScore => "ruleset::check::no_score",

@@ -38,7 +38,17 @@ fn tree(e: &ruleset::ast::Expr) -> String {
             filter.as_ref().map_or(String::new(), |f| format!(" where {}", tree(f)))
         ),
         ExprKind::If(c, a, b) => format!("(if {} then {} else {})", tree(c), tree(a), tree(b)),
+        ExprKind::PlayersFrom(who) => format!("(players from {})", tree(who)),
     }
+}
+
+#[test]
+fn players_from_takes_one_operand_with_its_fields() {
+    assert_eq!(
+        tree(&expr("count(p in players from me.rival where p != me)")),
+        "count(p in (players from me.rival) where (p != me))"
+    );
+    assert_eq!(tree(&expr("players from me == x")), "((players from me) == x)");
 }
 
 #[test]

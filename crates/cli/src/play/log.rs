@@ -105,6 +105,12 @@ pub enum LogEvent {
         #[serde(flatten)]
         at: Origin,
     },
+    Ask {
+        player: String,
+        action: String,
+        #[serde(flatten)]
+        at: Origin,
+    },
 }
 
 /// The file name and line of a span.
@@ -149,6 +155,9 @@ impl LogEvent {
                 cards: cards.iter().map(|c| card(*c)).collect(),
                 at,
             },
+            Event::Ask { player, action, .. } => {
+                LogEvent::Ask { player: player.to_string(), action: r.actions[*action].name.clone(), at }
+            }
             Event::PlayerOrder { order, .. } => {
                 LogEvent::PlayerOrder { order: order.iter().map(PlayerId::to_string).collect(), at }
             }
@@ -192,6 +201,6 @@ pub fn value_json(game: &Game, v: &V) -> serde_json::Value {
         V::Card(c) => J::from(r.components[*c].name.as_str()),
         V::Tag(t) => J::from(r.tags[*t].as_str()),
         V::Zone(z) => J::from(game.layout.zone_name(r, *z)),
-        V::Map(..) | V::Players | V::Class(_) => J::Null,
+        V::Map(..) | V::Players | V::PlayersFrom(_) | V::Class(_) => J::Null,
     }
 }

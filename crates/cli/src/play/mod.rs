@@ -229,14 +229,19 @@ pub fn play_script(
                     let i = bot.choose(&bots::Seat::new(&game, me), &choices);
                     choices[i.min(choices.len() - 1)].clone()
                 }
-                Seat::Human => match prompt::ask(&game, &choices, sources, &mut *io.input, &mut *out)? {
-                    Some(c) => c,
-                    None => {
-                        sayln!(out, "the game stops unfinished");
-                        write_save(&args.save, &header, &saved)?;
-                        return Ok(ExitCode::FAILURE);
+                Seat::Human => {
+                    if let Some((_, a)) = game.asks().first() {
+                        sayln!(out, "{me}, the rules ask you to `{}`:", rules.actions[*a].name);
                     }
-                },
+                    match prompt::ask(&game, &choices, sources, &mut *io.input, &mut *out)? {
+                        Some(c) => c,
+                        None => {
+                            sayln!(out, "the game stops unfinished");
+                            write_save(&args.save, &header, &saved)?;
+                            return Ok(ExitCode::FAILURE);
+                        }
+                    }
+                }
             }
         };
         let text = notation::format(&game, &choice);

@@ -44,6 +44,7 @@ impl Interp<'_> {
             },
             ExprKind::PlayerCount => V::Int(self.lay.players as i64),
             ExprKind::Players => V::Players,
+            ExprKind::PlayersFrom(who) => V::PlayersFrom(self.player(who, st, f)?),
             ExprKind::Class(c) => V::Class(*c),
             ExprKind::Option(id) => V::from_value(&self.r.options[*id].value),
             ExprKind::Place(p) => V::Place(*p),
@@ -320,7 +321,7 @@ impl Interp<'_> {
     ) -> R<V> {
         let d = self.eval(domain, st, f)?;
         let len = match &d {
-            V::Players => self.lay.players,
+            V::Players | V::PlayersFrom(_) => self.lay.players,
             V::Class(c) => self.r.classes[*c].places.len(),
             V::Zone(z) => st.zones[*z].len(),
             other => return rule(domain.span, format!("cannot go through {}", self.describe(other))),
@@ -343,7 +344,7 @@ impl Interp<'_> {
         let mut best: Option<i64> = None;
         for i in 0..len {
             let item = match &d {
-                V::Players => V::Player(PlayerId::new(i)),
+                V::Players | V::PlayersFrom(_) => st.player_at(&d, i),
                 V::Class(c) => V::Place(self.r.classes[*c].places[i]),
                 V::Zone(z) => match st.zones[*z][i] {
                     Some(c) => {
@@ -421,6 +422,15 @@ impl Interp<'_> {
         }
     }
 
+    /// A player that must be one (`ask P`, `players from P`): `none` is a
+    /// rule error naming the expression.
+    pub(super) fn player(&self, e: &Expr, st: &State, f: &mut Frame) -> R<PlayerId> {
+        match self.player_opt(Some(e), st, f)? {
+            Some(p) => Ok(p),
+            None => rule(e.span, "this is `none`, not a player"),
+        }
+    }
+
     pub(super) fn player_opt(&self, e: Option<&Expr>, st: &State, f: &mut Frame) -> R<Option<PlayerId>> {
         // `me.time` and `p.time` are the commonest reads of all: no detour
         // through `eval`.
@@ -488,7 +498,7 @@ impl Interp<'_> {
     /// What a domain value goes through.
     pub fn elements(&self, d: &V, st: &State, span: Span) -> R<Vec<V>> {
         Ok(match d {
-            V::Players => PlayerId::all(self.lay.players).map(V::Player).collect(),
+            V::Players | V::PlayersFrom(_) => (0..self.lay.players).map(|i| st.player_at(d, i)).collect(),
             V::Class(c) => self.r.classes[*c].places.iter().map(|p| V::Place(*p)).collect(),
             V::Zone(z) => st.cards(*z).map(V::Card).collect(),
             other => return rule(span, format!("cannot go through {}", self.describe(other))),

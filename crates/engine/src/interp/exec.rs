@@ -74,7 +74,7 @@ impl Interp<'_> {
                 let cards = self.select(what, st, f)?;
                 self.move_cards(&cards, dest, *position, s.span, st)?;
             }
-            StmtKind::Draw { count, from, position, to } => {
+            StmtKind::Draw { count, at_random, from, position, to } => {
                 let n = self.int(count, st, f)?;
                 if n < 0 {
                     return rule(count.span, format!("`draw` of a negative count ({n})"));
@@ -82,7 +82,8 @@ impl Interp<'_> {
                 let n = usize::try_from(n).unwrap_or(usize::MAX);
                 let src = self.zone_inst(from, st, f)?;
                 let dest = self.zone_inst(to, st, f)?;
-                let random = matches!(self.lay.zone_kind(self.r, src), ZoneKind::Bag | ZoneKind::Box);
+                let random =
+                    *at_random || matches!(self.lay.zone_kind(self.r, src), ZoneKind::Bag | ZoneKind::Box);
                 for _ in 0..n {
                     // The k-th filled slot (only rows have empty ones).
                     let filled = st.count(src);
@@ -103,6 +104,12 @@ impl Interp<'_> {
                 }
                 self.record(|_| Event::Shuffle { zone: inst, at: s.span });
             }
+            StmtKind::Ask { player, action } => {
+                let p = self.player(player, st, f)?;
+                st.asks.push((p, *action));
+                self.record(|_| Event::Ask { player: p, action: *action, at: s.span });
+            }
+            StmtKind::EndTurn => st.turn_ended = true,
             StmtKind::ShufflePlayers => {
                 shuffle(&mut st.order, &mut st.rng);
                 // The first in the new order is on top of the starting stack.
@@ -160,7 +167,7 @@ impl Interp<'_> {
                 // Players and places need no list; a zone's is copied first,
                 // since the body may move what it goes through.
                 let n = match &d {
-                    V::Players => self.lay.players,
+                    V::Players | V::PlayersFrom(_) => self.lay.players,
                     V::Class(c) => self.r.classes[*c].places.len(),
                     _ => 0,
                 };
@@ -169,7 +176,7 @@ impl Interp<'_> {
                     for i in 0..n {
                         let item = match &d {
                             V::Class(c) => V::Place(self.r.classes[*c].places[i]),
-                            _ => V::Player(PlayerId::new(i)),
+                            _ => st.player_at(&d, i),
                         };
                         f.set(*var, item);
                         self.exec(body, st, f)?;

@@ -218,6 +218,7 @@ pub fn describe(r: &Ruleset, lay: &Layout, v: &V) -> String {
         V::Zone(z) => format!("the zone `{}`", lay.zone_name(r, *z)),
         V::Map(c, _) => format!("a map of `{}`", r.components[*c].name),
         V::Players => "the players".into(),
+        V::PlayersFrom(p) => format!("the players from {p}"),
         V::Class(c) => format!("the places of `{}`", r.classes[*c].name),
     }
 }

@@ -389,7 +389,9 @@ impl<'f> Checker<'f> {
 
     pub(super) fn turns_item(&mut self, t: &ast::TurnPolicy) -> TurnPolicy {
         match t {
-            ast::TurnPolicy::Clockwise(_) => TurnPolicy::Clockwise,
+            ast::TurnPolicy::Clockwise { until_end_turn, .. } => {
+                TurnPolicy::Clockwise { until_end_turn: *until_end_turn }
+            }
             ast::TurnPolicy::LowestCounter(name) => match self.symbols.get(&name.name) {
                 Some((Sym::Counter(id), _)) => {
                     let id = *id;
@@ -403,7 +405,7 @@ impl<'f> Checker<'f> {
                 _ => {
                     let help = help_for(&name.name, self.counters.iter().map(|c| c.name.as_str()));
                     self.error(errors::unknown_counter(name, help));
-                    TurnPolicy::Clockwise
+                    TurnPolicy::Clockwise { until_end_turn: false }
                 }
             },
         }

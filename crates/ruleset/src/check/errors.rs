@@ -419,6 +419,51 @@ pub fn not_assignable(span: Span, what: &str) -> Diagnostic {
         .help("declare it with `counter` to change it; `let` values are fixed")
 }
 
+pub fn unknown_asked_action(name: &Ident, help: Option<String>) -> Diagnostic {
+    Diagnostic::error(Code::UnknownName, name.span, format!("unknown action `{}`", name.name))
+        .label("no action has this name")
+        .help(
+            help.unwrap_or_else(|| {
+                format!("declare it with `action {}(...) when asked {{ ... }}`", name.name)
+            }),
+        )
+}
+
+pub fn ask_needs_asked_action(name: &Ident, declared: Span) -> Diagnostic {
+    Diagnostic::error(
+        Code::TurnStructure,
+        name.span,
+        format!("`{}` is an action of its own, not one a player is asked to take", name.name),
+    )
+    .label("asked here")
+    .related(declared, "declared here without `when asked`")
+    .help(format!("write `action {}(...) when asked {{ ... }}`", name.name))
+}
+
+pub fn end_turn_outside_turn(span: Span, place: &str) -> Diagnostic {
+    Diagnostic::error(Code::TurnStructure, span, format!("`end turn` has no meaning in {place}"))
+        .label("no turn is going on here")
+        .help("end a turn in an action (or a procedure an action runs)")
+}
+
+pub fn end_turn_without_policy(span: Span) -> Diagnostic {
+    Diagnostic::error(Code::TurnStructure, span, "`end turn` needs turns that last until it")
+        .label("every action already ends the turn")
+        .help("write `turns clockwise until end turn`, or remove this statement")
+}
+
+pub fn turn_never_ends(span: Span) -> Diagnostic {
+    Diagnostic::error(Code::TurnStructure, span, "a turn lasts until `end turn`, and nothing runs it")
+        .label("turns that never end")
+        .help("add an action that ends the turn, e.g. `action pass { end turn }`")
+}
+
+pub fn only_asked_actions(span: Span) -> Diagnostic {
+    Diagnostic::error(Code::TurnStructure, span, "every action is `when asked`: nobody can take a turn")
+        .label("the first action")
+        .help("a turn needs at least one action without `when asked`")
+}
+
 pub fn me_outside_turn(span: Span, place: &str) -> Diagnostic {
     Diagnostic::error(Code::MeOutsideTurn, span, format!("`me` has no meaning in {place}"))
         .label("nobody is acting here")

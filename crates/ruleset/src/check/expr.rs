@@ -43,6 +43,11 @@ impl<'f> Checker<'f> {
                 (mk(ExprKind::Unary(*op, Box::new(x))), want)
             }
             E::Binary(op, a, b) => self.binary(*op, a, b, span, cx),
+            E::PlayersFrom(who) => {
+                let (w, ty) = self.value(who, cx);
+                self.expect(&ty, &Ty::Player, who.span, "`players from`");
+                (mk(ExprKind::PlayersFrom(Box::new(w))), Ty::Domain(Box::new(Ty::Player)))
+            }
             E::If(c, a, b) => {
                 let (cx_, cty) = self.value(c, cx);
                 self.expect(&cty, &Ty::Bool, c.span, "`if`");

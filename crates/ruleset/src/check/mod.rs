@@ -82,6 +82,8 @@ struct Checker<'f> {
     routes: Vec<Route>,
     /// Each route's pair of places (the lower id first) and where it is.
     route_pairs: HashMap<(PlaceId, PlaceId), Span>,
+    /// Where `end turn` is written.
+    ends_turn: Vec<Span>,
     /// Routes past `MAX_ROUTES` were found (and reported, once).
     too_many_routes: bool,
     /// A route named a place that does not exist: reachability would only
@@ -152,6 +154,7 @@ impl<'f> Checker<'f> {
             routes: Vec::new(),
             route_pairs: HashMap::new(),
             too_many_routes: false,
+            ends_turn: Vec::new(),
             broken_route: false,
             tags: Vec::new(),
             tag_ids: HashMap::new(),
@@ -315,6 +318,7 @@ impl<'f> Checker<'f> {
                         self.actions.push(Action {
                             name: a.name.name.clone(),
                             params: Vec::new(),
+                            asked: a.asked,
                             body: Body::default(),
                             span: a.name.span,
                         });
@@ -392,6 +396,9 @@ impl<'f> Checker<'f> {
             Body { stmts, locals: cx.max }
         });
         let turns = self.single(&turns_items, "turns", |c, (t, _)| c.turns_item(t));
+        if let (Some(policy), Some((t, _))) = (&turns, turns_items.first()) {
+            self.turn_structure(policy, t);
+        }
         let end = self.single(&end_items, "end", |c, (e, _)| {
             let mut cx = Cx::new(false, "the end condition");
             let (x, ty) = c.value(e, &mut cx);

@@ -46,7 +46,7 @@ impl<'f> Checker<'f> {
                 self.expect(&ty, &Ty::Zone, to.span, "`move ... to`");
                 StmtKind::Move { what, position: *position, to: t }
             }
-            S::Draw { count, from, position, to } => {
+            S::Draw { count, at_random, from, position, to } => {
                 let (n, nty) = self.value(count, cx);
                 self.expect(&nty, &Ty::Int, count.span, "`draw`");
                 let negative = match &n.kind {
@@ -61,7 +61,7 @@ impl<'f> Checker<'f> {
                 self.expect(&fty, &Ty::Zone, from.span, "`draw ... from`");
                 let (t, tty) = self.value(to, cx);
                 self.expect(&tty, &Ty::Zone, to.span, "`draw ... to`");
-                StmtKind::Draw { count: n, from: f, position: *position, to: t }
+                StmtKind::Draw { count: n, at_random: *at_random, from: f, position: *position, to: t }
             }
             S::Shuffle(e) => {
                 let (z, ty) = self.value(e, cx);
@@ -95,6 +95,39 @@ impl<'f> Checker<'f> {
                 let (t, tty) = self.value(to, cx);
                 self.expect(&tty, &Ty::Player, to.span, "`reveal ... to`");
                 StmtKind::Reveal { zone: z, to: t }
+            }
+            S::Ask { player, action } => {
+                let (p, pty) = self.value(player, cx);
+                self.expect(&pty, &Ty::Player, player.span, "`ask`");
+                match self.symbols.get(&action.name) {
+                    Some((Sym::Action(id), _)) => {
+                        let id = *id;
+                        self.used.insert(Sym::Action(id));
+                        if !self.actions[id.index()].asked {
+                            self.error(errors::ask_needs_asked_action(action, self.actions[id.index()].span));
+                        }
+                        StmtKind::Ask { player: p, action: id }
+                    }
+                    _ => {
+                        if !self.quiet {
+                            let asked: Vec<String> =
+                                self.actions.iter().filter(|a| a.asked).map(|a| a.name.clone()).collect();
+                            let help = help_for(&action.name, asked.iter().map(String::as_str));
+                            self.error(errors::unknown_asked_action(action, help));
+                        }
+                        StmtKind::Require {
+                            cond: Expr { kind: ExprKind::Bool(true), span: s.span },
+                            message: None,
+                        }
+                    }
+                }
+            }
+            S::EndTurn => {
+                if !cx.me_allowed {
+                    self.error(errors::end_turn_outside_turn(s.span, cx.place));
+                }
+                self.ends_turn.push(s.span);
+                StmtKind::EndTurn
             }
             S::If { cond, then, otherwise } => {
                 let (c, ty) = self.value(cond, cx);

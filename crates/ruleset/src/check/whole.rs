@@ -54,6 +54,28 @@ impl<'f> Checker<'f> {
         state[id.index()] = 2;
     }
 
+    /// `end turn` and `until end turn` go together; somebody must be able
+    /// to start a turn.
+    pub(super) fn turn_structure(&mut self, policy: &TurnPolicy, decl: &ast::TurnPolicy) {
+        let span = match decl {
+            ast::TurnPolicy::LowestCounter(c) => c.span,
+            ast::TurnPolicy::Clockwise { span, .. } => *span,
+        };
+        let until_end = matches!(policy, TurnPolicy::Clockwise { until_end_turn: true });
+        if until_end && self.ends_turn.is_empty() {
+            self.error(errors::turn_never_ends(span));
+        }
+        if !until_end {
+            if let Some(at) = self.ends_turn.first() {
+                self.error(errors::end_turn_without_policy(*at));
+            }
+        }
+        if !self.actions.is_empty() && self.actions.iter().all(|a| a.asked) {
+            let at = self.actions[0].span;
+            self.error(errors::only_asked_actions(at));
+        }
+    }
+
     pub(super) fn required_items(&mut self, file: &ast::File, has_turns: bool, has_end: bool) {
         if self.quiet {
             return;

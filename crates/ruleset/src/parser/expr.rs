@@ -121,6 +121,10 @@ impl Lower<'_> {
                 e.span = span;
                 return e;
             }
+            Rule::players_from => {
+                let who = pair.into_inner().find(|p| p.as_rule() == Rule::from_who);
+                ExprKind::PlayersFrom(Box::new(self.expr(who.expect("grammar: players from whom"))))
+            }
             Rule::cond_expr => {
                 let mut it = pair.into_inner().filter(|p| p.as_rule() == Rule::expr);
                 let c = self.expr(it.next().expect("grammar: if condition"));

@@ -259,11 +259,12 @@ impl Lower<'_> {
 
     pub(super) fn turns_item(&mut self, mut it: Items<'_>) -> ItemKind {
         let policy = it.next().expect("grammar: turn policy");
-        let pspan = self.span(&policy);
-        let counter = policy.into_inner().find(|p| p.as_rule() == Rule::ident);
-        match counter {
+        let span = self.span(&policy);
+        let parts: Vec<_> = policy.into_inner().collect();
+        let until_end_turn = parts.iter().any(|p| p.as_rule() == Rule::until_end_turn);
+        match parts.into_iter().find(|p| p.as_rule() == Rule::ident) {
             Some(c) => ItemKind::Turns(TurnPolicy::LowestCounter(self.ident(c))),
-            None => ItemKind::Turns(TurnPolicy::Clockwise(pspan)),
+            None => ItemKind::Turns(TurnPolicy::Clockwise { span, until_end_turn }),
         }
     }
 
@@ -271,15 +272,17 @@ impl Lower<'_> {
         let name = self.ident(it.next().expect("grammar: action name"));
         let mut params = Vec::new();
         let mut body = None;
+        let mut asked = false;
         for p in it {
             match p.as_rule() {
                 Rule::params => params = self.params(p),
+                Rule::when_asked => asked = true,
                 Rule::block => body = Some(self.block(p)),
                 _ => {}
             }
         }
         let body = body.expect("grammar: action body");
-        ItemKind::Action(ActionDecl { name, params, body })
+        ItemKind::Action(ActionDecl { name, params, asked, body })
     }
 
     pub(super) fn hook_item(&mut self, mut it: Items<'_>) -> ItemKind {
@@ -651,9 +654,14 @@ impl Lower<'_> {
             }
             Rule::draw_stmt => {
                 let count = self.expr(next("draw count"));
-                let from = self.expr(next("draw source"));
+                let mut from = next("draw source");
+                let at_random = from.as_rule() == Rule::at_random;
+                if at_random {
+                    from = next("draw source");
+                }
+                let from = self.expr(from);
                 let (position, to) = self.destination(it);
-                StmtKind::Draw { count, from, position, to }
+                StmtKind::Draw { count, at_random, from, position, to }
             }
             Rule::shuffle_stmt => StmtKind::Shuffle(self.expr(next("shuffle target"))),
             Rule::split_stmt => {
@@ -666,6 +674,12 @@ impl Lower<'_> {
                 let to = self.expr(next("reveal viewer"));
                 StmtKind::Reveal { zone, to }
             }
+            Rule::ask_stmt => {
+                let player = self.expr(next("asked player"));
+                let action = self.ident(next("asked action"));
+                StmtKind::Ask { player, action }
+            }
+            Rule::end_turn_stmt => StmtKind::EndTurn,
             Rule::if_stmt => self.if_stmt(parts),
             Rule::for_stmt => {
                 let var = self.ident(next("for variable"));

@@ -58,6 +58,11 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::kw_turns => "`turns`",
         Rule::kw_lowest => "`lowest`",
         Rule::kw_clockwise => "`clockwise`",
+        Rule::kw_until => "`until`",
+        Rule::kw_turn => "`turn`",
+        Rule::kw_ask => "`ask`",
+        Rule::kw_asked => "`asked`",
+        Rule::kw_random => "`random`",
         Rule::kw_action => "`action`",
         Rule::kw_after => "`after`",
         Rule::kw_end => "`end`",
@@ -165,6 +170,9 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::param => "a parameter such as `s: site`",
         Rule::param_in => "`in`",
         Rule::turn_policy => "`by lowest COUNTER` or `clockwise`",
+        Rule::until_end_turn => "`until end turn`",
+        Rule::when_asked => "`when asked`",
+        Rule::at_random => "`at random`",
         Rule::score_index => "`[s: class]`",
         Rule::score_majority => "`majority`",
         Rule::block => "a block `{ ... }`",
@@ -177,6 +185,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         | Rule::shuffle_stmt
         | Rule::split_stmt
         | Rule::reveal_stmt
+        | Rule::ask_stmt
+        | Rule::end_turn_stmt
         | Rule::if_stmt
         | Rule::for_stmt
         | Rule::repeat_stmt
@@ -188,6 +198,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         | Rule::paren
         | Rule::cond_expr
         | Rule::call
+        | Rule::players_from
+        | Rule::from_who
         | Rule::agg_bare
         | Rule::agg_for
         | Rule::field_access
@@ -267,7 +279,8 @@ pub(super) fn syntax_error(
     if names.contains(&"an expression") {
         // The pieces an expression can start with add nothing to "an expression".
         names.retain(|n| {
-            !["`if`", "`yes` or `no`", "`none`", "a name", "a number", "a quoted text"].contains(n)
+            !["`if`", "`yes` or `no`", "`none`", "`players`", "a name", "a number", "a quoted text"]
+                .contains(n)
         });
     }
     let (found, len) = describe_found(source, offset + pos);
