@@ -269,7 +269,9 @@ pub fn diff(a: Side, b: Side) -> Vec<Entry> {
     let board = |s: Side| {
         let mut m = BTreeMap::new();
         for p in &s.r.places {
-            m.insert(format!("place {}", p.name), (s.r.classes[p.class].name.clone(), s.at(p.span)));
+            let class = &s.r.classes[p.class];
+            let word = if class.enumeration { "enum value" } else { "place" };
+            m.insert(format!("{word} {}", p.name), (class.name.clone(), s.at(p.span)));
         }
         for rt in &s.r.routes {
             let (x, y) = (&s.r.places[rt.a].name, &s.r.places[rt.b].name);
@@ -404,10 +406,15 @@ pub fn diff(a: Side, b: Side) -> Vec<Entry> {
     // Tables: cell by cell when the shapes agree.
     let ta: BTreeMap<String, &Table> = a.r.tables.iter().map(|t| (t.name.clone(), t)).collect();
     let tb: BTreeMap<String, &Table> = b.r.tables.iter().map(|t| (t.name.clone(), t)).collect();
-    let shape = |t: &Table| {
+    let shape = |r: &Ruleset, t: &Table| {
         t.dims
             .iter()
-            .map(|d| format!("[{} {}..{}{}]", d.name, d.lo, d.hi, if d.clamp { " clamp" } else { "" }))
+            .map(|d| {
+                // An enumeration's name alone would hide a value added to it.
+                let size =
+                    if d.class.is_some() { format!(" ({} values)", d.hi - d.lo + 1) } else { String::new() };
+                format!("[{} {}{size}{}]", d.name, r.dimension_range(d), if d.clamp { " clamp" } else { "" })
+            })
             .collect::<String>()
     };
     for (name, t) in &ta {
@@ -416,22 +423,22 @@ pub fn diff(a: Side, b: Side) -> Vec<Entry> {
                 group: "tables",
                 change: "removed",
                 item: format!("table {name}"),
-                old: Some(shape(t)),
+                old: Some(shape(a.r, t)),
                 new: None,
                 old_at: Some(a.at(t.span)),
                 new_at: None,
             }),
-            Some(u) if shape(t) != shape(u) => out.push(Entry {
+            Some(u) if shape(a.r, t) != shape(b.r, u) => out.push(Entry {
                 group: "tables",
                 change: "changed",
                 item: format!("table {name} shape"),
-                old: Some(shape(t)),
-                new: Some(shape(u)),
+                old: Some(shape(a.r, t)),
+                new: Some(shape(b.r, u)),
                 old_at: Some(a.at(t.span)),
                 new_at: Some(b.at(u.span)),
             }),
             Some(u) => {
-                let keys = cells(t);
+                let keys = cells(a.r, t);
                 for ((key, row), (x, y)) in keys.iter().zip(t.values.iter().zip(&u.values)) {
                     if x != y {
                         let labels = [
@@ -460,7 +467,7 @@ pub fn diff(a: Side, b: Side) -> Vec<Entry> {
                 change: "added",
                 item: format!("table {name}"),
                 old: None,
-                new: Some(shape(u)),
+                new: Some(shape(b.r, u)),
                 old_at: None,
                 new_at: Some(b.at(u.span)),
             });
@@ -556,13 +563,16 @@ pub fn diff(a: Side, b: Side) -> Vec<Entry> {
 }
 
 /// `([k1][k2], k1)` for every cell of a table, row-major.
-fn cells(t: &Table) -> Vec<(String, i64)> {
-    let mut keys: Vec<(String, i64)> = vec![(String::new(), 0)];
+fn cells(r: &Ruleset, t: &Table) -> Vec<(String, String)> {
+    let mut keys: Vec<(String, String)> = vec![(String::new(), String::new())];
     for (n, d) in t.dims.iter().enumerate() {
         keys = keys
             .iter()
             .flat_map(|(k, row)| {
-                (d.lo..=d.hi).map(move |i| (format!("{k}[{i}]"), if n == 0 { i } else { *row }))
+                (d.lo..=d.hi).map(move |i| {
+                    let key = r.dimension_key(d, i);
+                    (format!("{k}[{key}]"), if n == 0 { key } else { row.clone() })
+                })
             })
             .collect();
     }

@@ -65,10 +65,15 @@ pub fn summary(r: &Ruleset, origin: &Origin, sources: &[(String, String)], playe
         }
     }
 
-    section(&mut out, &format!("Board: {} places, {} routes", r.places.len(), r.routes.len()));
-    for c in &r.classes {
+    let on_board = r.places.iter().filter(|p| !r.classes[p.class].enumeration).count();
+    section(&mut out, &format!("Board: {on_board} places, {} routes", r.routes.len()));
+    for c in r.classes.iter().filter(|c| !c.enumeration) {
         let names: Vec<&str> = c.places.iter().map(|p| r.places[*p].name.as_str()).collect();
         let _ = writeln!(out, "  {} ({}): {}", c.name, names.len(), names.join(", "));
+    }
+    for c in r.classes.iter().filter(|c| c.enumeration) {
+        let names: Vec<&str> = c.places.iter().map(|p| r.places[*p].name.as_str()).collect();
+        let _ = writeln!(out, "  enum {} ({}): {}", c.name, names.len(), names.join(", "));
     }
     if !r.routes.is_empty() {
         let _ = writeln!(out, "  routes:");
@@ -322,20 +327,37 @@ impl Show<'_> {
         let dims: Vec<String> = t
             .dims
             .iter()
-            .map(|d| format!("[{} {}..{}{}]", d.name, d.lo, d.hi, if d.clamp { ", clamped" } else { "" }))
+            .map(|d| {
+                format!(
+                    "[{} {}{}]",
+                    d.name,
+                    self.r.dimension_range(d),
+                    if d.clamp { ", clamped" } else { "" }
+                )
+            })
             .collect();
         let _ = writeln!(out, "  {} {}", t.name, dims.join(""));
         match t.dims.as_slice() {
             [d] => {
-                let keys: Vec<String> = (d.lo..=d.hi).map(|k| format!("{k:>3}")).collect();
-                let vals: Vec<String> = t.values.iter().map(|v| format!("{v:>3}")).collect();
+                // Each column as wide as its key (an enumeration's value may
+                // be a long name) or its value.
+                let keys: Vec<String> = (d.lo..=d.hi).map(|k| self.r.dimension_key(d, k)).collect();
+                let widths: Vec<usize> = keys
+                    .iter()
+                    .zip(&t.values)
+                    .map(|(k, v)| k.len().max(v.to_string().len()).max(2) + 1)
+                    .collect();
+                let vals: Vec<String> =
+                    t.values.iter().zip(&widths).map(|(v, w)| format!("{v:>w$}")).collect();
+                let keys: Vec<String> = keys.iter().zip(&widths).map(|(k, w)| format!("{k:>w$}")).collect();
                 let w = d.name.len().max(5);
                 let _ = writeln!(out, "    {:>w$} |{}", d.name, keys.join(""));
                 let _ = writeln!(out, "    {:>w$} |{}", "value", vals.join(""));
             }
             [d1, d2] => {
                 let cols = (d2.hi - d2.lo + 1) as usize;
-                let head: Vec<String> = (d2.lo..=d2.hi).map(|k| format!("{k:>3}")).collect();
+                let head: Vec<String> =
+                    (d2.lo..=d2.hi).map(|k| format!("{:>3}", self.r.dimension_key(d2, k))).collect();
                 let _ = writeln!(
                     out,
                     "    {:>8} |{}",
@@ -347,7 +369,7 @@ impl Show<'_> {
                     head.join("")
                 );
                 for (i, row) in t.values.chunks(cols).enumerate() {
-                    let key = d1.lo + i as i64;
+                    let key = self.r.dimension_key(d1, d1.lo + i as i64);
                     let vals: Vec<String> = row.iter().map(|v| format!("{v:>3}")).collect();
                     let mark = if self.is_provisional(&format!("table {} row {key}", t.name)) {
                         "  provisional"

@@ -454,7 +454,10 @@ impl<'p> Game<'p> {
                     Type::Place(Some(c)) => {
                         self.rules.classes[*c].places.iter().map(|p| V::Place(*p)).collect()
                     }
-                    Type::Place(None) => PlaceId::all(self.rules.places.len()).map(V::Place).collect(),
+                    Type::Place(None) => PlaceId::all(self.rules.places.len())
+                        .filter(|p| !self.rules.classes[self.rules.places[*p].class].enumeration)
+                        .map(V::Place)
+                        .collect(),
                     Type::Player => PlayerId::all(self.layout.players).map(V::Player).collect(),
                     _ => Vec::new(),
                 },

@@ -77,6 +77,9 @@ pub struct OptionDef {
 pub struct PlaceClass {
     pub name: String,
     pub places: Vec<PlaceId>,
+    /// Declared with `enum`: named values (colours, kinds of treasure), not
+    /// places on a board: no route, piece or distance reaches them.
+    pub enumeration: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -283,6 +286,9 @@ pub struct Dimension {
     pub hi: i64,
     /// Out-of-range keys read the nearest edge instead of failing.
     pub clamp: bool,
+    /// Indexed by the values of an enumeration: key k is the k-th value
+    /// (`lo` is 0, `hi` the last).
+    pub class: Option<ClassId>,
 }
 
 #[derive(Clone, Debug)]
@@ -589,6 +595,24 @@ pub enum ExprKind {
 }
 
 impl Ruleset {
+    /// Key `k` of a table dimension as written: the number, or the
+    /// enumeration's value (`pot`).
+    pub fn dimension_key(&self, d: &Dimension, k: i64) -> String {
+        let value = |c: ClassId| {
+            let places = &self.classes[c].places;
+            usize::try_from(k).ok().and_then(|i| places.get(i)).map(|p| self.places[*p].name.clone())
+        };
+        d.class.and_then(value).unwrap_or_else(|| k.to_string())
+    }
+
+    /// A dimension's keys as written: `1..5`, or an enumeration's name.
+    pub fn dimension_range(&self, d: &Dimension) -> String {
+        match d.class {
+            Some(c) => self.classes[c].name.clone(),
+            None => format!("{}..{}", d.lo, d.hi),
+        }
+    }
+
     pub fn place_named(&self, name: &str) -> Option<PlaceId> {
         self.places.iter().position(|p| p.name == name).map(PlaceId::new)
     }

@@ -111,6 +111,8 @@ pub struct OptionDecl {
 pub struct PlaceDecl {
     pub class: Ident,
     pub places: Vec<Ident>,
+    /// `enum`: named values, not places on a board.
+    pub enumeration: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -243,6 +245,9 @@ pub struct Dimension {
     pub range: RangeLit,
     pub range_span: Span,
     pub clamp: bool,
+    /// `[t: treasure]`: indexed by the values of an enumeration (the range
+    /// is then unused).
+    pub enumeration: Option<Ident>,
 }
 
 #[derive(Clone, Debug)]
@@ -260,6 +265,8 @@ pub struct IntRow {
 #[derive(Clone, Debug)]
 pub struct TableRow {
     pub key: (i64, Span),
+    /// A row keyed by an enumeration's value (`pot: [...]`); `key` is then 0.
+    pub name: Option<Ident>,
     pub row: IntRow,
     pub notes: Vec<Note>,
     pub span: Span,

@@ -185,10 +185,14 @@ pub fn merge(base: File, child: File, diags: &mut Vec<Diagnostic>) -> (File, Vec
                         match (&mut b.body, t.body) {
                             (TableBody::Rows(base_rows), TableBody::Rows(rows)) => {
                                 for row in rows {
-                                    match base_rows.iter_mut().find(|r| r.key.0 == row.key.0) {
+                                    let label = |r: &crate::ast::TableRow| {
+                                        r.name.as_ref().map_or(r.key.0.to_string(), |n| n.name.clone())
+                                    };
+                                    let same = |r: &crate::ast::TableRow| label(r) == label(&row);
+                                    match base_rows.iter_mut().find(|r| same(r)) {
                                         Some(r) => {
                                             changes.push(Change {
-                                                item: format!("table {} row {}", b.name.name, row.key.0),
+                                                item: format!("table {} row {}", b.name.name, label(&row)),
                                                 how: "overridden",
                                                 span: row.span,
                                             });
@@ -198,7 +202,7 @@ pub fn merge(base: File, child: File, diags: &mut Vec<Diagnostic>) -> (File, Vec
                                             Diagnostic::error(
                                                 Code::NothingToOverride,
                                                 row.key.1,
-                                                format!("table `{}` has no row {}", b.name.name, row.key.0),
+                                                format!("table `{}` has no row {}", b.name.name, label(&row)),
                                             )
                                             .label("no such row in the base")
                                             .related(b.name.span, "the base table")

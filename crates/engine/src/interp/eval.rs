@@ -289,10 +289,19 @@ impl Interp<'_> {
             spilled.resize(keys.len(), 0);
             &mut spilled
         };
-        for (k, e) in ks.iter_mut().zip(keys) {
-            *k = self.int(e, st, f)?;
-        }
         let t = &self.r.tables[table];
+        for ((k, e), dim) in ks.iter_mut().zip(keys).zip(&t.dims) {
+            *k = match dim.class {
+                // An enumeration's value reads as its position.
+                Some(c) => match self.eval(e, st, f)? {
+                    V::Place(p) => {
+                        self.r.classes[c].places.iter().position(|q| *q == p).map_or(-1, |i| i as i64)
+                    }
+                    other => return rule(e.span, format!("a table index, not {}", self.describe(&other))),
+                },
+                None => self.int(e, st, f)?,
+            };
+        }
         match t.get(ks) {
             Some(v) => Ok(v),
             None => {

@@ -71,13 +71,25 @@ impl<'f> Checker<'f> {
 
     pub(super) fn place_item(&mut self, p: &ast::PlaceDecl, item: &ast::Item) {
         let class = match self.symbols.get(&p.class.name) {
-            Some((Sym::Class(id), _)) => *id,
+            Some((Sym::Class(id), _)) => {
+                let id = *id;
+                if self.classes[id].enumeration != p.enumeration {
+                    let first = self.class_spans[id.index()];
+                    self.error(errors::enum_and_place_class(&p.class, p.enumeration, first));
+                    return;
+                }
+                id
+            }
             _ => {
                 let id = ClassId::new(self.classes.len());
                 if !self.declare(&p.class, Sym::Class(id)) {
                     return;
                 }
-                self.classes.push(PlaceClass { name: p.class.name.clone(), places: Vec::new() });
+                self.classes.push(PlaceClass {
+                    name: p.class.name.clone(),
+                    places: Vec::new(),
+                    enumeration: p.enumeration,
+                });
                 self.class_spans.push(p.class.span);
                 id
             }
@@ -95,13 +107,14 @@ impl<'f> Checker<'f> {
                 self.classes[class].places.push(id);
             }
         }
-        self.note_provenance(format!("place {}", p.class.name), &item.notes);
+        let word = if p.enumeration { "enum" } else { "place" };
+        self.note_provenance(format!("{word} {}", p.class.name), &item.notes);
     }
 
     pub(super) fn route_item(&mut self, edges: &[ast::RouteEdge], item: &ast::Item) {
         for e in edges {
-            let a = self.lookup_place(&e.a);
-            let b = self.lookup_place(&e.b);
+            let a = self.lookup_board_place(&e.a);
+            let b = self.lookup_board_place(&e.b);
             let steps = match e.steps {
                 Some((n, span)) if n < 1 => {
                     self.error(errors::route_too_short(span));
@@ -258,7 +271,7 @@ impl<'f> Checker<'f> {
 
     pub(super) fn piece_item(&mut self, p: &ast::PieceDecl, item: &ast::Item, id: PieceId) {
         self.note_provenance(format!("piece {}", p.name.name), &item.notes);
-        if let Some(start) = self.lookup_place(&p.start) {
+        if let Some(start) = self.lookup_board_place(&p.start) {
             self.pieces[id].start = start;
         }
     }
@@ -380,7 +393,9 @@ impl<'f> Checker<'f> {
             }
             ParamDomain::Type(Type::Bool) => 2,
             ParamDomain::Type(Type::Place(Some(c))) => self.classes[*c].places.len() as u128,
-            ParamDomain::Type(Type::Place(None)) => self.places.len() as u128,
+            ParamDomain::Type(Type::Place(None)) => {
+                self.places.iter().filter(|p| !self.classes[p.class].enumeration).count() as u128
+            }
             ParamDomain::Type(Type::Player) => MAX_PLAYERS as u128,
             ParamDomain::Type(_) => 1,
             ParamDomain::In(_) => self.components.len() as u128,

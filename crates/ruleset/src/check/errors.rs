@@ -419,6 +419,62 @@ pub fn not_assignable(span: Span, what: &str) -> Diagnostic {
         .help("declare it with `counter` to change it; `let` values are fixed")
 }
 
+pub fn enum_and_place_class(class: &Ident, now_enum: bool, first: Span) -> Diagnostic {
+    let (now, before) =
+        if now_enum { ("an enumeration", "a place class") } else { ("a place class", "an enumeration") };
+    Diagnostic::error(
+        Code::Duplicate,
+        class.span,
+        format!("`{}` is declared as {now} here and as {before} before", class.name),
+    )
+    .label(format!("as {now}"))
+    .related(first, format!("as {before}"))
+    .help("places stand on a board (`place`); named values do not (`enum`): pick one")
+}
+
+pub fn enum_value_not_a_place(name: &Ident, class: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::TypeMismatch,
+        name.span,
+        format!("`{}` is a value of the enumeration `{class}`, not a place", name.name),
+    )
+    .label("not on the board")
+    .help("routes, pieces and distances are for places declared with `place`")
+}
+
+pub fn enum_value_where_place_is_meant(span: Span, enumeration: &str, what: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::TypeMismatch,
+        span,
+        format!("{what} needs a place, and this is a `{enumeration}`"),
+    )
+    .label(format!("a value of the enumeration `{enumeration}`"))
+    .help("places stand on a board (`place`); an enumeration's values do not")
+}
+
+pub fn not_an_enumeration(name: &Ident) -> Diagnostic {
+    Diagnostic::error(Code::UnknownType, name.span, format!("`{}` is not an enumeration", name.name))
+        .label("a table is indexed by a range (`1..5`) or an enumeration")
+        .help(format!("declare its values with `enum {} A, B, C`", name.name))
+}
+
+pub fn not_a_value_of(name: &Ident, enumeration: &str, help: Option<String>) -> Diagnostic {
+    Diagnostic::error(
+        Code::UnknownName,
+        name.span,
+        format!("`{}` is not a value of the enumeration `{enumeration}`", name.name),
+    )
+    .label("no such value")
+    .help(help.unwrap_or_else(|| format!("the rows name the values of `{enumeration}`, in order")))
+}
+
+pub fn row_key_kind(span: Span, by_name: bool, dim: &str) -> Diagnostic {
+    let (found, want) = if by_name { ("a name", "a number") } else { ("a number", "a value's name") };
+    Diagnostic::error(Code::TableShape, span, format!("this row is keyed by {found}; `{dim}` needs {want}"))
+        .label(format!("{found} here"))
+        .help("rows follow the first dimension: numbers for a range, names for an enumeration")
+}
+
 pub fn unknown_asked_action(name: &Ident, help: Option<String>) -> Diagnostic {
     Diagnostic::error(Code::UnknownName, name.span, format!("unknown action `{}`", name.name))
         .label("no action has this name")

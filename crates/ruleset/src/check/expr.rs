@@ -400,13 +400,15 @@ impl<'f> Checker<'f> {
                 bx.span = span;
                 (bx, ty)
             }
+            Ty::Table(id, _) if self.broken_tables.contains(&id) => (bx, Ty::Unknown),
             Ty::Table(id, given) => {
                 let dims = self.tables[id].dims.len();
                 if given >= dims {
                     self.error(errors::too_many_keys(index.span, &self.tables[id].name, dims));
                     return (bx, Ty::Unknown);
                 }
-                self.expect(&ity, &Ty::Int, index.span, "a table index");
+                let want = self.tables[id].dims[given].class.map_or(Ty::Int, |c| Ty::Place(Some(c)));
+                self.expect(&ity, &want, index.span, "a table index");
                 if let ExprKind::Table { keys, .. } = &mut bx.kind {
                     keys.push(ix);
                 }
@@ -461,6 +463,11 @@ impl<'f> Checker<'f> {
                 Builtin::Count => (vec![Ty::Zone], Ty::Int),
             };
             self.check_args(name, &params, &lowered, span);
+            if b == Builtin::Distance {
+                for (_, aty, aspan) in &lowered {
+                    self.not_an_enum_value(aty, *aspan, "`distance`");
+                }
+            }
             let args = lowered.into_iter().map(|(x, _, _)| x).collect();
             return (mk(ExprKind::Builtin(b, args)), ty);
         }

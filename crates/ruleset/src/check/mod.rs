@@ -82,6 +82,8 @@ struct Checker<'f> {
     routes: Vec<Route>,
     /// Each route's pair of places (the lower id first) and where it is.
     route_pairs: HashMap<(PlaceId, PlaceId), Span>,
+    /// Tables whose declaration failed: reading them reports nothing more.
+    broken_tables: HashSet<TableId>,
     /// Where `end turn` is written.
     ends_turn: Vec<Span>,
     /// Routes past `MAX_ROUTES` were found (and reported, once).
@@ -155,6 +157,7 @@ impl<'f> Checker<'f> {
             route_pairs: HashMap::new(),
             too_many_routes: false,
             ends_turn: Vec::new(),
+            broken_tables: HashSet::new(),
             broken_route: false,
             tags: Vec::new(),
             tag_ids: HashMap::new(),

@@ -128,6 +128,19 @@ impl<'f> Checker<'f> {
         }
     }
 
+    /// A place on the board (a route's end, a piece's start): not a value
+    /// of an enumeration.
+    pub(super) fn lookup_board_place(&mut self, name: &Ident) -> Option<PlaceId> {
+        let id = self.lookup_place(name)?;
+        let class = &self.classes[self.places[id].class];
+        if class.enumeration {
+            let class = class.name.clone();
+            self.error(errors::enum_value_not_a_place(name, &class));
+            return None;
+        }
+        Some(id)
+    }
+
     pub(super) fn lookup_place(&mut self, name: &Ident) -> Option<PlaceId> {
         match self.symbols.get(&name.name) {
             Some((Sym::Place(id), _)) => Some(*id),

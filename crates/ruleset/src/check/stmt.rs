@@ -26,6 +26,9 @@ impl<'f> Checker<'f> {
             S::Set { target, value } => {
                 let (t, tty) = self.lvalue(target, cx, "set");
                 let (v, vty) = self.value(value, cx);
+                if matches!(t.kind, ExprKind::Piece { .. }) {
+                    self.not_an_enum_value(&vty, value.span, "a piece");
+                }
                 if !fits(&tty, &vty) {
                     self.type_error(value.span, &tty, &vty, "the new value");
                 }

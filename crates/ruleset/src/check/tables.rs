@@ -7,15 +7,43 @@ impl<'f> Checker<'f> {
         self.note_provenance(format!("table {}", t.name.name), &item.notes);
         let mut dims = Vec::new();
         for d in &t.dims {
+            if let Some(e) = &d.enumeration {
+                let class = match self.symbols.get(&e.name) {
+                    Some((Sym::Class(c), _)) if self.classes[*c].enumeration => *c,
+                    _ => {
+                        self.error(errors::not_an_enumeration(e));
+                        self.broken_tables.insert(id);
+                        return;
+                    }
+                };
+                self.used.insert(Sym::Class(class));
+                let hi = self.classes[class].places.len() as i64 - 1;
+                dims.push(Dimension {
+                    name: d.name.name.clone(),
+                    lo: 0,
+                    hi,
+                    clamp: false,
+                    class: Some(class),
+                });
+                continue;
+            }
             let Some(hi) = d.range.hi else {
                 self.error(errors::open_dimension(d.range_span, d.range.lo));
+                self.broken_tables.insert(id);
                 return;
             };
             if hi < d.range.lo {
                 self.error(errors::backwards_range(d.range_span, d.range.lo, hi));
+                self.broken_tables.insert(id);
                 return;
             }
-            dims.push(Dimension { name: d.name.name.clone(), lo: d.range.lo, hi, clamp: d.clamp });
+            dims.push(Dimension {
+                name: d.name.name.clone(),
+                lo: d.range.lo,
+                hi,
+                clamp: d.clamp,
+                class: None,
+            });
         }
         self.tables[id].dims = dims.clone();
         let size = |d: &Dimension| d.hi - d.lo + 1;
@@ -33,7 +61,7 @@ impl<'f> Checker<'f> {
             (ast::TableBody::Rows(rows), [d1, d2]) => {
                 let mut expected = d1.lo;
                 for row in rows {
-                    let (key, span) = row.key;
+                    let Some((key, span)) = self.row_key(row, d1) else { return };
                     if key < d1.lo || key > d1.hi {
                         self.error(errors::row_outside(span, key, &d1.name, d1.lo, d1.hi));
                         continue;
@@ -47,7 +75,8 @@ impl<'f> Checker<'f> {
                     expected += 1;
                     self.row_shape(&row.row, size(d2), &t.name.name, &d2.name);
                     values.extend(row.row.values.iter().map(|(v, _)| *v));
-                    self.note_provenance(format!("table {} row {key}", t.name.name), &row.notes);
+                    let label = row.name.as_ref().map_or(key.to_string(), |n| n.name.clone());
+                    self.note_provenance(format!("table {} row {label}", t.name.name), &row.notes);
                 }
                 if expected <= d1.hi {
                     let span = match rows.last() {
@@ -67,6 +96,33 @@ impl<'f> Checker<'f> {
         }
         self.tables[id].dims = dims;
         self.tables[id].values = values;
+    }
+
+    /// A row's key as a number of the first dimension: the number itself,
+    /// or the position of an enumeration's value. `None` after an error.
+    fn row_key(&mut self, row: &ast::TableRow, dim: &Dimension) -> Option<(i64, Span)> {
+        match (&row.name, dim.class) {
+            (None, None) => Some(row.key),
+            (Some(name), Some(class)) => {
+                let places = &self.classes[class].places;
+                match places.iter().position(|p| self.places[*p].name == name.name) {
+                    Some(k) => Some((k as i64, name.span)),
+                    None => {
+                        let enum_name = self.classes[class].name.clone();
+                        let values: Vec<&str> =
+                            places.iter().map(|p| self.places[*p].name.as_str()).collect();
+                        let help = help_for(&name.name, values.iter().copied());
+                        self.error(errors::not_a_value_of(name, &enum_name, help));
+                        None
+                    }
+                }
+            }
+            (named, _) => {
+                let span = named.as_ref().map_or(row.key.1, |n| n.span);
+                self.error(errors::row_key_kind(span, named.is_some(), &dim.name));
+                None
+            }
+        }
     }
 
     pub(super) fn row_shape(&mut self, row: &ast::IntRow, expected: i64, table: &str, dim: &str) {

@@ -229,6 +229,19 @@ pub(super) fn ty_of(t: &Type) -> Ty {
 }
 
 /// Whether a value of type `got` may stand where `expected` is wanted.
+impl Checker<'_> {
+    /// Refuse a value of an enumeration where a place on the board is meant
+    /// (a piece's place, `distance`): `fits` lets any place class through.
+    pub(super) fn not_an_enum_value(&mut self, ty: &Ty, span: Span, what: &str) {
+        if let Ty::Place(Some(c)) = ty {
+            if self.classes[*c].enumeration {
+                let name = self.classes[*c].name.clone();
+                self.error(errors::enum_value_where_place_is_meant(span, &name, what));
+            }
+        }
+    }
+}
+
 pub(super) fn fits(expected: &Ty, got: &Ty) -> bool {
     match (expected, got) {
         (Ty::Unknown, _) | (_, Ty::Unknown) => true,

@@ -17,7 +17,7 @@ impl<'f> Checker<'f> {
             let start = self.pieces.first().map_or(PlaceId::default(), |p| p.start);
             let start_name = self.places[start].name.clone();
             for (id, d) in dist[start.index()].iter().enumerate() {
-                if d.is_none() {
+                if d.is_none() && !self.classes[self.places[id].class].enumeration {
                     let p = &self.places[id];
                     let (name, span) = (p.name.clone(), p.span);
                     self.error(errors::unreachable(span, &name, &start_name));

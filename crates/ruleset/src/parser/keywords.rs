@@ -50,6 +50,7 @@ pub const KEYWORDS: &[Keyword] = &[
     kw(&["actions"], Rule::kw_actions, ""),
     kw(&["option"], Rule::kw_option, "ir"),
     kw(&["place"], Rule::kw_place, "i"),
+    kw(&["enum"], Rule::kw_enum, "ir"),
     kw(&["route"], Rule::kw_route, "ir"),
     kw(&["tag"], Rule::kw_tag, "i"),
     kw(&["kind"], Rule::kw_kind, "ir"),

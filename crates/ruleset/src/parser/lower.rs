@@ -97,7 +97,8 @@ impl Lower<'_> {
             Rule::table_cell => self.table_cell(it),
             Rule::game_item => self.game_item(it, &mut notes),
             Rule::option_item => self.option_item(it),
-            Rule::place_item => self.place_item(it),
+            Rule::place_item => self.place_item(it, false),
+            Rule::enum_item => self.place_item(it, true),
             Rule::route_item => self.route_item(it),
             Rule::tag_item => self.tag_item(it),
             Rule::kind_item => self.kind_item(it),
@@ -177,10 +178,10 @@ impl Lower<'_> {
         ItemKind::Option(OptionDecl { name, value })
     }
 
-    pub(super) fn place_item(&mut self, mut it: Items<'_>) -> ItemKind {
+    pub(super) fn place_item(&mut self, mut it: Items<'_>, enumeration: bool) -> ItemKind {
         let class = self.ident(it.next().expect("grammar: place class"));
         let places = self.ident_list(it.next().expect("grammar: place names"));
-        ItemKind::Place(PlaceDecl { class, places })
+        ItemKind::Place(PlaceDecl { class, places, enumeration })
     }
 
     pub(super) fn route_item(&mut self, it: Items<'_>) -> ItemKind {
@@ -506,9 +507,21 @@ impl Lower<'_> {
                     let dname = self.ident(inner.next().expect("grammar: dimension name"));
                     let r = inner.next().expect("grammar: dimension range");
                     let range_span = self.span(&r);
-                    let range = self.range(r);
-                    let clamp = inner.next().is_some();
-                    dims.push(Dimension { name: dname, range, range_span, clamp });
+                    if r.as_rule() == Rule::ident {
+                        let e = self.ident(r);
+                        let range = RangeLit { lo: 0, hi: Some(0) };
+                        dims.push(Dimension {
+                            name: dname,
+                            range,
+                            range_span,
+                            clamp: false,
+                            enumeration: Some(e),
+                        });
+                    } else {
+                        let range = self.range(r);
+                        let clamp = inner.next().is_some();
+                        dims.push(Dimension { name: dname, range, range_span, clamp, enumeration: None });
+                    }
                 }
                 Rule::table_body => {
                     let inner: Vec<_> = p.into_inner().collect();
@@ -535,10 +548,16 @@ impl Lower<'_> {
     pub(super) fn table_row(&mut self, pair: Pair<Rule>) -> TableRow {
         let span = self.span(&pair);
         let mut inner = pair.into_inner();
-        let key = self.int(inner.next().expect("grammar: row key"));
+        let k = inner.next().expect("grammar: row key");
+        let (key, name) = if k.as_rule() == Rule::ident {
+            let name = self.ident(k);
+            ((0, name.span), Some(name))
+        } else {
+            (self.int(k), None)
+        };
         let row = self.int_row(inner.next().expect("grammar: row values"));
         let notes = inner.map(|n| self.note(n)).collect();
-        TableRow { key, row, notes, span }
+        TableRow { key, name, row, notes, span }
     }
 
     pub(super) fn index_decl(&self, pair: Pair<Rule>) -> Ident {

@@ -59,6 +59,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::kw_lowest => "`lowest`",
         Rule::kw_clockwise => "`clockwise`",
         Rule::kw_until => "`until`",
+        Rule::kw_enum => "`enum`",
         Rule::kw_turn => "`turn`",
         Rule::kw_ask => "`ask`",
         Rule::kw_asked => "`asked`",
@@ -129,6 +130,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::game_item
         | Rule::option_item
         | Rule::place_item
+        | Rule::enum_item
         | Rule::tag_item
         | Rule::route_item
         | Rule::kind_item
