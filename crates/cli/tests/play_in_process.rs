@@ -102,3 +102,31 @@ fn a_failed_write_stops_the_game_with_an_output_error() {
     );
     assert!(matches!(result, Err(Stop::Output(_))));
 }
+
+#[test]
+fn a_human_asked_in_the_middle_of_a_turn_is_told_what_the_rules_ask() {
+    // Two humans who always type `1` play the generic game of questions:
+    // a thief drawn asks the drawer whom to rob, and the prompt says so.
+    let file = root().join("tests/fixtures/valid/turns_and_asks.ruleset");
+    let loaded = chronoscope_cli::render::load(&file);
+    let program = engine::Program::new(loaded.checked.ruleset.clone().expect("the fixture checks clean"));
+    let args = PlayArgs {
+        file,
+        players: Some(2),
+        seats: Some("human,human".into()),
+        seed: Some(1),
+        script: None,
+        save: None,
+        log: None,
+        quiet: false,
+    };
+    let mut input = Cursor::new("1\n".repeat(600).into_bytes());
+    let mut out: Vec<u8> = Vec::new();
+    let result =
+        play(&program, &loaded.checked.sources, "raid", args, &mut Io { input: &mut input, out: &mut out });
+    let out = String::from_utf8(out).unwrap();
+    assert!(matches!(result, Ok(code) if code == ExitCode::SUCCESS), "{out}");
+    let asked = out.find("P2, the rules ask you to `steal`:").expect("P2 is asked to steal");
+    assert!(out[asked..].contains("    1. steal P1"), "the answer's choices follow: {out}");
+    assert!(out.contains("Final score"), "{out}");
+}
