@@ -245,3 +245,30 @@ fn the_checker_refuses_turn_structures_that_cannot_work() {
     let not_a_player = variant("ask me to steal", "ask 3 to steal");
     assert_eq!(messages(&not_a_player)[0].0, Code::TypeMismatch);
 }
+
+#[test]
+fn questions_asked_in_setup_are_answered_before_the_first_turn() {
+    let text = std::fs::read_to_string(repo_root().join(PATH)).unwrap();
+    let from = "  shuffle players\n}";
+    // Each player, in turn order from the first seat, is dealt two cards
+    // and asked to lose one.
+    let to = "  shuffle players\n  for p in players from first(q in players) {\n    draw 2 from deck to p.hand\n    ask p to lose_one\n  }\n}";
+    let text = text.replacen(from, to, 1);
+    let checked = ruleset::check_source(&text);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    let program = Program::new(checked.ruleset.unwrap());
+    let (mut g, _) = Game::new(&program, 3, 9).unwrap();
+    let seats: Vec<PlayerId> = (0..3).map(PlayerId::new).collect();
+    let order = g.seat_order().to_vec();
+    let start = order.iter().position(|p| *p == seats[0]).unwrap();
+    let expected: Vec<PlayerId> = (0..3).map(|i| order[(start + i) % 3]).collect();
+    assert_eq!(asked_players(&g), expected, "asked in turn order from P1");
+    for p in &expected {
+        assert_eq!(g.current(), Some(*p));
+        let first = choice_texts(&g)[0].clone();
+        act(&mut g, &first);
+    }
+    // Every question answered: the first turn begins.
+    assert_eq!(g.current(), Some(order[0]));
+    assert_eq!(choice_texts(&g), ["dig"]);
+}
