@@ -618,3 +618,37 @@ fn the_hand_written_reference_agrees_with_the_engine_on_legal_moves_weeks_and_sc
         assert_eq!(t.scores(), rows, "{players}p seed {seed}: final scores");
     }
 }
+
+#[test]
+fn previews_of_a_seat_do_not_depend_on_the_order_of_the_face_down_deck() {
+    // A `take` refills the display and draws again when an exhibition comes
+    // up: previewed on the real game, the count of cards drawn told the
+    // player whether the top of the face-down deck was an exhibition (issue
+    // 16). Two games that differ only in that top card must preview alike.
+    let program = thebes();
+    let (a, _) = Game::new(&program, 3, 7).unwrap();
+    let deck = zone(&a, "deck", None, None);
+    let exhibition = |g: &Game, c: model::ComponentId| {
+        g.rules.components[c].tags.iter().any(|t| g.rules.tags[*t] == "exhibition")
+    };
+    let top = a.cards(deck).next().unwrap();
+    let deeper =
+        a.cards(deck).find(|c| exhibition(&a, *c) != exhibition(&a, top)).expect("both kinds in the deck");
+    let mut b = a.clone();
+    b.exchange(top, deeper);
+    let me = a.current().unwrap();
+    assert_eq!(a.view(me), b.view(me), "the seat cannot tell the two apart");
+    let choices = a.choices();
+    assert_eq!(b.choices(), choices);
+    let takes: Vec<_> = choices.iter().filter(|c| a.rules.actions[c.action].name == "take").collect();
+    assert!(!takes.is_empty());
+    // The engine's own preview runs on the real game, and shows the difference...
+    let drawn = |g: &Game, c: &engine::Choice| g.preview(c).unwrap().len();
+    assert!(takes.iter().any(|c| drawn(&a, c) != drawn(&b, c)), "the real games do differ");
+    // ...the player's preview does not.
+    for c in &choices {
+        let (pa, pb) =
+            (chronoscope_cli::play::prompt::preview(&a, c), chronoscope_cli::play::prompt::preview(&b, c));
+        assert_eq!(pa, pb, "{}", notation::format(&a, c));
+    }
+}

@@ -159,48 +159,88 @@ pub fn choice_list(game: &Game, choices: &[Choice], only: Option<&str>, per_acti
     out
 }
 
+/// How many imagined games a preview is worked out on.
+const PREVIEW_SAMPLES: usize = 8;
+
 /// What a choice would do, as far as the player may know it: changes to the
 /// mover's numbers and how many components it takes from hidden zones.
+///
+/// Worked out on games the seat imagines (`Game::sample_for`: every hidden
+/// component dealt anew among the places showing its back), never on the
+/// real one, whose hidden order could show through (a refill that draws
+/// again when a certain card comes up would tell what lies on top of a face
+/// down deck). A figure that differs between the imagined games is shown
+/// as its range (`draws 1-2 from deck`).
 pub fn preview(game: &Game, choice: &Choice) -> String {
-    let Ok(events) = game.preview(choice) else { return String::new() };
-    let me = game.current();
-    let r = game.rules;
-    let mut deltas: Vec<(String, i64)> = Vec::new();
-    let mut hidden: Vec<(String, usize)> = Vec::new();
-    for e in &events {
-        match e {
-            Event::Counter { counter, player, place: None, from: V::Int(a), to: V::Int(b), .. }
-                if *player == me =>
-            {
-                let name = &r.counters[*counter].name;
-                match deltas.iter_mut().find(|(n, _)| n == name) {
-                    Some((_, d)) => *d += b - a,
-                    None => deltas.push((name.clone(), b - a)),
-                }
-            }
-            Event::Move { from, .. } => {
-                let hidden_zone = matches!(game.layout.instance(*from).source,
-                    Ok(z) if r.zones[z].visibility == Visibility::Nobody);
-                if hidden_zone {
-                    let from = game.layout.zone_name(r, *from);
-                    match hidden.iter_mut().find(|(z, _)| *z == from) {
-                        Some((_, n)) => *n += 1,
-                        None => hidden.push((from, 1)),
-                    }
-                }
-            }
-            _ => {}
+    use rand::SeedableRng;
+    let Some(me) = game.current() else { return String::new() };
+    // A fixed seed: the same position previews the same way every time.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x5EE5_1DE5);
+    let mut outcomes = Vec::with_capacity(PREVIEW_SAMPLES);
+    for _ in 0..PREVIEW_SAMPLES {
+        let imagined = game.sample_for(me, &mut rng);
+        if let Ok(events) = imagined.preview(choice) {
+            outcomes.push(preview_figures(&imagined, me, &events));
         }
     }
-    let mut parts: Vec<String> = deltas
-        .into_iter()
-        .filter(|(_, d)| *d != 0)
-        .map(|(n, d)| format!("{n} {}{d}", if d > 0 { "+" } else { "" }))
+    // Every figure named in any imagined outcome, in first-seen order.
+    let mut names: Vec<String> = Vec::new();
+    for o in &outcomes {
+        for (n, _) in o {
+            if !names.contains(n) {
+                names.push(n.clone());
+            }
+        }
+    }
+    let parts: Vec<String> = names
+        .iter()
+        .filter_map(|name| {
+            let values: Vec<i64> =
+                outcomes.iter().map(|o| o.iter().find(|(n, _)| n == name).map_or(0, |(_, v)| *v)).collect();
+            let (lo, hi) = (*values.iter().min()?, *values.iter().max()?);
+            let range = if lo == hi { lo.to_string() } else { format!("{lo}-{hi}") };
+            let signed = |v: i64| if v > 0 { format!("+{v}") } else { v.to_string() };
+            match name.strip_prefix("draws from ") {
+                Some(zone) => Some(format!("draws {range} from {zone}")),
+                None if lo == 0 && hi == 0 => None,
+                None if lo == hi => Some(format!("{name} {}", signed(lo))),
+                None => Some(format!("{name} {}..{}", signed(lo), signed(hi))),
+            }
+        })
         .collect();
-    parts.extend(hidden.into_iter().map(|(z, n)| format!("draws {n} from {z}")));
     if parts.is_empty() {
         String::new()
     } else {
         format!("   ({})", parts.join(", "))
     }
+}
+
+/// The figures of one (imagined) outcome: each of the mover's number
+/// counters by its change, and `draws from ZONE` by how many components
+/// left that hidden zone.
+fn preview_figures(game: &Game, me: model::PlayerId, events: &[Event]) -> Vec<(String, i64)> {
+    let r = game.rules;
+    let mut figures: Vec<(String, i64)> = Vec::new();
+    let mut add = |name: String, by: i64| match figures.iter_mut().find(|(n, _)| *n == name) {
+        Some((_, v)) => *v += by,
+        None => figures.push((name, by)),
+    };
+    for e in events {
+        match e {
+            Event::Counter {
+                counter, player: Some(p), place: None, from: V::Int(a), to: V::Int(b), ..
+            } if *p == me => {
+                add(r.counters[*counter].name.clone(), b.saturating_sub(*a));
+            }
+            Event::Move { from, .. } => {
+                let hidden_zone = matches!(game.layout.instance(*from).source,
+                    Ok(z) if r.zones[z].visibility == Visibility::Nobody);
+                if hidden_zone {
+                    add(format!("draws from {}", game.layout.zone_name(r, *from)), 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    figures
 }
