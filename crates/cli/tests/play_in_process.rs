@@ -18,14 +18,20 @@ fn play_typed(typed: &str) -> (Result<ExitCode, Stop>, String) {
 
 /// The same with any bytes typed.
 fn play_bytes(typed: Vec<u8>) -> (Result<ExitCode, Stop>, String) {
-    let file = root().join("rulesets/thebes/thebes.ruleset");
+    play_file("rulesets/thebes/thebes.ruleset", "human,random", 3, typed)
+}
+
+/// Play a ruleset for two, seats as given, with `typed` as the humans'
+/// input; the result and everything written.
+fn play_file(path: &str, seats: &str, seed: u64, typed: Vec<u8>) -> (Result<ExitCode, Stop>, String) {
+    let file = root().join(path);
     let loaded = chronoscope_cli::render::load(&file);
-    let program = engine::Program::new(loaded.checked.ruleset.clone().expect("Thebes checks clean"));
+    let program = engine::Program::new(loaded.checked.ruleset.clone().expect("the ruleset checks clean"));
     let args = PlayArgs {
         file,
         players: Some(2),
-        seats: Some("human,random".into()),
-        seed: Some(3),
+        seats: Some(seats.into()),
+        seed: Some(seed),
         script: None,
         save: None,
         log: None,
@@ -34,7 +40,7 @@ fn play_bytes(typed: Vec<u8>) -> (Result<ExitCode, Stop>, String) {
     let mut input = Cursor::new(typed);
     let mut out: Vec<u8> = Vec::new();
     let result =
-        play(&program, &loaded.checked.sources, "thebes", args, &mut Io { input: &mut input, out: &mut out });
+        play(&program, &loaded.checked.sources, path, args, &mut Io { input: &mut input, out: &mut out });
     (result, String::from_utf8(out).expect("the output is UTF-8"))
 }
 
@@ -107,24 +113,8 @@ fn a_failed_write_stops_the_game_with_an_output_error() {
 fn a_human_asked_in_the_middle_of_a_turn_is_told_what_the_rules_ask() {
     // Two humans who always type `1` play the generic game of questions:
     // a thief drawn asks the drawer whom to rob, and the prompt says so.
-    let file = root().join("tests/fixtures/valid/turns_and_asks.ruleset");
-    let loaded = chronoscope_cli::render::load(&file);
-    let program = engine::Program::new(loaded.checked.ruleset.clone().expect("the fixture checks clean"));
-    let args = PlayArgs {
-        file,
-        players: Some(2),
-        seats: Some("human,human".into()),
-        seed: Some(1),
-        script: None,
-        save: None,
-        log: None,
-        quiet: false,
-    };
-    let mut input = Cursor::new("1\n".repeat(600).into_bytes());
-    let mut out: Vec<u8> = Vec::new();
-    let result =
-        play(&program, &loaded.checked.sources, "raid", args, &mut Io { input: &mut input, out: &mut out });
-    let out = String::from_utf8(out).unwrap();
+    let typed = "1\n".repeat(600).into_bytes();
+    let (result, out) = play_file("tests/fixtures/valid/turns_and_asks.ruleset", "human,human", 1, typed);
     assert!(matches!(result, Ok(code) if code == ExitCode::SUCCESS), "{out}");
     let asked = out.find("P2, the rules ask you to `steal`:").expect("P2 is asked to steal");
     assert!(out[asked..].contains("    1. steal P1"), "the answer's choices follow: {out}");
