@@ -244,6 +244,11 @@ fn the_checker_refuses_turn_structures_that_cannot_work() {
         messages(&in_setup),
         [(Code::TurnStructure, "`end turn` has no meaning in setup".to_string())]
     );
+    let shuffled_from = variant("  shuffle players\n}", "  shuffle players from first(p in players)\n}");
+    assert_eq!(
+        messages(&shuffled_from),
+        [(Code::TypeMismatch, "`shuffle` shuffles the whole player order".to_string())]
+    );
     let not_a_player = variant("ask me to steal", "ask 3 to steal");
     assert_eq!(messages(&not_a_player)[0].0, Code::TypeMismatch);
 }

@@ -475,6 +475,12 @@ pub fn row_key_kind(span: Span, by_name: bool, dim: &str) -> Diagnostic {
         .help("rows follow the first dimension: numbers for a range, names for an enumeration")
 }
 
+pub fn shuffle_players_from(span: Span) -> Diagnostic {
+    Diagnostic::error(Code::TypeMismatch, span, "`shuffle` shuffles the whole player order")
+        .label("`players from` is an order to go through, not one to shuffle")
+        .help("write `shuffle players`")
+}
+
 pub fn unknown_asked_action(name: &Ident, help: Option<String>) -> Diagnostic {
     Diagnostic::error(Code::UnknownName, name.span, format!("unknown action `{}`", name.name))
         .label("no action has this name")

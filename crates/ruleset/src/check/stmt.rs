@@ -69,7 +69,12 @@ impl<'f> Checker<'f> {
             S::Shuffle(e) => {
                 let (z, ty) = self.value(e, cx);
                 match ty {
-                    Ty::Domain(inner) if *inner == Ty::Player => StmtKind::ShufflePlayers,
+                    Ty::Domain(inner) if *inner == Ty::Player => {
+                        if matches!(z.kind, ExprKind::PlayersFrom(_)) {
+                            self.error(errors::shuffle_players_from(e.span));
+                        }
+                        StmtKind::ShufflePlayers
+                    }
                     ty => {
                         self.expect(&ty, &Ty::Zone, e.span, "`shuffle`");
                         StmtKind::Shuffle(z)
