@@ -19,6 +19,8 @@
 
 use std::sync::OnceLock;
 
+use crate::{repo_root, ruleset_files};
+
 use chronoscope_cli::play::{self, script, Io, PlayArgs, Stop};
 use engine::{notation, Game, Program};
 use model::PlayerId;
@@ -197,4 +199,203 @@ pub fn sample_saves() -> Vec<String> {
         saves.push(script::save_text(&header, &actions));
     }
     saves
+}
+
+// ----------------------------------------------------------- the mutator
+
+/// Words and punctuation of the language, dropped into a text by
+/// [`mutate`].
+const WORDS: &[&str] = &[
+    "game",
+    "players",
+    "actions",
+    "option",
+    "place",
+    "route",
+    "tag",
+    "kind",
+    "cards",
+    "tokens",
+    "zone",
+    "counter",
+    "piece",
+    "table",
+    "let",
+    "procedure",
+    "setup",
+    "turns",
+    "action",
+    "after",
+    "end",
+    "score",
+    "tiebreak",
+    "require",
+    "set",
+    "advance",
+    "move",
+    "draw",
+    "shuffle",
+    "split",
+    "reveal",
+    "if",
+    "then",
+    "else",
+    "for",
+    "in",
+    "where",
+    "repeat",
+    "while",
+    "do",
+    "by",
+    "all",
+    "first",
+    "top",
+    "of",
+    "me",
+    "players",
+    "none",
+    "yes",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    ":",
+    ",",
+    "..",
+    "->",
+    "=",
+    "==",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "x2",
+    "\"",
+    "//",
+    "\n",
+    "max(",
+    "count(",
+];
+
+const NUMBERS: &[&str] = &[
+    "0",
+    "-1",
+    "1",
+    "12",
+    "1000000000",
+    "-1000000000",
+    "999999999999",
+    "9223372036854775807",
+    "x0",
+    "x100000",
+];
+
+/// One mutation of `text`, chosen by `rng`.
+pub fn mutate(text: &str, rng: &mut impl Rng) -> String {
+    let kind = rng.gen_range(0..7);
+    mutate_with(kind, text, rng)
+}
+
+/// A mutation that keeps most of a ruleset's structure: a number, a word,
+/// a line doubled or swapped.
+pub fn mutate_gently(text: &str, rng: &mut impl Rng) -> String {
+    let kind = [1, 2, 2, 3, 4][rng.gen_range(0..5)];
+    mutate_with(kind, text, rng)
+}
+
+pub fn mutate_with(kind: u32, text: &str, rng: &mut impl Rng) -> String {
+    let bytes = text.as_bytes();
+    let at = |rng: &mut dyn rand::RngCore| if bytes.is_empty() { 0 } else { rng.gen_range(0..bytes.len()) };
+    let mut out = match kind {
+        // Cut a stretch out.
+        0 => {
+            let a = at(rng);
+            let b = (a + rng.gen_range(1..200)).min(bytes.len());
+            [&bytes[..a], &bytes[b..]].concat()
+        }
+        // A word or punctuation dropped in.
+        1 => {
+            let a = at(rng);
+            let w = WORDS[rng.gen_range(0..WORDS.len())];
+            [&bytes[..a], b" ", w.as_bytes(), b" ", &bytes[a..]].concat()
+        }
+        // A number made extreme.
+        2 => {
+            let digits: Vec<usize> = (0..bytes.len()).filter(|i| bytes[*i].is_ascii_digit()).collect();
+            if digits.is_empty() {
+                bytes.to_vec()
+            } else {
+                let a = digits[rng.gen_range(0..digits.len())];
+                let b = (a..bytes.len()).find(|i| !bytes[*i].is_ascii_digit()).unwrap_or(bytes.len());
+                let n = NUMBERS[rng.gen_range(0..NUMBERS.len())];
+                [&bytes[..a], n.as_bytes(), &bytes[b..]].concat()
+            }
+        }
+        // A line doubled, or two lines swapped.
+        3 | 4 => {
+            let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
+            if !lines.is_empty() {
+                let i = rng.gen_range(0..lines.len());
+                let j = rng.gen_range(0..lines.len());
+                if rng.gen_bool(0.5) {
+                    lines.insert(j, lines[i]);
+                } else {
+                    lines.swap(i, j);
+                }
+            }
+            lines.concat().into_bytes()
+        }
+        // Cut short.
+        5 => bytes[..at(rng)].to_vec(),
+        // A byte flipped.
+        _ => {
+            let mut v = bytes.to_vec();
+            if !v.is_empty() {
+                let i = rng.gen_range(0..v.len());
+                v[i] ^= 1 << rng.gen_range(0..8);
+            }
+            v
+        }
+    };
+    out.truncate(4 * 1024 * 1024);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Every ruleset file of the repository, and those of them that check on
+/// their own (the games, the fixtures' valid bases).
+pub fn corpus() -> (Vec<String>, Vec<String>) {
+    let root = repo_root();
+    let mut files = ruleset_files(&root.join("rulesets"));
+    files.extend(ruleset_files(&root.join("tests/fixtures")));
+    // The inputs that found bugs are replayed by their own test; mutated,
+    // the slow ones would only spend the time budget again and again.
+    files.retain(|p| !p.starts_with(root.join("tests/fixtures/fuzz")));
+    let all: Vec<String> = files.iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect();
+    let valid = all.iter().filter(|t| ruleset::check_source(t).ruleset.is_some()).cloned().collect();
+    (all, valid)
+}
+
+/// A ruleset that checks (a bundled game or a fixture, chosen by the input),
+/// changed a little (a number made extreme, a word dropped in, a line
+/// doubled or swapped, once or twice, the changes drawn from a
+/// generator seeded by the input), then checked and played as
+/// [`check_and_play`]: about a quarter still check, so the engine runs
+/// on them. For a coverage-guided fuzzer, whose raw byte mutations of a whole
+/// ruleset almost never check. Returns how many actions were played.
+pub fn mutate_and_play(data: &[u8]) -> usize {
+    static VALID: OnceLock<Vec<String>> = OnceLock::new();
+    let valid = VALID.get_or_init(|| corpus().1);
+    // FNV-1a of the input: the same input, the same changes.
+    let seed =
+        data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut text = valid[rng.gen_range(0..valid.len())].clone();
+    // One change most of the time: two break the text far more often.
+    for _ in 0..[1, 1, 2][rng.gen_range(0..3)] {
+        text = mutate_gently(&text, &mut rng);
+    }
+    check_and_play(&text, seed)
 }
