@@ -215,6 +215,25 @@ fn a_saved_game_replays_from_its_script() {
 }
 
 #[test]
+fn a_human_who_stops_is_told_how_to_go_on_and_keeps_the_seat_when_going_on() {
+    let dir = temp("stop-and-go-on");
+    let save = dir.join("game.txt");
+    let s = save.to_str().unwrap();
+    let args = ["play", THEBES, "--players", "2", "--seats", "human,random", "--seed", "5", "--save", s];
+    let o = run_with_input(&args, "1\nquit\n");
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let hint = format!("go on with `chronoscope play {THEBES} --script {s}`");
+    assert!(out.contains(&hint), "{out}");
+    // The command of the hint replays the game and asks the human again.
+    let o = run_with_input(&["play", THEBES, "--script", s], "quit\n");
+    let again = stdout(&o);
+    assert!(again.contains("seats: P1 human, P2 random"), "{again}");
+    assert!(again.contains("P1> "), "the human is asked again: {again}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn a_save_refuses_a_changed_ruleset_and_lines_after_the_end() {
     let dir = temp("save-guards");
     let save = dir.join("game.txt");

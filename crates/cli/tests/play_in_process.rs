@@ -51,7 +51,11 @@ fn a_typed_move_is_played_and_a_typed_quit_stops_the_game_unfinished() {
     assert!(out.contains("P1> "), "the prompt names the seat: {out}");
     // P2 moves first with this seed; the human's first listed choice follows.
     assert!(out.contains("   2. P1 take \"Palestine 1 book, Vienna\""), "the first choice was played: {out}");
-    assert!(out.trim_end().ends_with("the game stops unfinished"), "{out}");
+    assert!(
+        out.trim_end()
+            .ends_with("the game stops unfinished\n(play with `--save FILE` to keep a game you may stop)"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -238,6 +238,17 @@ pub fn play_script(
                         None => {
                             sayln!(out, "the game stops unfinished");
                             write_save(&args.save, &header, &saved)?;
+                            // How to come back to it.
+                            match &args.save {
+                                Some(path) => sayln!(
+                                    out,
+                                    "saved after {} actions: go on with `chronoscope play {} --script {}`",
+                                    saved.len(),
+                                    args.file.display(),
+                                    path.display()
+                                ),
+                                None => sayln!(out, "(play with `--save FILE` to keep a game you may stop)"),
+                            }
                             return Ok(ExitCode::FAILURE);
                         }
                     }
