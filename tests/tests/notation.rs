@@ -67,3 +67,17 @@ fn a_game_replayed_from_its_notation_is_the_same_game() {
     }
     assert_eq!(again.snapshot(), g.snapshot());
 }
+
+#[test]
+fn the_start_of_a_name_picks_a_copy_of_one_name_and_is_ambiguous_across_names() {
+    let checked = ruleset::check_source(&RULES.replace("Other card", "Twine"));
+    let program = Program::new(checked.ruleset.expect("the ruleset checks"));
+    let (g, _) = Game::new(&program, 2, 1).expect("setup");
+    let choices = g.choices();
+    // `Twi` starts both names: refused, naming them, not "not a possible c".
+    let err = notation::parse(&g, "take Twi").unwrap_err();
+    assert_eq!(err, "`Twi` could be Twin or Twine: type more of the name");
+    // `Twine` is a whole name; `Twin` too; copies of one name are one choice.
+    assert_eq!(notation::parse(&g, "take Twine").unwrap(), choices[2]);
+    assert_eq!(notation::parse(&g, "take twin").unwrap(), choices[0]);
+}

@@ -242,6 +242,23 @@ fn value(game: &Game, param: &str, domain: &[V], w: &str) -> Result<V, String> {
     if let [v] = starts.as_slice() {
         return Ok(*(*v));
     }
+    if starts.len() > 1 {
+        // Copies of one name are the same choice; different names are not.
+        let mut names: Vec<String> = starts.iter().filter_map(|v| name_of(v)).collect();
+        names.sort_unstable();
+        names.dedup();
+        if names.len() == 1 {
+            return Ok(*starts[0]);
+        }
+        let mut words: Vec<String> = Vec::new();
+        for v in &starts {
+            let text = word(game, v);
+            if !words.contains(&text) {
+                words.push(text);
+            }
+        }
+        return Err(format!("`{w}` could be {}: type more of the name", words.join(" or ")));
+    }
     let options: Vec<String> = domain.iter().take(12).map(|v| word(game, v)).collect();
     let more = if domain.len() > 12 { ", ..." } else { "" };
     if domain.is_empty() {
