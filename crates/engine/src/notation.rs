@@ -244,18 +244,15 @@ fn value(game: &Game, param: &str, domain: &[V], w: &str) -> Result<V, String> {
     }
     if starts.len() > 1 {
         // Copies of one name are the same choice; different names are not.
-        let mut names: Vec<String> = starts.iter().filter_map(|v| name_of(v)).collect();
-        names.sort_unstable();
-        names.dedup();
-        if names.len() == 1 {
-            return Ok(*starts[0]);
-        }
         let mut words: Vec<String> = Vec::new();
         for v in &starts {
             let text = word(game, v);
             if !words.contains(&text) {
                 words.push(text);
             }
+        }
+        if words.len() == 1 {
+            return Ok(*starts[0]);
         }
         return Err(format!("`{w}` could be {}: type more of the name", words.join(" or ")));
     }
