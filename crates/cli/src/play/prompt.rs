@@ -184,27 +184,27 @@ pub fn preview(game: &Game, choice: &Choice) -> String {
         }
     }
     // Every figure named in any imagined outcome, in first-seen order.
-    let mut names: Vec<String> = Vec::new();
+    let mut figures: Vec<&Figure> = Vec::new();
     for o in &outcomes {
-        for (n, _) in o {
-            if !names.contains(n) {
-                names.push(n.clone());
+        for (f, _) in o {
+            if !figures.contains(&f) {
+                figures.push(f);
             }
         }
     }
-    let parts: Vec<String> = names
-        .iter()
-        .filter_map(|name| {
+    let parts: Vec<String> = figures
+        .into_iter()
+        .filter_map(|figure| {
             let values: Vec<i64> =
-                outcomes.iter().map(|o| o.iter().find(|(n, _)| n == name).map_or(0, |(_, v)| *v)).collect();
+                outcomes.iter().map(|o| o.iter().find(|(f, _)| f == figure).map_or(0, |(_, v)| *v)).collect();
             let (lo, hi) = (*values.iter().min()?, *values.iter().max()?);
-            let range = if lo == hi { lo.to_string() } else { format!("{lo}-{hi}") };
             let signed = |v: i64| if v > 0 { format!("+{v}") } else { v.to_string() };
-            match name.strip_prefix("draws from ") {
-                Some(zone) => Some(format!("draws {range} from {zone}")),
-                None if lo == 0 && hi == 0 => None,
-                None if lo == hi => Some(format!("{name} {}", signed(lo))),
-                None => Some(format!("{name} {}..{}", signed(lo), signed(hi))),
+            match figure {
+                Figure::Drawn(zone) if lo == hi => Some(format!("draws {lo} from {zone}")),
+                Figure::Drawn(zone) => Some(format!("draws {lo}-{hi} from {zone}")),
+                Figure::Counter(_) if lo == 0 && hi == 0 => None,
+                Figure::Counter(name) if lo == hi => Some(format!("{name} {}", signed(lo))),
+                Figure::Counter(name) => Some(format!("{name} {}..{}", signed(lo), signed(hi))),
             }
         })
         .collect();
@@ -215,28 +215,35 @@ pub fn preview(game: &Game, choice: &Choice) -> String {
     }
 }
 
-/// The figures of one (imagined) outcome: each of the mover's number
-/// counters by its change, and `draws from ZONE` by how many components
-/// left that hidden zone.
-fn preview_figures(game: &Game, me: model::PlayerId, events: &[Event]) -> Vec<(String, i64)> {
+/// What a preview counts.
+#[derive(PartialEq)]
+enum Figure {
+    /// A number counter of the mover, by its name: how much it changes.
+    Counter(String),
+    /// A hidden zone, by its name: how many components leave it.
+    Drawn(String),
+}
+
+/// The figures of one (imagined) outcome.
+fn preview_figures(game: &Game, me: model::PlayerId, events: &[Event]) -> Vec<(Figure, i64)> {
     let r = game.rules;
-    let mut figures: Vec<(String, i64)> = Vec::new();
-    let mut add = |name: String, by: i64| match figures.iter_mut().find(|(n, _)| *n == name) {
+    let mut figures: Vec<(Figure, i64)> = Vec::new();
+    let mut add = |figure: Figure, by: i64| match figures.iter_mut().find(|(f, _)| *f == figure) {
         Some((_, v)) => *v += by,
-        None => figures.push((name, by)),
+        None => figures.push((figure, by)),
     };
     for e in events {
         match e {
             Event::Counter {
                 counter, player: Some(p), place: None, from: V::Int(a), to: V::Int(b), ..
             } if *p == me => {
-                add(r.counters[*counter].name.clone(), b.saturating_sub(*a));
+                add(Figure::Counter(r.counters[*counter].name.clone()), b.saturating_sub(*a));
             }
             Event::Move { from, .. } => {
                 let hidden_zone = matches!(game.layout.instance(*from).source,
                     Ok(z) if r.zones[z].visibility == Visibility::Nobody);
                 if hidden_zone {
-                    add(format!("draws from {}", game.layout.zone_name(r, *from)), 1);
+                    add(Figure::Drawn(game.layout.zone_name(r, *from)), 1);
                 }
             }
             _ => {}
