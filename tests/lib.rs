@@ -49,6 +49,19 @@ pub fn render_all(checked: &Checked) -> String {
     out
 }
 
+/// A ruleset file of the repository with its first `from` (which must be
+/// there) replaced by `to`, checked: a ruleset broken or changed one way.
+pub fn checked_variant(path: &str, from: &str, to: &str) -> Checked {
+    let text = std::fs::read_to_string(repo_root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert!(text.contains(from), "{path} has no `{from}`");
+    ruleset::check_source(&text.replacen(from, to, 1))
+}
+
+/// Each diagnostic as its code and message, for exact assertions.
+pub fn codes_and_messages(checked: &Checked) -> Vec<(ruleset::Code, String)> {
+    checked.diagnostics.iter().map(|d| (d.code, d.message.clone())).collect()
+}
+
 /// Every `.ruleset` file under `dir`, sorted.
 pub fn ruleset_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();

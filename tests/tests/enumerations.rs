@@ -83,10 +83,7 @@ fn show_lists_the_enumeration_apart_from_the_board_and_names_table_rows() {
 }
 
 fn messages(from: &str, to: &str) -> Vec<(Code, String)> {
-    let text = text();
-    assert!(text.contains(from), "{from}");
-    let checked = ruleset::check_source(&text.replacen(from, to, 1));
-    checked.diagnostics.iter().map(|d| (d.code, d.message.clone())).collect()
+    chronoscope_tests::codes_and_messages(&chronoscope_tests::checked_variant(PATH, from, to))
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! asked`), `players from`, and `draw ... at random` from a hidden hand,
 //! on a small generic ruleset: tests/fixtures/valid/turns_and_asks.ruleset.
 
+use chronoscope_tests::codes_and_messages as messages;
 use chronoscope_tests::repo_root;
 use chronoscope_tests::scenario::{self, act, assert_no_peek, assert_replays, total_components, zone};
 use engine::{notation, At, Game, Program};
@@ -207,13 +208,7 @@ fn random_games_of_two_to_four_players_end_with_every_card_kept_and_replay() {
 
 /// The fixture with one text replaced (which must occur).
 fn variant(from: &str, to: &str) -> ruleset::Checked {
-    let text = std::fs::read_to_string(repo_root().join(PATH)).unwrap();
-    assert!(text.contains(from), "{from}");
-    ruleset::check_source(&text.replacen(from, to, 1))
-}
-
-fn messages(checked: &ruleset::Checked) -> Vec<(Code, String)> {
-    checked.diagnostics.iter().map(|d| (d.code, d.message.clone())).collect()
+    chronoscope_tests::checked_variant(PATH, from, to)
 }
 
 #[test]
