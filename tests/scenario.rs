@@ -211,22 +211,41 @@ pub fn assert_finished_sound(g: &Game) {
 }
 
 /// Every combination of parameter values, filtered by `check`: the slow,
-/// obviously right list that `choices` must match.
+/// obviously right list that `choices` must match. A `set of` parameter
+/// takes each set `Game::sets_of` lists.
 pub fn brute_force_choices(g: &Game) -> Vec<Choice> {
     let me = g.current().unwrap();
     let mut out = Vec::new();
     for (id, action) in g.rules.actions.iter().enumerate() {
         let id = ActionId::new(id);
         let domains = g.domains(action, me).unwrap();
-        let mut combos: Vec<Vec<V>> = vec![Vec::new()];
-        for d in &domains {
+        // Each value with the set it stands for, if any.
+        type Arg = (V, Option<Vec<ComponentId>>);
+        let mut combos: Vec<Vec<Arg>> = vec![Vec::new()];
+        for (p, d) in action.params.iter().zip(&domains) {
+            let values: Vec<Arg> = match &p.domain {
+                model::ParamDomain::SetOf(_) => match g.sets_of(d, model::Span::default()) {
+                    Ok(sets) => sets.into_iter().map(|s| (V::Set(0), Some(s))).collect(),
+                    Err(_) => Vec::new(),
+                },
+                _ => d.iter().map(|v| (*v, None)).collect(),
+            };
             combos = combos
                 .into_iter()
-                .flat_map(|c| d.iter().map(move |v| [c.clone(), vec![*v]].concat()))
+                .flat_map(|c| values.iter().map(move |v| [c.clone(), vec![v.clone()]].concat()))
                 .collect();
         }
         for args in combos {
-            let c = Choice { action: id, args };
+            let mut c = Choice::new(id, Vec::new());
+            for (v, set) in args {
+                match set {
+                    Some(s) => {
+                        c.sets.push(s);
+                        c.args.push(V::Set(c.sets.len() as u32 - 1));
+                    }
+                    None => c.args.push(v),
+                }
+            }
             if g.check(&c).is_ok() {
                 out.push(c);
             }

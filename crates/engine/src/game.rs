@@ -16,7 +16,28 @@ use crate::state::{shuffle, Cells, Layout, State, ZoneInst, V};
 pub struct Choice {
     pub action: ActionId,
     pub args: Vec<V>,
+    /// The components of each set-valued argument (`V::Set(i)` is
+    /// `sets[i]`), in the order they lie in their zone.
+    pub sets: Vec<Vec<ComponentId>>,
 }
+
+impl Choice {
+    /// A choice without set-valued parameters.
+    pub fn new(action: ActionId, args: Vec<V>) -> Choice {
+        Choice { action, args, sets: Vec::new() }
+    }
+}
+
+/// Each parameter's values, with the table of sets their `V::Set` values
+/// index.
+type SetDomains = (Vec<Vec<V>>, Vec<Vec<ComponentId>>);
+
+/// The most sets one `set of` parameter may offer at once: a zone whose
+/// components could form more distinct sets (copies of one component
+/// counted, not told apart: the product of each name's copies plus one) is
+/// a rule error rather than a listing that never ends. 12 cards of 12
+/// different names make 4,096 sets; 16 of 8 names in pairs, 6,561.
+pub const MAX_SETS: usize = 65_536;
 
 /// What one player may see.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,6 +91,9 @@ pub struct Program {
     /// Per component, which back it shows face down (components with equal
     /// numbers look alike while hidden).
     backs: Vec<u32>,
+    /// Per component, which copies it is interchangeable with: components
+    /// with equal numbers share group and name (`"Coin" x14`).
+    likeness: Vec<u32>,
 }
 
 impl std::ops::Deref for Program {
@@ -110,7 +134,16 @@ impl Program {
         let (min, max) = (rules.game.min_players as usize, rules.game.max_players as usize);
         let layouts = (min..=max.max(min)).map(|n| Layout::new(&rules, n)).collect();
         let trials = TrialPlan::new(&rules);
-        Program { rules, trials, layouts, attr_empty, backs }
+        let mut names: std::collections::HashMap<(GroupId, &str), u32> = std::collections::HashMap::new();
+        let likeness = rules
+            .components
+            .iter()
+            .map(|c| {
+                let next = names.len() as u32;
+                *names.entry((c.group, c.name.as_str())).or_insert(next)
+            })
+            .collect();
+        Program { rules, trials, layouts, attr_empty, backs, likeness }
     }
 
     pub fn rules(&self) -> &Ruleset {
@@ -330,7 +363,8 @@ impl<'p> Game<'p> {
             if asked.map_or(action.asked, |a| a != id) {
                 continue;
             }
-            let domains = match self.domains_in(action, me) {
+            let (domains, sets) = match self.domains_in(action, me).and_then(|d| self.expand_sets(action, d))
+            {
                 Ok(d) => d,
                 Err(f) => {
                     note_broken(&broken, f);
@@ -350,6 +384,7 @@ impl<'p> Game<'p> {
             let (body, hook) = (&self.program.trials.body[id.index()], &self.program.trials.hook[id.index()]);
             let trial = body[start..].iter().any(|k| *k) || hook.iter().any(|k| *k);
             let mut frame = Frame::new(Some(me));
+            frame.sets = sets;
             let mut args = Vec::with_capacity(domains.len());
             let search = Search {
                 id,
@@ -424,7 +459,20 @@ impl<'p> Game<'p> {
                 }
             };
             if legal {
-                out.push(Choice { action: id, args: args.clone() });
+                // Set values index the search's table of every candidate
+                // set; a choice carries only its own.
+                let mut sets = Vec::new();
+                let args = args
+                    .iter()
+                    .map(|v| match v {
+                        V::Set(j) => {
+                            sets.push(frame.set_items(*j).to_vec());
+                            V::Set(sets.len() as u32 - 1)
+                        }
+                        v => *v,
+                    })
+                    .collect();
+                out.push(Choice { action: id, args, sets });
             }
             return;
         }
@@ -461,13 +509,81 @@ impl<'p> Game<'p> {
                     Type::Player => PlayerId::all(self.layout.players).map(V::Player).collect(),
                     _ => Vec::new(),
                 },
-                ParamDomain::In(e) => {
+                // A set's domain here is what it is chosen from; `legal`
+                // lists the sets (`expand_sets`).
+                ParamDomain::In(e) | ParamDomain::SetOf(e) => {
                     let z = it.zone_inst(e, &self.state, &mut Frame::new(Some(me)))?;
                     self.state.cards(z).map(V::Card).collect()
                 }
             });
         }
         Ok(out)
+    }
+
+    /// Whether two components are copies of one (same group and name), so
+    /// that a set may hold either.
+    pub fn alike(&self, a: ComponentId, b: ComponentId) -> bool {
+        self.program.likeness[a.index()] == self.program.likeness[b.index()]
+    }
+
+    /// Every set that can be chosen from `pool` (the components of a zone,
+    /// in the order they lie): for each name, the first k of its copies,
+    /// for every k from none to all. The empty set comes first, then sets
+    /// in order of the counts, the first name's counting fastest.
+    pub fn sets_of(&self, pool: &[V], span: model::Span) -> Result<Vec<Vec<ComponentId>>, Fail> {
+        // Each name's copies, in the order the names first appear.
+        let mut classes: Vec<Vec<ComponentId>> = Vec::new();
+        for v in pool {
+            let V::Card(c) = v else { continue };
+            match classes.iter_mut().find(|k| self.alike(k[0], *c)) {
+                Some(k) => k.push(*c),
+                None => classes.push(vec![*c]),
+            }
+        }
+        let total =
+            classes.iter().try_fold(1usize, |n, k| n.checked_mul(k.len() + 1).filter(|n| *n <= MAX_SETS));
+        let Some(total) = total else {
+            return Err(Fail::Rule {
+                message: format!(
+                    "{} components of {} different names make more than {MAX_SETS} sets to choose from",
+                    pool.len(),
+                    classes.len()
+                ),
+                span,
+            });
+        };
+        let position = |c: ComponentId| pool.iter().position(|v| *v == V::Card(c)).unwrap_or(usize::MAX);
+        let mut counts = vec![0usize; classes.len()];
+        let mut out = Vec::with_capacity(total);
+        for _ in 0..total {
+            let mut set: Vec<ComponentId> =
+                classes.iter().zip(&counts).flat_map(|(k, n)| k[..*n].iter().copied()).collect();
+            set.sort_by_key(|c| position(*c));
+            out.push(set);
+            // The next counts, as a number whose digit i runs to len(i).
+            for (n, k) in counts.iter_mut().zip(&classes) {
+                if *n < k.len() {
+                    *n += 1;
+                    break;
+                }
+                *n = 0;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The domains with each `set of` parameter's components replaced by
+    /// the sets they can form, as `V::Set` indexes into the returned table.
+    fn expand_sets(&self, action: &Action, mut domains: Vec<Vec<V>>) -> Result<SetDomains, Fail> {
+        let mut table = Vec::new();
+        for (p, d) in action.params.iter().zip(domains.iter_mut()) {
+            if let ParamDomain::SetOf(e) = &p.domain {
+                let sets = self.sets_of(d, e.span)?;
+                *d = (table.len()..table.len() + sets.len()).map(|i| V::Set(i as u32)).collect();
+                table.extend(sets);
+            }
+        }
+        Ok((domains, table))
     }
 
     /// Run a choice on a copy of the state: the copy afterwards, or why not.
@@ -481,7 +597,7 @@ impl<'p> Game<'p> {
             .actions
             .get(choice.action.index())
             .ok_or_else(|| Fail::Illegal { reason: "no such action".into(), span: model::Span::default() })?;
-        let mut frame = Frame::with(Some(me), choice.args.clone());
+        let mut frame = Frame::with_sets(Some(me), choice.args.clone(), choice.sets.clone());
         let mut it = self.interp(record);
         // Most choices fail on a `require` before anything changes: find
         // out on the real state, without copying it.
@@ -596,11 +712,39 @@ impl<'p> Game<'p> {
         }
         let domains = self.domains_in(action, me)?;
         for ((p, d), a) in action.params.iter().zip(&domains).zip(&choice.args) {
-            if !d.contains(a) {
+            let fits = match (&p.domain, a) {
+                (ParamDomain::SetOf(_), V::Set(i)) => {
+                    choice.sets.get(*i as usize).is_some_and(|set| self.is_set_of(d, set))
+                }
+                (ParamDomain::SetOf(_), _) | (_, V::Set(_)) => false,
+                _ => d.contains(a),
+            };
+            if !fits {
                 return Err(illegal(format!("`{}` cannot be that now", p.name)));
             }
         }
         Ok(())
+    }
+
+    /// Whether `set` is one of the sets `sets_of(pool)` lists: components
+    /// of the pool in its order, each name's first copies.
+    fn is_set_of(&self, pool: &[V], set: &[ComponentId]) -> bool {
+        let mut expected = Vec::with_capacity(set.len());
+        let mut wanted: Vec<(ComponentId, usize)> = Vec::new();
+        for c in set {
+            match wanted.iter_mut().find(|(k, _)| self.alike(*k, *c)) {
+                Some(w) => w.1 += 1,
+                None => wanted.push((*c, 1)),
+            }
+        }
+        for v in pool {
+            let V::Card(c) = v else { continue };
+            if let Some(w) = wanted.iter_mut().find(|(k, n)| *n > 0 && self.alike(*k, *c)) {
+                w.1 -= 1;
+                expected.push(*c);
+            }
+        }
+        wanted.iter().all(|(_, n)| *n == 0) && expected == set
     }
 
     /// What a choice would do, without doing it: the events of a trial run

@@ -18,7 +18,7 @@ pub mod position;
 mod state;
 
 pub use event::Event;
-pub use game::{Choice, Game, Program, ScoreSheet, View, ZoneView};
+pub use game::{Choice, Game, Program, ScoreSheet, View, ZoneView, MAX_SETS};
 pub use interp::{Fail, MAX_WORK};
 pub use position::{At, Snapshot};
 pub use state::{Instance, Layout, ZoneInst, V};

@@ -7,6 +7,11 @@
 //! could be chosen (two copies of a card on display), the one meant is
 //! written `"Name"#2`: the second of them in the order they lie, so a saved
 //! game replays with the very same component.
+//!
+//! A set of components (`give: set of me.hand`) is a bracketed list of
+//! names, each with how many copies: `[Coin, "Pot shard" x2]`; `[]` is the
+//! empty set, and a single name without brackets a set of one. Copies of a
+//! name are interchangeable: the set holds the first ones in their zone.
 
 use model::{ActionId, ParamDomain, Type};
 
@@ -26,6 +31,7 @@ pub fn format(game: &Game, choice: &Choice) -> String {
         match v {
             V::Bool(true) => flags.push(p.name.clone()),
             V::Bool(false) => {}
+            V::Set(s) => parts.push(set_word(game, choice.sets.get(*s as usize).map_or(&[], Vec::as_slice))),
             V::Card(c) => {
                 let name = &r.components[*c].name;
                 let mut word = quote(name);
@@ -68,6 +74,102 @@ fn word(game: &Game, v: &V) -> String {
     }
 }
 
+/// A set in the notation: `[Coin, "Pot shard" x2]`.
+pub fn set_word(game: &Game, set: &[model::ComponentId]) -> String {
+    let mut names: Vec<(model::ComponentId, usize)> = Vec::new();
+    for c in set {
+        match names.iter_mut().find(|(k, _)| game.alike(*k, *c)) {
+            Some(n) => n.1 += 1,
+            None => names.push((*c, 1)),
+        }
+    }
+    let items: Vec<String> = names
+        .iter()
+        .map(|(c, n)| {
+            let name = quote(&game.rules.components[*c].name);
+            if *n > 1 {
+                format!("{name} x{n}")
+            } else {
+                name
+            }
+        })
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// Read a set from its notation (`[Coin, "Pot shard" x2]`, or one name)
+/// among the components of `pool`, taking each name's first copies.
+fn read_set(game: &Game, param: &str, pool: &[V], w: &str) -> Result<Vec<model::ComponentId>, String> {
+    let r = game.rules;
+    let inner = match w.strip_prefix('[') {
+        Some(rest) => {
+            rest.strip_suffix(']').ok_or_else(|| format!("the set `{w}` is not closed with `]`"))?
+        }
+        None => w,
+    };
+    let cards: Vec<model::ComponentId> =
+        pool.iter().filter_map(|v| if let V::Card(c) = v { Some(*c) } else { None }).collect();
+    let mut taken: Vec<model::ComponentId> = Vec::new();
+    for item in inner.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        // `Name`, `"Name"`, `Name x3`.
+        let (name, n) = match item.rsplit_once(" x").or_else(|| item.rsplit_once(" X")) {
+            Some((name, k)) if !k.is_empty() && k.chars().all(|c| c.is_ascii_digit()) => {
+                (name.trim(), k.parse::<usize>().map_err(|_| format!("`{k}` is too many"))?)
+            }
+            _ => (item, 1),
+        };
+        let name = name.trim_matches('"').to_lowercase();
+        let mut names: Vec<&str> = Vec::new();
+        for c in &cards {
+            let n = r.components[*c].name.as_str();
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+        let exact: Vec<&str> = names.iter().copied().filter(|n| n.to_lowercase() == name).collect();
+        let found = if exact.is_empty() {
+            names.iter().copied().filter(|n| n.to_lowercase().starts_with(&name)).collect()
+        } else {
+            exact
+        };
+        let chosen = match found.as_slice() {
+            [one] => *one,
+            [] => {
+                let list: Vec<String> = names.iter().map(|n| quote(n)).collect();
+                return Err(if list.is_empty() {
+                    format!("`{param}` has nothing to choose from now")
+                } else {
+                    format!("no `{name}` to put in `{param}`; it can hold: {}", list.join(", "))
+                });
+            }
+            several => {
+                let list: Vec<String> = several.iter().map(|n| quote(n)).collect();
+                return Err(format!("`{name}` could be {}: type more of the name", list.join(" or ")));
+            }
+        };
+        let copies: Vec<model::ComponentId> =
+            cards.iter().copied().filter(|c| r.components[*c].name == chosen && !taken.contains(c)).collect();
+        if copies.len() < n {
+            let have = cards.iter().filter(|c| r.components[**c].name == chosen).count();
+            return Err(format!(
+                "there are {have} `{chosen}` to choose from, not {}",
+                have - copies.len() + n
+            ));
+        }
+        taken.extend(&copies[..n]);
+    }
+    // In the order they lie, with each name's first copies (as `sets_of`).
+    let mut set = Vec::with_capacity(taken.len());
+    for c in &cards {
+        let wanted = taken.iter().filter(|t| game.alike(**t, *c)).count();
+        let have = set.iter().filter(|s| game.alike(**s, *c)).count();
+        if have < wanted {
+            set.push(*c);
+        }
+    }
+    Ok(set)
+}
+
 fn quote(name: &str) -> String {
     if name.chars().all(|c| c.is_alphanumeric() || c == '_') {
         name.to_string()
@@ -83,6 +185,22 @@ fn words(line: &str) -> Result<Vec<String>, String> {
     while let Some(&c) = chars.peek() {
         if c.is_whitespace() {
             chars.next();
+        } else if c == '[' {
+            // A set: one word up to its `]`, spaces and quotes included.
+            let mut w = String::new();
+            let mut quoted = false;
+            for c in chars.by_ref() {
+                w.push(c);
+                if c == '"' {
+                    quoted = !quoted;
+                } else if c == ']' && !quoted {
+                    break;
+                }
+            }
+            if !w.ends_with(']') {
+                return Err("a set `[...]` is not closed".into());
+            }
+            out.push(w);
         } else if c == '"' {
             chars.next();
             let mut w = String::new();
@@ -167,6 +285,7 @@ pub fn parse(game: &Game, line: &str) -> Result<Choice, String> {
         .enumerate()
         .filter(|(_, p)| !matches!(p.domain, ParamDomain::Type(Type::Bool)))
         .map(|(i, _)| i);
+    let mut sets = Vec::new();
     for w in rest {
         let flag = w.trim_start_matches('+').to_lowercase();
         if let Some(i) = action
@@ -180,6 +299,11 @@ pub fn parse(game: &Game, line: &str) -> Result<Choice, String> {
         let Some(i) = positional.next() else {
             return Err(format!("`{w}` is one word too many for `{}`", action.name));
         };
+        if matches!(action.params[i].domain, ParamDomain::SetOf(_)) {
+            sets.push(read_set(game, &action.params[i].name, &domains[i], w)?);
+            args[i] = Some(V::Set(sets.len() as u32 - 1));
+            continue;
+        }
         args[i] = Some(value(game, &action.params[i].name, &domains[i], w)?);
     }
     let missing: Vec<&str> =
@@ -190,6 +314,7 @@ pub fn parse(game: &Game, line: &str) -> Result<Choice, String> {
     Ok(Choice {
         action: ActionId::new(id),
         args: args.into_iter().map(|a| a.expect("checked above")).collect(),
+        sets,
     })
 }
 

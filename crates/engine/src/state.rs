@@ -32,6 +32,9 @@ pub enum V {
     /// Every player in turn order, starting with this one.
     PlayersFrom(PlayerId),
     Class(ClassId),
+    /// A set of components a player chose (`give: set of me.hand`): the
+    /// index of its list among the frame's sets (`Frame::sets`).
+    Set(u32),
 }
 
 /// One instance of a zone in a game: a zone declared per player or per

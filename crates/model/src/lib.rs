@@ -329,6 +329,11 @@ pub enum ParamDomain {
     Type(Type),
     /// One component currently in this zone.
     In(Expr),
+    /// Any set of components currently in this zone. Copies of one
+    /// component (same group and name) are interchangeable: a set holds the
+    /// first k of them in the order they lie, so each sub-multiset of the
+    /// zone is one choice.
+    SetOf(Expr),
 }
 
 #[derive(Clone, Debug)]

@@ -283,6 +283,9 @@ pub enum ParamType {
     Type(TypeExpr),
     /// `c: in display`: one component of a zone.
     In(Expr),
+    /// `give: set of me.hand`: any set of components of a zone, copies of
+    /// one component counted, not told apart.
+    SetOf(Expr),
 }
 
 #[derive(Clone, Debug)]

@@ -201,6 +201,7 @@ pub fn value_json(game: &Game, v: &V) -> serde_json::Value {
         V::Card(c) => J::from(r.components[*c].name.as_str()),
         V::Tag(t) => J::from(r.tags[*t].as_str()),
         V::Zone(z) => J::from(game.layout.zone_name(r, *z)),
-        V::Map(..) | V::Players | V::PlayersFrom(_) | V::Class(_) => J::Null,
+        // A set is written by `params_json`, which has the choice's sets.
+        V::Map(..) | V::Players | V::PlayersFrom(_) | V::Class(_) | V::Set(_) => J::Null,
     }
 }

@@ -13,7 +13,16 @@ pub fn params_json(game: &Game, choice: &Choice) -> serde_json::Map<String, serd
     let action = &game.rules.actions[choice.action];
     let mut map = serde_json::Map::new();
     for (p, v) in action.params.iter().zip(&choice.args) {
-        map.insert(p.name.clone(), value_json(game, v));
+        let value = match v {
+            // A set: its components' names, in the order they lay.
+            V::Set(s) => choice
+                .sets
+                .get(*s as usize)
+                .map(|set| set.iter().map(|c| value_json(game, &V::Card(*c))).collect())
+                .unwrap_or_default(),
+            _ => value_json(game, v),
+        };
+        map.insert(p.name.clone(), value);
     }
     map
 }

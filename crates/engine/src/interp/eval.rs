@@ -333,6 +333,7 @@ impl Interp<'_> {
             V::Players | V::PlayersFrom(_) => self.lay.players,
             V::Class(c) => self.r.classes[*c].places.len(),
             V::Zone(z) => st.zones[*z].len(),
+            V::Set(s) => f.set_items(*s).len(),
             other => return rule(domain.span, format!("cannot go through {}", self.describe(other))),
         };
         self.spend(len as u64, domain.span)?;
@@ -374,6 +375,10 @@ impl Interp<'_> {
                         }
                         V::Card(c)
                     }
+                    None => continue,
+                },
+                V::Set(s) => match f.set_items(*s).get(i) {
+                    Some(c) => V::Card(*c),
                     None => continue,
                 },
                 _ => unreachable!("checked above"),
@@ -540,10 +545,17 @@ impl Interp<'_> {
                     _ => return rule(span, "distance is between two places"),
                 }
             }
-            Builtin::Count => {
-                let z = self.zone_inst(&args[0], st, f)?;
-                st.count(z) as i64
-            }
+            Builtin::Count => match &args[0].kind {
+                ExprKind::Local(_) => match self.eval(&args[0], st, f)? {
+                    V::Set(s) => f.set_items(s).len() as i64,
+                    V::Zone(z) => st.count(z) as i64,
+                    other => return rule(span, format!("cannot count {}", self.describe(&other))),
+                },
+                _ => {
+                    let z = self.zone_inst(&args[0], st, f)?;
+                    st.count(z) as i64
+                }
+            },
         })
     }
 }

@@ -182,7 +182,10 @@ impl Interp<'_> {
                         self.exec(body, st, f)?;
                     }
                 } else {
-                    let items = self.elements(&d, st, domain.span)?;
+                    let items = match d {
+                        V::Set(s) => f.set_items(s).iter().map(|c| V::Card(*c)).collect(),
+                        _ => self.elements(&d, st, domain.span)?,
+                    };
                     self.spend(items.len() as u64, s.span)?;
                     for item in items {
                         f.set(*var, item);
@@ -277,10 +280,21 @@ impl Interp<'_> {
                 other => rule(e.span, format!("expected a component, found {}", self.describe(&other))),
             },
             Selection::All { var, domain, filter } | Selection::First { var, domain, filter } => {
-                let z = self.zone_inst(domain, st, f)?;
+                // A set a player chose, or a zone: copied first, since the
+                // filter may read the frame.
+                let items: Vec<ComponentId> = match &domain.kind {
+                    ExprKind::Local(_) => match self.eval(domain, st, f)? {
+                        V::Set(s) => f.set_items(s).to_vec(),
+                        V::Zone(z) => st.cards(z).collect(),
+                        other => {
+                            return rule(domain.span, format!("cannot go through {}", self.describe(&other)))
+                        }
+                    },
+                    _ => st.cards(self.zone_inst(domain, st, f)?).collect(),
+                };
                 let first_only = matches!(sel, Selection::First { .. });
                 let mut out = Vec::new();
-                for c in st.cards(z) {
+                for c in items {
                     f.set(*var, V::Card(c));
                     let pass = match filter {
                         Some(flt) => self.bool(flt, st, f)?,

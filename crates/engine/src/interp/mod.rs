@@ -88,11 +88,26 @@ pub struct Frame {
     pub me: Option<PlayerId>,
     inline: [V; INLINE],
     spill: Vec<V>,
+    /// The sets of components the locals' `V::Set` values stand for.
+    pub sets: Vec<Vec<ComponentId>>,
 }
 
 impl Frame {
     pub fn new(me: Option<PlayerId>) -> Frame {
-        Frame { me, inline: std::array::from_fn(|_| V::None), spill: Vec::new() }
+        Frame { me, inline: std::array::from_fn(|_| V::None), spill: Vec::new(), sets: Vec::new() }
+    }
+
+    /// A frame for a choice: its values in the first slots, and the sets
+    /// its `V::Set` values stand for.
+    pub fn with_sets(me: Option<PlayerId>, values: Vec<V>, sets: Vec<Vec<ComponentId>>) -> Frame {
+        let mut f = Frame::with(me, values);
+        f.sets = sets;
+        f
+    }
+
+    /// The components of a set value of this frame (none for a stale index).
+    pub fn set_items(&self, i: u32) -> &[ComponentId] {
+        self.sets.get(i as usize).map_or(&[], Vec::as_slice)
     }
 
     /// A frame holding these values in its first slots.
@@ -220,5 +235,6 @@ pub fn describe(r: &Ruleset, lay: &Layout, v: &V) -> String {
         V::Players => "the players".into(),
         V::PlayersFrom(p) => format!("the players from {p}"),
         V::Class(c) => format!("the places of `{}`", r.classes[*c].name),
+        V::Set(_) => "a set of components".into(),
     }
 }

@@ -280,6 +280,7 @@ impl<'f> Checker<'f> {
         match &p.ty {
             ast::ParamType::Type(t) => self.type_expr(t).map_or(Ty::Unknown, |t| ty_of(&t)),
             ast::ParamType::In(_) => Ty::Card,
+            ast::ParamType::SetOf(_) => Ty::Domain(Box::new(Ty::Card)),
         }
     }
 
@@ -294,6 +295,14 @@ impl<'f> Checker<'f> {
                     let (z, zt) = self.value(e, cx);
                     self.expect(&zt, &Ty::Zone, e.span, "a parameter's `in`");
                     ParamDomain::In(z)
+                }
+                ast::ParamType::SetOf(e) => {
+                    let (z, zt) = self.value(e, cx);
+                    self.expect(&zt, &Ty::Zone, e.span, "a parameter's `set of`");
+                    if cx.place != "an action" {
+                        self.error(errors::set_parameter_outside_action(&p.name, cx.place));
+                    }
+                    ParamDomain::SetOf(z)
                 }
             };
             if cx.lookup(&p.name.name).is_some() {
@@ -355,8 +364,10 @@ impl<'f> Checker<'f> {
         let tys: Vec<Ty> = a.params.iter().map(|p| self.param_ty(p)).collect();
         let params = self.lower_params(&a.params, &tys, &mut cx);
         for (p, ty) in a.params.iter().zip(&tys) {
-            let finite = matches!(ty, Ty::Bool | Ty::Place(_) | Ty::Player | Ty::Card | Ty::Unknown)
-                || matches!(&p.ty, ast::ParamType::Type(t) if matches!(t.kind, TypeKind::Range(ast::RangeLit { hi: Some(_), .. })));
+            let finite = matches!(
+                ty,
+                Ty::Bool | Ty::Place(_) | Ty::Player | Ty::Card | Ty::Domain(_) | Ty::Unknown
+            ) || matches!(&p.ty, ast::ParamType::Type(t) if matches!(t.kind, TypeKind::Range(ast::RangeLit { hi: Some(_), .. })));
             if !finite {
                 self.error(errors::parameter_without_choices(&p.name));
             }
@@ -369,7 +380,8 @@ impl<'f> Checker<'f> {
         for (p, param) in a.params.iter().zip(&params) {
             let values = self.domain_size(&param.domain);
             if values > MAX_PARAM_VALUES
-                && !(self.too_many_components && matches!(param.domain, ParamDomain::In(_)))
+                && !(self.too_many_components
+                    && matches!(param.domain, ParamDomain::In(_) | ParamDomain::SetOf(_)))
             {
                 self.error(errors::too_many_values(&p.name, values, MAX_PARAM_VALUES));
                 too_many = true;
@@ -399,6 +411,9 @@ impl<'f> Checker<'f> {
             ParamDomain::Type(Type::Player) => MAX_PLAYERS as u128,
             ParamDomain::Type(_) => 1,
             ParamDomain::In(_) => self.components.len() as u128,
+            // Sets are bounded at run time (see `engine::MAX_SETS`); here,
+            // count each component once, as for `in`.
+            ParamDomain::SetOf(_) => self.components.len() as u128,
         }
     }
 

@@ -346,6 +346,16 @@ pub fn parameter_without_choices(name: &Ident) -> Diagnostic {
     .help("give it a range such as `1..12`, a place class, `flag`, `player`, or `in ZONE`")
 }
 
+pub fn set_parameter_outside_action(name: &Ident, place: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::TypeMismatch,
+        name.span,
+        format!("`{}: set of ...` is a choice a player makes; {place} cannot take one", name.name),
+    )
+    .label("only an action's parameters may be sets")
+    .help("make this an action's parameter, or pass the components one at a time with `in ZONE`")
+}
+
 pub fn turn_counter_not_per_player(name: &Ident, declared: Span) -> Diagnostic {
     Diagnostic::error(
         Code::TypeMismatch,

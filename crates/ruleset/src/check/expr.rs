@@ -460,7 +460,13 @@ impl<'f> Checker<'f> {
                 }
                 Builtin::Abs => (vec![Ty::Int], Ty::Int),
                 Builtin::Distance => (vec![Ty::Place(None), Ty::Place(None)], Ty::Int),
-                Builtin::Count => (vec![Ty::Zone], Ty::Int),
+                // A zone, or a set a player chose (`count(give)`).
+                Builtin::Count => match lowered.first() {
+                    Some((_, Ty::Domain(inner), _)) if **inner == Ty::Card => {
+                        (vec![Ty::Domain(inner.clone())], Ty::Int)
+                    }
+                    _ => (vec![Ty::Zone], Ty::Int),
+                },
             };
             self.check_args(name, &params, &lowered, span);
             if b == Builtin::Distance {

@@ -245,7 +245,10 @@ impl<'f> Checker<'f> {
             }
             ast::Selection::All { var, domain, filter } | ast::Selection::First { var, domain, filter } => {
                 let (d, ty) = self.value(domain, cx);
-                self.expect(&ty, &Ty::Zone, domain.span, "`move all`/`move first`");
+                // A zone, or a set a player chose (`move all c in give to market`).
+                if ty != Ty::Domain(Box::new(Ty::Card)) {
+                    self.expect(&ty, &Ty::Zone, domain.span, "`move all`/`move first`");
+                }
                 let slot = self.bind(cx, var, Ty::Card);
                 let filter = filter.as_ref().map(|f| {
                     let (x, t) = self.value(f, cx);

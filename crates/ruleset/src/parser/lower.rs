@@ -624,6 +624,9 @@ impl Lower<'_> {
         let ty = if ty.as_rule() == Rule::param_in {
             let e = ty.into_inner().find(|p| p.as_rule() == Rule::expr).expect("grammar: domain");
             ParamType::In(self.expr(e))
+        } else if ty.as_rule() == Rule::param_set {
+            let e = ty.into_inner().find(|p| p.as_rule() == Rule::expr).expect("grammar: domain");
+            ParamType::SetOf(self.expr(e))
         } else {
             ParamType::Type(self.type_expr(ty))
         };

@@ -171,6 +171,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::params => "parameters such as `(s: site)`",
         Rule::param => "a parameter such as `s: site`",
         Rule::param_in => "`in`",
+        Rule::param_set => "`set of`",
         Rule::turn_policy => "`by lowest COUNTER` or `clockwise`",
         Rule::until_end_turn => "`until end turn`",
         Rule::when_asked => "`when asked`",
