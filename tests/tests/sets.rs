@@ -310,7 +310,9 @@ fn only_an_action_may_take_a_set() {
     );
     let messages = chronoscope_tests::codes_and_messages(&checked);
     assert!(
-        messages.iter().any(|(_, m)| m == "`s: set of ...` is a choice a player makes; a let cannot take one"),
+        messages
+            .iter()
+            .any(|(_, m)| m == "`s: set of ...` is a choice a player makes; a let cannot take one"),
         "{messages:?}"
     );
 }

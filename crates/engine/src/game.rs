@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::event::Event;
 
 use crate::interp::{Fail, Frame, Interp, MAX_WORK};
-use crate::legality::TrialPlan;
+use crate::legality::{SetBound, TrialPlan};
 use crate::state::{shuffle, Cells, Layout, State, ZoneInst, V};
 
 /// One action with its parameters chosen.
@@ -27,10 +27,6 @@ impl Choice {
         Choice { action, args, sets: Vec::new() }
     }
 }
-
-/// Each parameter's values, with the table of sets their `V::Set` values
-/// index.
-type SetDomains = (Vec<Vec<V>>, Vec<Vec<ComponentId>>);
 
 /// The most sets one `set of` parameter may offer at once: a zone whose
 /// components could form more distinct sets (copies of one component
@@ -363,15 +359,20 @@ impl<'p> Game<'p> {
             if asked.map_or(action.asked, |a| a != id) {
                 continue;
             }
-            let (domains, sets) = match self.domains_in(action, me).and_then(|d| self.expand_sets(action, d))
-            {
+            let domains = match self.domains_in(action, me) {
                 Ok(d) => d,
                 Err(f) => {
                     note_broken(&broken, f);
                     continue;
                 }
             };
-            if domains.iter().any(Vec::is_empty) {
+            // A set may be empty, so an empty zone still offers one.
+            let no_value = action
+                .params
+                .iter()
+                .zip(&domains)
+                .any(|(p, d)| d.is_empty() && !matches!(p.domain, ParamDomain::SetOf(_)));
+            if no_value {
                 continue;
             }
             let levels = &self.program.trials.levels[id.index()];
@@ -384,7 +385,6 @@ impl<'p> Game<'p> {
             let (body, hook) = (&self.program.trials.body[id.index()], &self.program.trials.hook[id.index()]);
             let trial = body[start..].iter().any(|k| *k) || hook.iter().any(|k| *k);
             let mut frame = Frame::new(Some(me));
-            frame.sets = sets;
             let mut args = Vec::with_capacity(domains.len());
             let search = Search {
                 id,
@@ -476,12 +476,65 @@ impl<'p> Game<'p> {
             }
             return;
         }
+        if let ParamDomain::SetOf(e) = &action.params[depth].domain {
+            // The sets, listed now that the requirements before this
+            // parameter have run: their bounds may read them.
+            let bounds = &self.program.trials.set_bounds[id.index()][depth];
+            let sets = match self.bounded_sets(&domains[depth], bounds, frame, e.span) {
+                Ok(sets) => sets,
+                Err(f) => return note_broken(broken, f),
+            };
+            let base = frame.sets.len();
+            frame.sets.extend(sets);
+            for j in base..frame.sets.len() {
+                let v = V::Set(j as u32);
+                frame.set(depth, v);
+                args.push(v);
+                self.enumerate(search, frame, args, out);
+                args.pop();
+            }
+            frame.sets.truncate(base);
+            return;
+        }
         for v in &domains[depth] {
             frame.set(depth, *v);
             args.push(*v);
             self.enumerate(search, frame, args, out);
             args.pop();
         }
+    }
+
+    /// The sets of `pool` (as `sets_of`) that keep the bounds: each bound's
+    /// right side and the weights are read in `frame`. A weight below 0
+    /// drops that bound (a larger set could then weigh less).
+    fn bounded_sets(
+        &self,
+        pool: &[V],
+        bounds: &[SetBound],
+        frame: &mut Frame,
+        span: model::Span,
+    ) -> Result<Vec<Vec<ComponentId>>, Fail> {
+        let it = self.interp(false);
+        let mut limits = Vec::with_capacity(bounds.len());
+        for b in bounds {
+            let rhs = it.int(&b.rhs, &self.state, frame).map_err(|f| *f)?;
+            let max = if b.strict { rhs.saturating_sub(1) } else { rhs };
+            let weights: Vec<i64> = match &b.weight {
+                None => vec![1; pool.len()],
+                Some((w, var)) => {
+                    let mut ws = Vec::with_capacity(pool.len());
+                    for v in pool {
+                        frame.set(*var, *v);
+                        ws.push(it.int(w, &self.state, frame).map_err(|f| *f)?);
+                    }
+                    ws
+                }
+            };
+            if weights.iter().all(|w| *w >= 0) {
+                limits.push((weights, max));
+            }
+        }
+        self.sets_within(pool, &limits, span)
     }
 
     /// The values each parameter of an action may take now.
@@ -510,7 +563,7 @@ impl<'p> Game<'p> {
                     _ => Vec::new(),
                 },
                 // A set's domain here is what it is chosen from; `legal`
-                // lists the sets (`expand_sets`).
+                // lists the sets (`bounded_sets`).
                 ParamDomain::In(e) | ParamDomain::SetOf(e) => {
                     let z = it.zone_inst(e, &self.state, &mut Frame::new(Some(me)))?;
                     self.state.cards(z).map(V::Card).collect()
@@ -531,18 +584,33 @@ impl<'p> Game<'p> {
     /// for every k from none to all. The empty set comes first, then sets
     /// in order of the counts, the first name's counting fastest.
     pub fn sets_of(&self, pool: &[V], span: model::Span) -> Result<Vec<Vec<ComponentId>>, Fail> {
-        // Each name's copies, in the order the names first appear.
-        let mut classes: Vec<Vec<ComponentId>> = Vec::new();
-        for v in pool {
+        self.sets_within(pool, &[], span)
+    }
+
+    /// `sets_of`, leaving out each set whose total weight passes a limit
+    /// (`(weight per pool entry, largest total)`, weights 0 or more). The
+    /// search grows a set one name at a time and stops growing it at the
+    /// first limit passed, so its work follows the sets listed, not every
+    /// subset of the pool. More than `MAX_SETS` listed is a rule error.
+    fn sets_within(
+        &self,
+        pool: &[V],
+        limits: &[(Vec<i64>, i64)],
+        span: model::Span,
+    ) -> Result<Vec<Vec<ComponentId>>, Fail> {
+        // Each name's copies (as pool indexes), in the order names first appear.
+        let mut classes: Vec<Vec<usize>> = Vec::new();
+        for (i, v) in pool.iter().enumerate() {
             let V::Card(c) = v else { continue };
-            match classes.iter_mut().find(|k| self.alike(k[0], *c)) {
-                Some(k) => k.push(*c),
-                None => classes.push(vec![*c]),
+            match classes.iter_mut().find(|k| matches!(pool[k[0]], V::Card(f) if self.alike(f, *c))) {
+                Some(k) => k.push(i),
+                None => classes.push(vec![i]),
             }
         }
-        let total =
-            classes.iter().try_fold(1usize, |n, k| n.checked_mul(k.len() + 1).filter(|n| *n <= MAX_SETS));
-        let Some(total) = total else {
+        let mut search =
+            SetSearch { classes: &classes, limits, counts: vec![0; classes.len()], out: Vec::new() };
+        let totals = vec![0i64; limits.len()];
+        if !search.grow(classes.len(), &totals) {
             return Err(Fail::Rule {
                 message: format!(
                     "{} components of {} different names make more than {MAX_SETS} sets to choose from",
@@ -551,39 +619,20 @@ impl<'p> Game<'p> {
                 ),
                 span,
             });
-        };
-        let position = |c: ComponentId| pool.iter().position(|v| *v == V::Card(c)).unwrap_or(usize::MAX);
-        let mut counts = vec![0usize; classes.len()];
-        let mut out = Vec::with_capacity(total);
-        for _ in 0..total {
-            let mut set: Vec<ComponentId> =
-                classes.iter().zip(&counts).flat_map(|(k, n)| k[..*n].iter().copied()).collect();
-            set.sort_by_key(|c| position(*c));
-            out.push(set);
-            // The next counts, as a number whose digit i runs to len(i).
-            for (n, k) in counts.iter_mut().zip(&classes) {
-                if *n < k.len() {
-                    *n += 1;
-                    break;
-                }
-                *n = 0;
-            }
         }
-        Ok(out)
-    }
-
-    /// The domains with each `set of` parameter's components replaced by
-    /// the sets they can form, as `V::Set` indexes into the returned table.
-    fn expand_sets(&self, action: &Action, mut domains: Vec<Vec<V>>) -> Result<SetDomains, Fail> {
-        let mut table = Vec::new();
-        for (p, d) in action.params.iter().zip(domains.iter_mut()) {
-            if let ParamDomain::SetOf(e) = &p.domain {
-                let sets = self.sets_of(d, e.span)?;
-                *d = (table.len()..table.len() + sets.len()).map(|i| V::Set(i as u32)).collect();
-                table.extend(sets);
-            }
-        }
-        Ok((domains, table))
+        // Each set's components in the order they lie.
+        Ok(search
+            .out
+            .into_iter()
+            .map(|counts| {
+                let mut idx: Vec<usize> =
+                    classes.iter().zip(&counts).flat_map(|(k, n)| k[..*n].iter().copied()).collect();
+                idx.sort_unstable();
+                idx.into_iter()
+                    .filter_map(|i| if let V::Card(c) = pool[i] { Some(c) } else { None })
+                    .collect()
+            })
+            .collect())
     }
 
     /// Run a choice on a copy of the state: the copy afterwards, or why not.
@@ -951,6 +1000,47 @@ impl<'p> Game<'p> {
             winners = winners.into_iter().zip(values).filter(|(_, v)| *v == target).map(|(p, _)| p).collect();
         }
         Ok(ScoreSheet { rows, totals, winners })
+    }
+}
+
+/// The search for sets within limits (`Game::sets_within`): the counts of
+/// each name, chosen from the last name to the first, so that the first
+/// name's count changes fastest.
+struct SetSearch<'a> {
+    classes: &'a [Vec<usize>],
+    limits: &'a [(Vec<i64>, i64)],
+    counts: Vec<usize>,
+    out: Vec<Vec<usize>>,
+}
+
+impl SetSearch<'_> {
+    /// Choose the counts of names `0..k` with `totals` so far; false when
+    /// more than `MAX_SETS` sets were found.
+    fn grow(&mut self, k: usize, totals: &[i64]) -> bool {
+        if k == 0 {
+            self.out.push(self.counts.clone());
+            return self.out.len() <= MAX_SETS;
+        }
+        let class = k - 1;
+        let mut t = totals.to_vec();
+        for n in 0..=self.classes[class].len() {
+            if n > 0 {
+                // One more copy: its weight under each limit.
+                let i = self.classes[class][n - 1];
+                for (tot, (w, _)) in t.iter_mut().zip(self.limits) {
+                    *tot = tot.saturating_add(w[i]);
+                }
+                if t.iter().zip(self.limits).any(|(tot, (_, max))| tot > max) {
+                    break;
+                }
+            }
+            self.counts[class] = n;
+            if !self.grow(class, &t) {
+                return false;
+            }
+        }
+        self.counts[class] = 0;
+        true
     }
 }
 

@@ -82,6 +82,9 @@ pub struct TrialPlan {
     pub body: Vec<Vec<bool>>,
     /// Per action, per statement of `after action`.
     pub hook: Vec<Vec<bool>>,
+    /// Per action, per parameter: the bounds a `set of` parameter's sets
+    /// must keep, read from its leading requirements (see `SetBound`).
+    pub set_bounds: Vec<Vec<Vec<SetBound>>>,
     /// Per let: it has no parameters and reads nothing that changes after
     /// setup (no zone, no `me`, only counters and pieces that no action,
     /// `after action` or procedure they run writes), so its value is fixed
@@ -130,8 +133,92 @@ impl TrialPlan {
         let constant_lets = LetId::all(r.lets.len())
             .map(|id| r.lets[id].params.is_empty() && a.let_reads(id).iter().all(fixed))
             .collect();
-        TrialPlan { levels, at_level, body, hook, constant_lets }
+        let set_bounds = r.actions.iter().zip(&levels).map(|(a, l)| set_bounds(a, l)).collect();
+        TrialPlan { levels, at_level, body, hook, constant_lets, set_bounds }
     }
+}
+
+/// A leading requirement that bounds a `set of` parameter from above:
+/// `require count(S) <= RHS` (or `<`, `==`), or `require sum(W for c in S)
+/// <= RHS` (or `<`), with RHS known before S is chosen. Adding a component
+/// to a set never lowers its count, nor its sum while every weight is 0 or
+/// more (checked when the sets are listed), so the search for sets stops
+/// growing one as soon as it passes the bound instead of listing every
+/// subset. The requirement itself still runs on each set listed: a bound
+/// only leaves out sets it would refuse.
+#[derive(Clone, Debug)]
+pub struct SetBound {
+    /// The weight of one component (`None`: each counts 1), with the slot
+    /// its variable binds.
+    pub weight: Option<(Expr, usize)>,
+    /// The largest total allowed is `rhs`, less one when strict (`<`).
+    pub rhs: Expr,
+    pub strict: bool,
+}
+
+/// The bounds of each `set of` parameter of an action (see `SetBound`).
+fn set_bounds(action: &Action, levels: &[usize]) -> Vec<Vec<SetBound>> {
+    let mut slot_level: Vec<usize> = (0..action.params.len()).map(|k| k + 1).collect();
+    let mut out = vec![Vec::new(); action.params.len()];
+    for (s, level) in action.body.stmts.iter().zip(levels) {
+        if *level == usize::MAX {
+            break;
+        }
+        match &s.kind {
+            StmtKind::Let { slot, value } => {
+                if *slot >= slot_level.len() {
+                    slot_level.resize(*slot + 1, 0);
+                }
+                slot_level[*slot] = needs(value, &slot_level);
+            }
+            StmtKind::Require { cond, .. } => {
+                let ExprKind::Binary(op, lhs, rhs) = &cond.kind else { continue };
+                let strict = match op {
+                    BinaryOp::Le | BinaryOp::Eq => false,
+                    BinaryOp::Lt => true,
+                    _ => continue,
+                };
+                let (weight, set) = match &lhs.kind {
+                    ExprKind::Builtin(Builtin::Count, args) if args.len() == 1 => (None, &args[0]),
+                    ExprKind::Aggregate {
+                        func: Aggregate::Count,
+                        value: None,
+                        var: _,
+                        domain,
+                        filter: None,
+                    } => (None, &**domain),
+                    ExprKind::Aggregate {
+                        func: Aggregate::Sum,
+                        value: Some(w),
+                        var,
+                        domain,
+                        filter: None,
+                    } if *op != BinaryOp::Eq => (Some(((**w).clone(), *var)), &**domain),
+                    _ => continue,
+                };
+                let ExprKind::Local(k) = set.kind else { continue };
+                let is_set = action.params.get(k).is_some_and(|p| matches!(p.domain, ParamDomain::SetOf(_)));
+                // Known once the parameters before it are chosen; a weight
+                // that reads only its component and what is known then.
+                if !is_set || needs(rhs, &slot_level) > k {
+                    continue;
+                }
+                if let Some((w, var)) = &weight {
+                    let mut w_levels = slot_level.clone();
+                    if *var >= w_levels.len() {
+                        w_levels.resize(*var + 1, 0);
+                    }
+                    w_levels[*var] = 0;
+                    if needs(w, &w_levels) > k {
+                        continue;
+                    }
+                }
+                out[k].push(SetBound { weight, rhs: (**rhs).clone(), strict });
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 struct Analysis<'r> {
