@@ -398,6 +398,9 @@ pub fn diff(a: Side, b: Side) -> Vec<Entry> {
                 if let Some(k) = c.index {
                     let _ = write!(d, ", per {}", s.r.classes[k].name);
                 }
+                if c.bookkeeping {
+                    d.push_str(", bookkeeping");
+                }
                 (c.name.clone(), (d, s.at(c.span)))
             })
             .collect::<BTreeMap<_, _>>()
@@ -526,7 +529,15 @@ pub fn diff(a: Side, b: Side) -> Vec<Entry> {
                 .map(|l| {
                     (
                         format!("let {}", l.name),
-                        (format!("({}) = {}", s.params(&l.params), s.text(l.body.span)), s.at(l.span)),
+                        (
+                            format!(
+                                "({}){} = {}",
+                                s.params(&l.params),
+                                if l.bookkeeping { " bookkeeping" } else { "" },
+                                s.text(l.body.span)
+                            ),
+                            s.at(l.span),
+                        ),
                     )
                 })
                 .collect();

@@ -150,7 +150,8 @@ pub fn summary(r: &Ruleset, origin: &Origin, sources: &[(String, String)], playe
                 let _ = write!(name, "[{}]", r.classes[class].name);
             }
             let whose = if c.per_player { " per player" } else { "" };
-            let _ = writeln!(out, "  {name}{whose}: {}, starts at {}", s.ty(&c.ty), s.text(c.init.span));
+            let kept = if c.bookkeeping { " (bookkeeping: not shown to players)" } else { "" };
+            let _ = writeln!(out, "  {name}{whose}: {}, starts at {}{kept}", s.ty(&c.ty), s.text(c.init.span));
         }
     }
 

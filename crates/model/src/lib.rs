@@ -268,6 +268,8 @@ pub struct Counter {
     pub per_player: bool,
     pub ty: Type,
     pub init: Expr,
+    /// Kept for the rules only: `play` does not show it (`bookkeeping`).
+    pub bookkeeping: bool,
     pub span: Span,
 }
 
@@ -342,6 +344,8 @@ pub struct Let {
     pub params: Vec<Param>,
     pub body: Expr,
     pub locals: usize,
+    /// Worked out for the rules only: `play` does not show it.
+    pub bookkeeping: bool,
     pub span: Span,
 }
 

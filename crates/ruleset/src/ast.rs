@@ -223,6 +223,8 @@ pub struct CounterDecl {
     pub per_player: bool,
     pub ty: Option<TypeExpr>,
     pub init: Expr,
+    /// Kept for the rules, not shown to players.
+    pub bookkeeping: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -293,6 +295,8 @@ pub struct LetDecl {
     pub name: Ident,
     pub params: Option<Vec<Param>>,
     pub body: Expr,
+    /// Worked out for the rules, not shown to players.
+    pub bookkeeping: bool,
 }
 
 #[derive(Clone, Debug)]

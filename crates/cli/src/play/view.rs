@@ -33,7 +33,7 @@ pub fn player_summary(game: &Game, p: PlayerId) -> serde_json::Value {
     let mut map = serde_json::Map::new();
     for (id, c) in r.counters.iter().enumerate() {
         let id = CounterId::new(id);
-        if !c.per_player {
+        if !c.per_player || c.bookkeeping {
             continue;
         }
         match c.index {
@@ -58,7 +58,7 @@ pub fn player_summary(game: &Game, p: PlayerId) -> serde_json::Value {
             map.insert(piece.name.clone(), r.places[at].name.as_str().into());
         }
     }
-    for l in &r.lets {
+    for l in r.lets.iter().filter(|l| !l.bookkeeping) {
         if l.params.len() == 1 && matches!(l.params[0].domain, ParamDomain::Type(Type::Player)) {
             if let Some(Ok(v)) = game.call_let(&l.name, Some(p), vec![V::Player(p)]) {
                 map.insert(l.name.clone(), value_json(game, &v));
@@ -73,7 +73,7 @@ pub fn player_summary(game: &Game, p: PlayerId) -> serde_json::Value {
 fn per_place_lets(game: &Game, p: PlayerId) -> Vec<String> {
     let r = game.rules;
     let mut out = Vec::new();
-    for l in &r.lets {
+    for l in r.lets.iter().filter(|l| !l.bookkeeping) {
         let [first, second] = l.params.as_slice() else { continue };
         let (ParamDomain::Type(Type::Player), ParamDomain::Type(Type::Place(Some(class)))) =
             (&first.domain, &second.domain)

@@ -338,7 +338,14 @@ impl<'f> Checker<'f> {
             self.let_state[id.index()] = LetState::Done(ty.clone());
         }
         self.lets[id.index()] =
-            Some(Let { name: decl.name.name.clone(), params, body, locals: cx.max, span: decl.name.span });
+            Some(Let {
+                name: decl.name.name.clone(),
+                params,
+                body,
+                locals: cx.max,
+                bookkeeping: decl.bookkeeping,
+                span: decl.name.span,
+            });
         ty
     }
 

@@ -267,6 +267,7 @@ impl<'f> Checker<'f> {
                             per_player: cd.per_player,
                             ty: Type::Int { lo: None, hi: None },
                             init: Expr { kind: ExprKind::Int(0), span: cd.init.span },
+                            bookkeeping: cd.bookkeeping,
                             span: cd.name.span,
                         });
                         counter_items.push((cd, item, id));

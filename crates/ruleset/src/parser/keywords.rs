@@ -69,6 +69,7 @@ pub const KEYWORDS: &[Keyword] = &[
     kw(&["at"], Rule::kw_at, ""),
     kw(&["table"], Rule::kw_table, "ir"),
     kw(&["clamp"], Rule::kw_clamp, ""),
+    kw(&["bookkeeping"], Rule::kw_bookkeeping, ""),
     kw(&["let"], Rule::kw_let, "isr"),
     kw(&["procedure"], Rule::kw_procedure, "ir"),
     kw(&["setup"], Rule::kw_setup, "ir"),

@@ -204,17 +204,19 @@ impl Lower<'_> {
         let mut per_player = false;
         let mut ty = None;
         let mut init = None;
+        let mut bookkeeping = false;
         for p in it {
             match p.as_rule() {
                 Rule::index_decl => index = Some(self.index_decl(p)),
                 Rule::per_player => per_player = true,
                 Rule::type_expr => ty = Some(self.type_expr(p)),
+                Rule::bookkeeping => bookkeeping = true,
                 Rule::expr => init = Some(self.expr(p)),
                 _ => {}
             }
         }
         let init = init.expect("grammar: counter initial value");
-        ItemKind::Counter(CounterDecl { name, index, per_player, ty, init })
+        ItemKind::Counter(CounterDecl { name, index, per_player, ty, init, bookkeeping })
     }
 
     pub(super) fn piece_item(&mut self, mut it: Items<'_>) -> ItemKind {
@@ -236,15 +238,17 @@ impl Lower<'_> {
         let name = self.ident(it.next().expect("grammar: let name"));
         let mut params = None;
         let mut body = None;
+        let mut bookkeeping = false;
         for p in it {
             match p.as_rule() {
                 Rule::params => params = Some(self.params(p)),
+                Rule::bookkeeping => bookkeeping = true,
                 Rule::expr => body = Some(self.expr(p)),
                 _ => {}
             }
         }
         let body = body.expect("grammar: let body");
-        ItemKind::Let(LetDecl { name, params, body })
+        ItemKind::Let(LetDecl { name, params, body, bookkeeping })
     }
 
     pub(super) fn procedure_item(&mut self, mut it: Items<'_>) -> ItemKind {

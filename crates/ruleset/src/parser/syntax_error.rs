@@ -52,6 +52,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::kw_at => "`at`",
         Rule::kw_table => "`table`",
         Rule::kw_clamp => "`clamp`",
+        Rule::kw_bookkeeping | Rule::bookkeeping => "`bookkeeping`",
         Rule::kw_let => "`let`",
         Rule::kw_procedure => "`procedure`",
         Rule::kw_setup => "`setup`",
