@@ -316,3 +316,18 @@ fn only_an_action_may_take_a_set() {
         "{messages:?}"
     );
 }
+
+#[test]
+fn a_bookkeeping_counter_is_kept_by_the_rules_but_not_shown_to_players() {
+    let program = program();
+    let (mut g, _) = Game::new(&program, 2, 3).unwrap();
+    let me = arrange(&mut g, &["Red"], &[]);
+    dig_quietly(&mut g);
+    // The rules read it: a second dig is refused.
+    assert!(g.check(&notation::parse(&g, "dig").unwrap()).is_err());
+    let table = chronoscope_cli::play::view::table(&g, me);
+    assert!(table.contains("banked 0"), "{table}");
+    assert!(!table.contains("dug"), "{table}");
+    let summary = chronoscope_cli::play::view::player_summary(&g, me);
+    assert!(summary.get("dug").is_none() && summary.get("banked").is_some(), "{summary}");
+}

@@ -151,7 +151,8 @@ pub fn summary(r: &Ruleset, origin: &Origin, sources: &[(String, String)], playe
             }
             let whose = if c.per_player { " per player" } else { "" };
             let kept = if c.bookkeeping { " (bookkeeping: not shown to players)" } else { "" };
-            let _ = writeln!(out, "  {name}{whose}: {}, starts at {}{kept}", s.ty(&c.ty), s.text(c.init.span));
+            let _ =
+                writeln!(out, "  {name}{whose}: {}, starts at {}{kept}", s.ty(&c.ty), s.text(c.init.span));
         }
     }
 
@@ -360,9 +361,12 @@ impl Show<'_> {
                 let cols = (d2.hi - d2.lo + 1) as usize;
                 let head: Vec<String> =
                     (d2.lo..=d2.hi).map(|k| format!("{:>3}", self.r.dimension_key(d2, k))).collect();
+                // The rows' keys as wide as the longest (an enumeration's
+                // value may be a long name).
+                let w = (d1.lo..=d1.hi).map(|k| self.r.dimension_key(d1, k).len()).max().unwrap_or(0).max(8);
                 let _ = writeln!(
                     out,
-                    "    {:>8} |{}",
+                    "    {:>w$} |{}",
                     format!(
                         "{}\\{}",
                         d1.name.chars().next().unwrap_or('?'),
@@ -378,7 +382,7 @@ impl Show<'_> {
                     } else {
                         ""
                     };
-                    let _ = writeln!(out, "    {key:>8} |{}{mark}", vals.join(""));
+                    let _ = writeln!(out, "    {key:>w$} |{}{mark}", vals.join(""));
                 }
             }
             _ => {}

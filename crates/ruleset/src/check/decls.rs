@@ -337,15 +337,14 @@ impl<'f> Checker<'f> {
         if !matches!(self.let_state[id.index()], LetState::Done(_)) {
             self.let_state[id.index()] = LetState::Done(ty.clone());
         }
-        self.lets[id.index()] =
-            Some(Let {
-                name: decl.name.name.clone(),
-                params,
-                body,
-                locals: cx.max,
-                bookkeeping: decl.bookkeeping,
-                span: decl.name.span,
-            });
+        self.lets[id.index()] = Some(Let {
+            name: decl.name.name.clone(),
+            params,
+            body,
+            locals: cx.max,
+            bookkeeping: decl.bookkeeping,
+            span: decl.name.span,
+        });
         ty
     }
 
