@@ -527,3 +527,57 @@ fn a_thousand_random_games_keep_87_cards_never_change_a_sold_set_hide_hands_and_
     }
     assert!(actions > 1000 * 50, "games of {} actions on average", actions / 1000);
 }
+
+// ------------------------------------------------------------------ bots
+
+/// Play a game with these bots by seat; the number of actions it took.
+fn bot_game(program: &Program, seats: &[&str], seed: u64) -> usize {
+    let (mut g, _) = Game::new(program, seats.len(), seed).unwrap();
+    let mut bots: Vec<_> =
+        seats.iter().enumerate().map(|(i, s)| bots::make(s, seed * 10 + i as u64).unwrap()).collect();
+    let mut n = 0;
+    while let Some(me) = g.current() {
+        let choices = g.legal().unwrap_or_else(|f| panic!("seed {seed}, {seats:?}: {f:?}"));
+        let pick = bots[me.index()].choose(&bots::Seat::new(&g, me), &choices);
+        g.step(&choices[pick]).unwrap();
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn greedy_and_mcts_bots_end_every_game_though_trades_may_go_round_in_circles() {
+    // A trade for a copy and back, or for ever less, is legal: bots that
+    // gain nothing by acting on end their turn, and never return to a
+    // position they were to move in (see `bots::Pacing`).
+    let program = program();
+    for seed in 0..20 {
+        let n = bot_game(&program, &["greedy", "greedy", "random", "greedy"], seed);
+        assert!(n < 2_000, "seed {seed}: {n} actions");
+    }
+    for seed in 0..2 {
+        bot_game(&program, &["mcts:20", "random"], seed);
+    }
+}
+
+#[test]
+fn two_positions_that_differ_only_in_which_copy_lies_where_are_one_position() {
+    let program = program();
+    let (mut g, _) = Game::new(&program, 2, 1).unwrap();
+    let me = g.current().unwrap();
+    set_hand(&mut g, me, &["Pot shard", "Coin"]);
+    let market = zone(&g, "market", None, None);
+    let pot = spare(&g, "Pot shard");
+    g.put(pot, market, At::Bottom);
+    let mine = g.cards(hand(&g, me)).find(|c| g.rules.components[*c].name == "Pot shard").unwrap();
+    // The two pot shards swapped: the same position.
+    let mut swapped = g.clone();
+    swapped.exchange(mine, pot);
+    assert_ne!(swapped.snapshot().zones, g.snapshot().zones);
+    assert_eq!(bots::position_key(&g, me), bots::position_key(&swapped, me));
+    // A pot shard swapped for a coin: another position.
+    let coin = g.cards(hand(&g, me)).find(|c| g.rules.components[*c].name == "Coin").unwrap();
+    let mut other = g.clone();
+    other.exchange(coin, pot);
+    assert_ne!(bots::position_key(&g, me), bots::position_key(&other, me));
+}

@@ -8,8 +8,11 @@
 
 #![forbid(unsafe_code)]
 
-use engine::{Choice, Game, View};
-use model::PlayerId;
+use std::collections::HashSet;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use engine::{Choice, Game, View, ZoneView};
+use model::{PlayerId, TurnPolicy};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -37,6 +40,77 @@ impl<'g, 'r> Seat<'g, 'r> {
     pub fn sample(&self, rng: &mut impl Rng) -> Game<'r> {
         self.game.sample_for(self.me, rng)
     }
+}
+
+/// A position as `me` sees it, by what lies where rather than which copy:
+/// each open zone's components by name (in any order), each hidden zone's
+/// count, every counter and piece, and who is to move. Two positions with
+/// the same key look the same to `me`; one reached again has changed
+/// nothing lasting.
+pub fn position_key(game: &Game, me: PlayerId) -> u64 {
+    let view = game.view(me);
+    let mut h = DefaultHasher::new();
+    view.current.hash(&mut h);
+    for z in &view.zones {
+        match z {
+            ZoneView::Open(cells) => {
+                let mut names: Vec<&str> =
+                    cells.iter().flatten().map(|c| game.rules.components[*c].name.as_str()).collect();
+                names.sort_unstable();
+                (0u8, names).hash(&mut h);
+            }
+            ZoneView::Hidden(n) => (1u8, *n).hash(&mut h),
+        }
+    }
+    format!("{:?}{:?}{:?}", view.counters, view.pieces, game.asks()).hash(&mut h);
+    h.finish()
+}
+
+/// How many actions a bot takes in one turn, where players end their own
+/// turns, before it ends the turn whenever it can: a turn of a legal
+/// ruleset may go on for ever (Archaeology's trades), a bot's may not.
+pub const MAX_TURN_ACTIONS: usize = 32;
+
+/// What keeps a bot from acting for ever: the positions it has been to move
+/// in, so that it never walks in a circle (a choice leading back to one of
+/// them changed nothing lasting: a card traded for its copy and back), and
+/// how many actions it has taken in its current turn (see
+/// `MAX_TURN_ACTIONS`). Keys are of what the seat sees (`position_key`),
+/// so the memory peeks at nothing.
+#[derive(Default)]
+pub struct Pacing {
+    seen: HashSet<u64>,
+    in_turn: usize,
+}
+
+impl Pacing {
+    /// Remember the position the seat is to move in now.
+    pub fn visit(&mut self, seat: &Seat) {
+        self.seen.insert(position_key(seat.game, seat.me));
+    }
+
+    /// Whether `after` (an imagined game after one choice) is a position
+    /// the seat has been to move in before.
+    pub fn returns(&self, after: &Game, me: PlayerId) -> bool {
+        self.seen.contains(&position_key(after, me))
+    }
+
+    /// Whether the bot has acted long enough this turn to end it now.
+    pub fn tired(&self) -> bool {
+        self.in_turn >= MAX_TURN_ACTIONS
+    }
+
+    /// Count the action chosen: `ended` when it ended the turn.
+    pub fn acted(&mut self, ended: bool) {
+        self.in_turn = if ended { 0 } else { self.in_turn + 1 };
+    }
+}
+
+/// Whether the ruleset lets a player take actions until they end the turn
+/// (`turns clockwise until end turn`), and `after` is past the end of
+/// `me`'s turn: no longer their move, nothing asked of them.
+fn turn_over(after: &Game, me: PlayerId) -> bool {
+    matches!(after.rules.turns, TurnPolicy::Clockwise { until_end_turn: true }) && after.current() != Some(me)
 }
 
 /// Something that picks one of the legal choices.
@@ -71,14 +145,19 @@ impl Bot for RandomBot {
 /// Looks one action ahead: tries each choice on one imagined game (the same
 /// sample for all, so they are compared on equal chance) and keeps the one
 /// that leaves it furthest ahead by the ruleset's own scoring: its score
-/// now minus the best other score. Ties go to the first such choice.
+/// now minus the best other score. Among choices that lead equally far, it
+/// prefers one that does not lead back to a position it has been to move
+/// in (see `Pacing`), then, where a player ends their own turn, one that
+/// ends it (nothing gained by acting on is a reason to stop); then the
+/// first. After `MAX_TURN_ACTIONS` in one turn, ending it comes first.
 pub struct GreedyBot {
     rng: ChaCha8Rng,
+    pacing: Pacing,
 }
 
 impl GreedyBot {
     pub fn new(seed: u64) -> Self {
-        GreedyBot { rng: ChaCha8Rng::seed_from_u64(seed) }
+        GreedyBot { rng: ChaCha8Rng::seed_from_u64(seed), pacing: Pacing::default() }
     }
 }
 
@@ -101,18 +180,25 @@ impl Bot for GreedyBot {
     }
 
     fn choose(&mut self, seat: &Seat, choices: &[Choice]) -> usize {
+        self.pacing.visit(seat);
         let sample = seat.sample(&mut self.rng);
-        let mut best = (i64::MIN, 0);
+        let me = seat.me();
+        let tired = self.pacing.tired();
+        let mut best = ((false, i64::MIN, false, false), 0);
         for (i, c) in choices.iter().enumerate() {
             let mut g = sample.clone();
             let value = match g.step(c) {
-                Ok(_) => lead(&g, seat.me()),
-                Err(_) => i64::MIN,
+                Ok(_) => {
+                    let over = turn_over(&g, me);
+                    (tired && over, lead(&g, me), !self.pacing.returns(&g, me), over)
+                }
+                Err(_) => (false, i64::MIN, false, false),
             };
             if value > best.0 {
                 best = (value, i);
             }
         }
+        self.pacing.acted(best.0 .3);
         best.1
     }
 }
@@ -143,14 +229,19 @@ pub enum Budget {
 /// maximising their own reward), adds one node, plays up to 16 random moves,
 /// and backs up each player's reward: half for winning as things stand (1/k
 /// for a k-way tie), half for the score lead.
+///
+/// Of the choices at the root, those leading back to a position it has been
+/// to move in are taken only when every choice does, and after
+/// `MAX_TURN_ACTIONS` in one turn only those that end it (see `Pacing`).
 pub struct MctsBot {
     rng: ChaCha8Rng,
     budget: Budget,
+    pacing: Pacing,
 }
 
 impl MctsBot {
     pub fn new(seed: u64, budget: Budget) -> Self {
-        MctsBot { rng: ChaCha8Rng::seed_from_u64(seed), budget }
+        MctsBot { rng: ChaCha8Rng::seed_from_u64(seed), budget, pacing: Pacing::default() }
     }
 }
 
@@ -294,8 +385,28 @@ impl Bot for MctsBot {
     }
 
     fn choose(&mut self, seat: &Seat, choices: &[Choice]) -> usize {
-        if choices.len() == 1 {
-            return 0;
+        self.pacing.visit(seat);
+        // Which choices walk in a circle and which end the turn, judged on
+        // one imagined game dealt from a copy of the generator, so the
+        // search's own draws stay as they were.
+        let sample = seat.sample(&mut self.rng.clone());
+        let (circles, ends): (Vec<bool>, Vec<bool>) = choices
+            .iter()
+            .map(|c| {
+                let mut g = sample.clone();
+                let ok = g.step(c).is_ok();
+                (ok && self.pacing.returns(&g, seat.me()), ok && turn_over(&g, seat.me()))
+            })
+            .unzip();
+        // When tired, only choices that end the turn; then none that walks
+        // in a circle, unless every one does.
+        let stop = self.pacing.tired() && ends.iter().any(|e| *e);
+        let candidates: Vec<usize> = (0..choices.len()).filter(|i| !stop || ends[*i]).collect();
+        let fresh: Vec<usize> = candidates.iter().copied().filter(|i| !circles[*i]).collect();
+        let pool = if fresh.is_empty() { candidates } else { fresh };
+        if let [only] = pool.as_slice() {
+            self.pacing.acted(ends[*only]);
+            return *only;
         }
         let mut tree = Tree::default();
         let started = std::time::Instant::now();
@@ -315,7 +426,10 @@ impl Bot for MctsBot {
         let visits = |c: &Choice| {
             tree.root.iter().map(|k| &tree.edges[*k]).find(|e| &e.choice == c).map_or(0, |e| e.visits)
         };
-        (0..choices.len()).max_by_key(|i| (visits(&choices[*i]), std::cmp::Reverse(*i))).unwrap_or(0)
+        let pick =
+            pool.iter().copied().max_by_key(|i| (visits(&choices[*i]), std::cmp::Reverse(*i))).unwrap_or(0);
+        self.pacing.acted(ends[pick]);
+        pick
     }
 }
 
