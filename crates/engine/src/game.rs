@@ -459,20 +459,24 @@ impl<'p> Game<'p> {
                 }
             };
             if legal {
-                // Set values index the search's table of every candidate
-                // set; a choice carries only its own.
-                let mut sets = Vec::new();
-                let args = args
-                    .iter()
-                    .map(|v| match v {
-                        V::Set(j) => {
-                            sets.push(frame.set_items(*j).to_vec());
-                            V::Set(sets.len() as u32 - 1)
-                        }
-                        v => *v,
-                    })
-                    .collect();
-                out.push(Choice { action: id, args, sets });
+                if frame.sets.is_empty() {
+                    out.push(Choice::new(id, args.clone()));
+                } else {
+                    // Set values index the search's table of every candidate
+                    // set; a choice carries only its own.
+                    let mut sets = Vec::new();
+                    let args = args
+                        .iter()
+                        .map(|v| match v {
+                            V::Set(j) => {
+                                sets.push(frame.set_items(*j).to_vec());
+                                V::Set(sets.len() as u32 - 1)
+                            }
+                            v => *v,
+                        })
+                        .collect();
+                    out.push(Choice { action: id, args, sets });
+                }
             }
             return;
         }
