@@ -10,7 +10,7 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use engine::{notation, Event, Game, Program};
+use engine::{notation, Game, Program};
 use model::PlayerId;
 
 use crate::render;
@@ -31,7 +31,7 @@ pub mod view;
 
 use log::{LogEvent, LogLine};
 use script::{read_script, ruleset_hash, write_save, SaveHeader};
-use view::{brief_change, collapse, fail_text, params_json, player_summary, score_table};
+use view::{brief_change, fail_text, narrate, params_json, player_summary, score_table};
 
 pub struct PlayArgs {
     pub file: PathBuf,
@@ -263,20 +263,19 @@ pub fn play_script(
         if !args.quiet {
             sayln!(out, "{:>4}. {me} {text}{}", game.actions_taken(), brief_change(&before, &after));
         }
-        // What a rule showed to this seat alone, told only to a human in it.
-        if matches!(seats[me.index()], Seat::Human) {
-            for e in &events {
-                if let Event::Reveal { zone, player, cards, .. } = e {
-                    if *player == me {
-                        let seen = if cards.is_empty() {
-                            "nothing".to_string()
-                        } else {
-                            collapse(cards.iter().map(|c| game.rules.components[*c].name.as_str()))
-                                .join(" · ")
-                        };
-                        sayln!(out, "      you see in {}: {seen}", game.layout.zone_name(game.rules, *zone));
-                    }
-                }
+        // What happened, as the human at the screen may see it: the one
+        // who acted, else the only human seat; with none (or several, none
+        // acting) only what lies open to all.
+        if !args.quiet {
+            let humans: Vec<PlayerId> =
+                PlayerId::all(seats.len()).filter(|p| matches!(seats[p.index()], Seat::Human)).collect();
+            let viewer = match humans.as_slice() {
+                _ if humans.contains(&me) => Some(me),
+                [only] => Some(*only),
+                _ => None,
+            };
+            for line in narrate(&game, viewer, &events) {
+                sayln!(out, "      {line}");
             }
         }
         write_log(

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use engine::{Choice, Fail, Game, ScoreSheet, ZoneInst, V};
+use engine::{Choice, Event, Fail, Game, ScoreSheet, ZoneInst, V};
 use model::{CounterId, ParamDomain, PieceId, PlayerId, TurnPolicy, Type, Visibility, ZoneKind};
 
 use super::log::{origin, value_json};
@@ -263,4 +263,77 @@ pub fn collapse<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
         }
     }
     out.into_iter().map(|(n, k)| if k > 1 { format!("{n} x{k}") } else { n }).collect()
+}
+
+/// Whether `viewer` (a seat, or an onlooker who sees only what is open to
+/// all) may see what lies in a zone instance.
+fn sees(game: &Game, viewer: Option<PlayerId>, inst: ZoneInst) -> bool {
+    match viewer {
+        Some(p) => game.visible_to(inst, p),
+        None => matches!(game.layout.instance(inst).source,
+            Ok(z) if game.rules.zones[z].visibility == Visibility::All),
+    }
+}
+
+/// What happened in an action, told as `viewer` may see it: each run of
+/// components moving between two zones (`deck -> hand of P2: a card`;
+/// named when the viewer sees either zone, so a player learns what they
+/// drew and what was taken from them, and nobody else does), shuffles,
+/// questions asked, and what a rule showed the viewer alone. Counters and
+/// pieces are told by the action line itself.
+pub fn narrate(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<String> {
+    let r = game.rules;
+    let zone = |z: ZoneInst| game.layout.zone_name(r, z);
+    let mut out = Vec::new();
+    let mut run: Option<(ZoneInst, ZoneInst, Vec<&str>, usize)> = None;
+    let flush = |run: &mut Option<(ZoneInst, ZoneInst, Vec<&str>, usize)>, out: &mut Vec<String>| {
+        if let Some((from, to, seen, unseen)) = run.take() {
+            let mut items = collapse(seen.into_iter());
+            match unseen {
+                0 => {}
+                1 => items.push("a card".into()),
+                n => items.push(format!("{n} cards")),
+            }
+            out.push(format!("{} -> {}: {}", zone(from), zone(to), items.join(" · ")));
+        }
+    };
+    for e in events {
+        if let Event::Move { card, from, to, .. } = e {
+            let seen = sees(game, viewer, *from) || sees(game, viewer, *to);
+            match &mut run {
+                Some((f, t, names, unseen)) if f == from && t == to => {
+                    if seen {
+                        names.push(r.components[*card].name.as_str());
+                    } else {
+                        *unseen += 1;
+                    }
+                }
+                _ => {
+                    flush(&mut run, &mut out);
+                    let name = r.components[*card].name.as_str();
+                    run = Some((*from, *to, if seen { vec![name] } else { Vec::new() }, usize::from(!seen)));
+                }
+            }
+            continue;
+        }
+        flush(&mut run, &mut out);
+        match e {
+            Event::Shuffle { zone: z, .. } => out.push(format!("{} is shuffled", zone(*z))),
+            Event::Ask { player, action, .. } => {
+                out.push(format!("{player} is asked to `{}`", r.actions[*action].name));
+            }
+            Event::Reveal { zone: z, player, cards, .. } if Some(*player) == viewer => {
+                let seen = if cards.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    collapse(cards.iter().map(|c| r.components[*c].name.as_str())).join(" · ")
+                };
+                out.push(format!("you see in {}: {seen}", zone(*z)));
+            }
+            Event::Reveal { zone: z, player, .. } => out.push(format!("{player} looks at {}", zone(*z))),
+            _ => {}
+        }
+    }
+    flush(&mut run, &mut out);
+    out
 }

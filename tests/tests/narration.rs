@@ -1,0 +1,110 @@
+//! What `play` tells each seat after an action (`view::narrate`) depends
+//! only on what that seat may see: the same action, in two games that differ
+//! only in components hidden from both the seat and the player acting, is
+//! told in the same words whenever the seat observed the same things (each
+//! component moved by name where it passed through a zone the seat sees,
+//! and only where it came from and went otherwise), for every bundled game.
+//! (When the action turns up a hidden card for all to see, a different card
+//! may turn up, and the words differ as they should.)
+
+use chronoscope_cli::play::view::narrate;
+use chronoscope_tests::scenario;
+use engine::{Event, Game, ZoneInst};
+use model::{ComponentId, PlayerId};
+use rand::{Rng, SeedableRng};
+
+/// A copy of `g` with the components no one of `who` may see shuffled among
+/// the places that hide them from all of `who`, each only with one showing
+/// the same back.
+fn permuted<'r>(g: &Game<'r>, who: &[PlayerId], rng: &mut impl Rng) -> Game<'r> {
+    let mut b = g.clone();
+    let hidden: Vec<ZoneInst> =
+        g.layout.zone_insts().filter(|z| who.iter().all(|p| !g.visible_to(*z, *p))).collect();
+    let cards: Vec<ComponentId> = hidden.iter().flat_map(|z| g.cards(*z)).collect();
+    for _ in 0..cards.len() {
+        let (x, y) = (cards[rng.gen_range(0..cards.len())], cards[rng.gen_range(0..cards.len())]);
+        if x != y && g.back_of(x) == g.back_of(y) {
+            b.exchange(x, y);
+        }
+    }
+    b
+}
+
+/// What seat `v` observed of an action: moves by name only through zones it
+/// sees, and every other event as it is.
+fn observed(g: &Game, v: PlayerId, events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .map(|e| match e {
+            Event::Move { card, from, to, .. } => {
+                let seen = g.visible_to(*from, v) || g.visible_to(*to, v);
+                format!("{from:?} {to:?} {:?}", seen.then(|| g.rules.components[*card].name.clone()))
+            }
+            Event::Reveal { player, cards, zone, .. } if *player != v => {
+                format!("reveal {zone:?} {}", cards.len())
+            }
+            other => format!("{other:?}"),
+        })
+        .collect()
+}
+
+fn check(path: &str, players: usize, seeds: u64) -> usize {
+    let program = scenario::load(path);
+    let mut told = 0;
+    for seed in 0..seeds {
+        let (mut g, _) = Game::new(&program, players, seed).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        while let Some(actor) = g.current() {
+            let choices = g.choices();
+            let c = choices[rng.gen_range(0..choices.len())].clone();
+            for v in PlayerId::all(players).filter(|v| *v != actor) {
+                let mut a = g.clone();
+                let mut b = permuted(&g, &[v, actor], &mut rng);
+                let ea = a.apply(&c).unwrap();
+                let eb = b.apply(&c).unwrap_or_else(|f| panic!("{path} seed {seed}: legal in both: {f:?}"));
+                if observed(&a, v, &ea) != observed(&b, v, &eb) {
+                    continue;
+                }
+                assert_eq!(
+                    narrate(&a, Some(v), &ea),
+                    narrate(&b, Some(v), &eb),
+                    "{path} seed {seed}, told to {v}"
+                );
+                told += 1;
+            }
+            g.step(&c).unwrap();
+        }
+    }
+    told
+}
+
+#[test]
+fn narration_depends_only_on_what_the_seat_may_see_in_every_bundled_game() {
+    let told = check("rulesets/thebes/thebes.ruleset", 3, 3)
+        + check("rulesets/grabrauber/grabrauber.ruleset", 3, 3)
+        + check("rulesets/archaeology/archaeology.ruleset", 3, 6);
+    assert!(told > 500, "{told} actions told");
+}
+
+#[test]
+fn a_player_is_told_what_they_drew_and_what_was_taken_from_them_and_others_are_not() {
+    let program = scenario::load("rulesets/archaeology/archaeology.ruleset");
+    let (mut g, _) = Game::new(&program, 3, 2).unwrap();
+    let order = g.seat_order().to_vec();
+    let (me, victim, other) = (order[0], order[1], order[2]);
+    let deck = scenario::zone(&g, "deck", None, None);
+    // A thief on top, then the drawer steals from `victim`.
+    let thief = g.cards(deck).find(|c| program.components[*c].name == "Thief").unwrap();
+    g.put(thief, deck, engine::At::Top);
+    let dig = g.apply(&engine::notation::parse(&g, "dig").unwrap()).unwrap();
+    assert_eq!(narrate(&g, Some(other), &dig)[0], format!("deck -> hand of {me}: a card"));
+    assert_eq!(narrate(&g, Some(me), &dig)[0], format!("deck -> hand of {me}: Thief"));
+    assert_eq!(narrate(&g, None, &dig)[1], format!("hand of {me} -> discard: Thief"));
+    let steal = g.apply(&engine::notation::parse(&g, &format!("steal {victim}")).unwrap()).unwrap();
+    let taken = g.cards(scenario::zone(&g, "hand", Some(me.index()), None)).next().unwrap();
+    let name = &program.components[taken].name;
+    let line = |v: Option<PlayerId>| narrate(&g, v, &steal).join("\n");
+    assert_eq!(line(Some(me)), format!("hand of {victim} -> hand of {me}: {name}"));
+    assert_eq!(line(Some(victim)), format!("hand of {victim} -> hand of {me}: {name}"));
+    assert_eq!(line(Some(other)), format!("hand of {victim} -> hand of {me}: a card"));
+}
