@@ -108,3 +108,41 @@ fn a_player_is_told_what_they_drew_and_what_was_taken_from_them_and_others_are_n
     assert_eq!(line(Some(victim)), format!("hand of {victim} -> hand of {me}: {name}"));
     assert_eq!(line(Some(other)), format!("hand of {victim} -> hand of {me}: a card"));
 }
+
+#[test]
+fn the_table_and_its_unseen_counts_depend_only_on_what_the_seat_may_see() {
+    use chronoscope_cli::play::view::{table, unseen};
+    let mut compared = 0;
+    for (path, players) in [
+        ("rulesets/thebes/thebes.ruleset", 3),
+        ("rulesets/grabrauber/grabrauber.ruleset", 3),
+        ("rulesets/archaeology/archaeology.ruleset", 4),
+    ] {
+        let program = scenario::load(path);
+        let (mut g, _) = Game::new(&program, players, 9).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        while g.current().is_some() {
+            for v in PlayerId::all(players) {
+                let b = permuted(&g, &[v], &mut rng);
+                assert_eq!(table(&g, v), table(&b, v), "{path}: the table of {v}");
+                // Each line counts as many components as its zones hold.
+                for line in unseen(&g, &g.view(v)) {
+                    let (zones, names) = line.trim_start_matches("unseen in ").split_once(": ").unwrap();
+                    let held: usize = zones
+                        .split(", ")
+                        .map(|z| z.rsplit(' ').next().unwrap().parse::<usize>().unwrap())
+                        .sum();
+                    let named: usize = names
+                        .split(" · ")
+                        .map(|n| n.rsplit_once(" x").and_then(|(_, k)| k.parse().ok()).unwrap_or(1))
+                        .sum();
+                    assert_eq!(held, named, "{path}: {line}");
+                }
+                compared += 1;
+            }
+            let choices = g.choices();
+            g.step(&choices[rng.gen_range(0..choices.len())]).unwrap();
+        }
+    }
+    assert!(compared > 300, "{compared}");
+}

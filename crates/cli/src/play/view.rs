@@ -216,7 +216,69 @@ pub fn table(game: &Game, me: PlayerId) -> String {
             }
         }
     }
+    for line in unseen(game, &view) {
+        let _ = writeln!(out, "  {line}");
+    }
     out
+}
+
+/// One back components show face down: its number, the hidden zones
+/// holding such components (with how many), the names they may have.
+type Back<'a> = (u32, Vec<(ZoneInst, usize)>, Vec<&'a str>);
+
+/// What a seat can count of the components it cannot see: every component
+/// of the game less those lying open to it, by the back they show (a bag's
+/// tokens show their site, so each bag is counted apart), with the hidden
+/// zones that hold them: `unseen in deck 45, hand of P2 4: Coin x5 · ...`.
+/// It reads only the view and the backs, which everyone sees.
+pub fn unseen(game: &Game, view: &engine::View) -> Vec<String> {
+    let r = game.rules;
+    let mut open = vec![false; r.components.len()];
+    for z in &view.zones {
+        if let engine::ZoneView::Open(cards) = z {
+            for c in cards.iter().flatten() {
+                open[c.index()] = true;
+            }
+        }
+    }
+    // Per back, in the order components are declared: the hidden zones
+    // showing it (with how many), then the components it may be.
+    let mut backs: Vec<Back> = Vec::new();
+    for inst in game.layout.zone_insts() {
+        if !matches!(view.zones[inst.index()], engine::ZoneView::Hidden(n) if n > 0) {
+            continue;
+        }
+        for c in game.cards(inst) {
+            let b = game.back_of(c);
+            let entry = match backs.iter_mut().position(|(x, _, _)| *x == b) {
+                Some(i) => &mut backs[i],
+                None => {
+                    backs.push((b, Vec::new(), Vec::new()));
+                    backs.last_mut().expect("just pushed")
+                }
+            };
+            match entry.1.iter_mut().find(|(z, _)| *z == inst) {
+                Some((_, n)) => *n += 1,
+                None => entry.1.push((inst, 1)),
+            }
+        }
+    }
+    for (i, c) in r.components.iter().enumerate() {
+        let id = model::ComponentId::new(i);
+        if !open[i] {
+            if let Some(entry) = backs.iter_mut().find(|(b, _, _)| *b == game.back_of(id)) {
+                entry.2.push(c.name.as_str());
+            }
+        }
+    }
+    backs
+        .into_iter()
+        .map(|(_, zones, names)| {
+            let zones: Vec<String> =
+                zones.iter().map(|(z, n)| format!("{} {n}", game.layout.zone_name(r, *z))).collect();
+            format!("unseen in {}: {}", zones.join(", "), collapse(names.into_iter()).join(" · "))
+        })
+        .collect()
 }
 
 fn zone_line(game: &Game, view: &engine::View, inst: ZoneInst, kind: ZoneKind) -> Option<String> {
