@@ -97,6 +97,7 @@ pub mod check;
 pub mod diff;
 pub mod play;
 pub mod render;
+pub mod replay;
 pub mod show;
 pub mod simulate;
 pub mod words;
@@ -153,6 +154,19 @@ pub enum Command {
         /// Print only the final score.
         #[arg(long)]
         quiet: bool,
+    },
+    /// The table after action N of a saved game or a log, as a seat or an onlooker sees it.
+    Replay {
+        /// The ruleset the game was played with.
+        file: PathBuf,
+        /// The game: a save (`play --save`) or a log (`play --log`).
+        game: PathBuf,
+        /// After this many actions (default: all of them; 0: the table after setup).
+        #[arg(long)]
+        to: Option<usize>,
+        /// As this seat sees it (`P2`); without it, as an onlooker, who sees what lies open.
+        #[arg(long = "as")]
+        seat: Option<String>,
     },
     /// Compare two rulesets after resolution: what was added, removed, changed.
     Diff {
@@ -246,6 +260,7 @@ pub fn run(cli: Cli) -> ExitCode {
             }
         },
         Command::Diff { a, b, format } => diff::run(&a, &b, format == Format::Json),
+        Command::Replay { file, game, to, seat } => replay::run(replay::ReplayArgs { file, game, to, seat }),
         Command::Play { file, players, seats, seed, script, save, log, quiet } => {
             play::run(play::PlayArgs { file, players, seats, seed, script, save, log, quiet })
         }

@@ -875,3 +875,51 @@ fn a_human_plays_grabrauber_with_typed_moves() {
     assert!(out.contains("P1 take "), "{out}");
     assert_eq!(o.status.code(), Some(1), "quitting leaves the game unfinished");
 }
+
+#[test]
+fn replay_shows_the_table_after_action_n_from_a_save_or_a_log_as_a_seat_or_an_onlooker() {
+    let dir = temp("replay");
+    let (save, log) = (dir.join("game.txt"), dir.join("game.jsonl"));
+    let archaeology = "rulesets/archaeology/archaeology.ruleset";
+    let a = run(&[
+        "play",
+        archaeology,
+        "--players",
+        "3",
+        "--seed",
+        "4",
+        "--quiet",
+        "--save",
+        save.to_str().unwrap(),
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    let as_p2 = run(&["replay", archaeology, save.to_str().unwrap(), "--to", "9", "--as", "P2"]);
+    assert_eq!(as_p2.status.code(), Some(0), "{}", stderr(&as_p2));
+    let text = stdout(&as_p2);
+    assert!(text.contains("after action 9 of "), "{text}");
+    assert!(text.contains("   9. take [Talisman]"), "{text}");
+    assert!(text.contains("market -> hand of P2: Talisman"), "{text}");
+    assert!(text.contains("yours: hand of P2: Talisman · Broken cup"), "{text}");
+    assert!(text.contains("hand of P1 4"), "the others' hands by count: {text}");
+    // The log replays to the same table.
+    let from_log = run(&["replay", archaeology, log.to_str().unwrap(), "--to", "9", "--as", "P2"]);
+    assert_eq!(stdout(&from_log), text);
+    // An onlooker sees no hand.
+    let onlooker = stdout(&run(&["replay", archaeology, save.to_str().unwrap(), "--to", "9"]));
+    assert!(onlooker.contains("as an onlooker sees it") && !onlooker.contains("yours:"), "{onlooker}");
+    assert!(onlooker.contains("hand of P2 2"), "{onlooker}");
+    // Action 0 is the table after setup.
+    let setup = stdout(&run(&["replay", archaeology, save.to_str().unwrap(), "--to", "0", "--as", "P1"]));
+    assert!(setup.contains("after action 0 of") && setup.contains("market:"), "{setup}");
+    // Mistakes: too far, no such seat, another ruleset.
+    let far = run(&["replay", archaeology, save.to_str().unwrap(), "--to", "100000"]);
+    assert_eq!(far.status.code(), Some(1));
+    assert!(stderr(&far).contains("actions, not 100000"), "{}", stderr(&far));
+    let seat = run(&["replay", archaeology, save.to_str().unwrap(), "--as", "P9"]);
+    assert!(stderr(&seat).contains("a seat from P1 to P3"), "{}", stderr(&seat));
+    let other = run(&["replay", THEBES, save.to_str().unwrap()]);
+    assert!(stderr(&other).contains("saved with another ruleset"), "{}", stderr(&other));
+    let _ = std::fs::remove_dir_all(dir);
+}

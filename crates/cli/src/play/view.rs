@@ -153,11 +153,36 @@ pub fn fail_text(f: &Fail, sources: &[(String, String)]) -> String {
     }
 }
 
+/// The table as the player to move sees it, at their decision.
 pub fn table(game: &Game, me: PlayerId) -> String {
+    table_as(game, Some(me))
+}
+
+/// What a seat sees of another one's view: what lies open to all.
+fn onlooker_view(game: &Game) -> engine::View {
+    let mut view = game.view(PlayerId::new(0));
+    for inst in game.layout.zone_insts() {
+        if !sees(game, None, inst) {
+            view.zones[inst.index()] = engine::ZoneView::Hidden(game.count(inst));
+        }
+    }
+    view
+}
+
+/// The table as `viewer` sees it (`None`: an onlooker, who sees what lies
+/// open to all).
+pub fn table_as(game: &Game, viewer: Option<PlayerId>) -> String {
     let r = game.rules;
-    let view = game.view(me);
+    let view = match viewer {
+        Some(p) => game.view(p),
+        None => onlooker_view(game),
+    };
     let mut out = String::new();
-    let _ = writeln!(out, "\n── {} · action {} · {me} to move ──", r.game.title, game.actions_taken() + 1);
+    let next = match game.current() {
+        Some(p) => format!("{p} to move"),
+        None => "the game is over".to_string(),
+    };
+    let _ = writeln!(out, "\n── {} · action {} · {next} ──", r.game.title, game.actions_taken() + 1);
     if let TurnPolicy::LowestCounter(c) = r.turns {
         let mut order: Vec<PlayerId> = PlayerId::all(game.players()).collect();
         let value = |p: PlayerId| match game.counter(c, Some(p), None) {
@@ -183,10 +208,10 @@ pub fn table(game: &Game, me: PlayerId) -> String {
                 parts.push(text.replace('"', ""));
             }
         }
-        if p == me {
+        if viewer == Some(p) {
             parts.extend(per_place_lets(game, p));
         }
-        let who = if p == me { " (you)" } else { "" };
+        let who = if viewer == Some(p) { " (you)" } else { "" };
         let _ = writeln!(out, "{p}{who}: {}", parts.join(" · "));
     }
     // Shared zones first, then the player's own, then the others' open ones.
@@ -202,7 +227,7 @@ pub fn table(game: &Game, me: PlayerId) -> String {
     }
     for (i, inst) in game.layout.zone_insts().zip(&game.layout.instances) {
         let Ok(z) = inst.source else { continue };
-        if inst.player == Some(me) {
+        if inst.player.is_some() && inst.player == viewer {
             if let Some(line) = zone_line(game, &view, i, r.zones[z].kind) {
                 let _ = writeln!(out, "  yours: {line}");
             }
@@ -210,7 +235,7 @@ pub fn table(game: &Game, me: PlayerId) -> String {
     }
     for (i, inst) in game.layout.zone_insts().zip(&game.layout.instances) {
         let Ok(z) = inst.source else { continue };
-        if inst.player.is_some_and(|p| p != me) && r.zones[z].visibility == Visibility::All {
+        if inst.player.is_some_and(|p| Some(p) != viewer) && r.zones[z].visibility == Visibility::All {
             if let Some(line) = zone_line(game, &view, i, r.zones[z].kind) {
                 let _ = writeln!(out, "  {line}");
             }
