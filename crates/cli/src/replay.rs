@@ -60,6 +60,11 @@ pub fn read_game(path: &Path) -> Result<Script, String> {
                 s.players =
                     v.get("players").and_then(serde_json::Value::as_u64).and_then(|n| u32::try_from(n).ok());
             }
+            // Undone actions are gone.
+            Some("undo") => {
+                let to = v.get("to").and_then(serde_json::Value::as_u64).unwrap_or(0) as usize;
+                s.actions.truncate(to);
+            }
             Some("action") => match v.get("notation").and_then(|t| t.as_str()) {
                 Some(n) => s.actions.push((i + 1, n.to_string())),
                 None => return Err(format!("`{shown}` line {}: an action without its notation", i + 1)),

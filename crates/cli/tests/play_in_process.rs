@@ -124,3 +124,50 @@ fn a_human_asked_in_the_middle_of_a_turn_is_told_what_the_rules_ask() {
     assert!(out[asked..].contains("    1. steal P1"), "the answer's choices follow: {out}");
     assert!(out.contains("Final score"), "{out}");
 }
+
+#[test]
+fn a_human_takes_back_decisions_until_something_hidden_is_shown_and_the_save_and_log_follow() {
+    let dir = std::env::temp_dir().join(format!("chronoscope-undo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (save, log) = (dir.join("game.txt"), dir.join("game.jsonl"));
+    let path = "rulesets/archaeology/archaeology.ruleset";
+    let file = root().join(path);
+    let loaded = chronoscope_cli::render::load(&file);
+    let program = engine::Program::new(loaded.checked.ruleset.clone().expect("the ruleset checks clean"));
+    let args = PlayArgs {
+        file,
+        players: Some(2),
+        seats: Some("human,human".into()),
+        seed: Some(1),
+        script: None,
+        save: Some(save.clone()),
+        log: Some(log.clone()),
+        quiet: false,
+    };
+    // Dig (a card comes into the hand: no undo past it), trade, undo, trade
+    // and take, undo the take, quit.
+    let typed = b"dig\nundo\n1\nundo\n1\n1\nundo\nquit\n".to_vec();
+    let mut input = Cursor::new(typed);
+    let mut out: Vec<u8> = Vec::new();
+    let _ = play(&program, &loaded.checked.sources, path, args, &mut Io { input: &mut input, out: &mut out });
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("nothing to undo: something hidden was shown to you since"), "{out}");
+    assert!(out.contains("undone: back to action 2"), "{out}");
+    assert!(out.contains("undone: back to action 3"), "{out}");
+    // The save keeps what stands: the dig and the trade.
+    let kept: Vec<String> = std::fs::read_to_string(&save)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(String::from)
+        .collect();
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    assert!(kept[0] == "dig" && kept[1].starts_with("trade"), "{kept:?}");
+    // The log says what was taken back, and reads as the same two actions.
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(text.lines().filter(|l| l.contains("\"type\":\"undo\"")).count(), 2, "{text}");
+    let replayed = chronoscope_cli::replay::read_game(&log).unwrap();
+    let notations: Vec<String> = replayed.actions.iter().map(|(_, t)| t.clone()).collect();
+    assert_eq!(notations, kept);
+    let _ = std::fs::remove_dir_all(dir);
+}

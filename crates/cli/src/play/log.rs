@@ -33,6 +33,11 @@ pub enum LogLine {
         after: serde_json::Value,
         events: Vec<LogEvent>,
     },
+    /// A human took back their last decisions: the actions after `to` are
+    /// gone, and the game goes on from the position after action `to`.
+    Undo {
+        to: u64,
+    },
     End {
         actions: u64,
         scores: Vec<ScoreRow>,

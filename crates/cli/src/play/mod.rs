@@ -206,6 +206,11 @@ pub fn play_script(
         );
     }
 
+    // Positions a human may go back to: before each of their decisions
+    // since anyone else moved or anything hidden was shown to them.
+    let mut undo: Vec<(Game, usize)> = Vec::new();
+    let mut undo_owner: Option<PlayerId> = None;
+    let mut undo_block = "you have not decided anything yet";
     while let Some(me) = game.current() {
         let choices = game
             .legal()
@@ -216,6 +221,7 @@ pub fn play_script(
             )));
         }
         let from_script = script.as_mut().and_then(script::Script::next_line);
+        let scripted = from_script.is_some();
         let choice = if let Some((line_no, text)) = from_script {
             let choice =
                 notation::parse(&game, &text).map_err(|e| format!("script line {line_no}: `{text}`: {e}"))?;
@@ -234,8 +240,22 @@ pub fn play_script(
                         sayln!(out, "{me}, the rules ask you to `{}`:", rules.actions[*a].name);
                     }
                     match prompt::ask(&game, &choices, sources, &mut *io.input, &mut *out)? {
-                        Some(c) => c,
-                        None => {
+                        prompt::Answer::Choice(c) => c,
+                        prompt::Answer::Undo => {
+                            let last = if undo_owner == Some(me) { undo.pop() } else { None };
+                            match last {
+                                Some((before, n)) => {
+                                    game = before;
+                                    saved.truncate(n);
+                                    write_log(&mut log, &LogLine::Undo { to: n as u64 })?;
+                                    write_save(&args.save, &header, &saved)?;
+                                    sayln!(out, "undone: back to action {}", n + 1);
+                                }
+                                None => sayln!(out, "nothing to undo: {undo_block}"),
+                            }
+                            continue;
+                        }
+                        prompt::Answer::Quit => {
                             sayln!(out, "the game stops unfinished");
                             write_save(&args.save, &header, &saved)?;
                             // How to come back to it.
@@ -257,7 +277,25 @@ pub fn play_script(
         };
         let text = notation::format(&game, &choice);
         let before = player_summary(&game, me);
+        let checkpoint = (game.clone(), saved.len());
         let events = game.apply(&choice).map_err(|f| fail_text(&f, sources))?;
+        // A human's decision can be taken back until someone else moves or
+        // something hidden is shown to them (a card drawn, a rule's reveal).
+        if scripted || !matches!(seats[me.index()], Seat::Human) {
+            undo.clear();
+            undo_block = "another player has moved since";
+        } else {
+            if undo_owner != Some(me) {
+                undo.clear();
+                undo_owner = Some(me);
+            }
+            if shows_hidden(&game, me, &events) {
+                undo.clear();
+                undo_block = "something hidden was shown to you since";
+            } else {
+                undo.push(checkpoint);
+            }
+        }
         let after = player_summary(&game, me);
         saved.push(text.clone());
         if !args.quiet {
@@ -316,6 +354,17 @@ pub fn play_script(
     }
     write_save(&args.save, &header, &saved)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether events showed `me` something that was hidden from them: a
+/// component coming into sight from a zone they could not see, or a rule's
+/// reveal to them.
+fn shows_hidden(game: &Game, me: PlayerId, events: &[engine::Event]) -> bool {
+    events.iter().any(|e| match e {
+        engine::Event::Move { from, to, .. } => !game.visible_to(*from, me) && game.visible_to(*to, me),
+        engine::Event::Reveal { player, .. } => *player == me,
+        _ => false,
+    })
 }
 
 /// The files a game writes (`--log`, `--save`) must not be files it reads

@@ -19,6 +19,8 @@ an action or a name will do.
 Other commands:
   list [ACTION]   all legal choices (of one action)
   show            the table again
+  undo            take back your last decision, if nobody else has moved
+                  and nothing hidden was shown to you since
   help            this text
   quit            stop the game";
 
@@ -74,14 +76,23 @@ pub fn read_line(input: &mut dyn BufRead, max: usize) -> std::io::Result<Option<
     }))
 }
 
-/// Ask the human to move; `None` when input ends or they quit.
+/// What the human at the prompt decided.
+pub enum Answer {
+    Choice(Choice),
+    /// Take back their last decision.
+    Undo,
+    /// Stop: they quit, or the input ended.
+    Quit,
+}
+
+/// Ask the human to move.
 pub fn ask(
     game: &Game,
     choices: &[Choice],
     sources: &[(String, String)],
     input: &mut dyn BufRead,
     out: &mut dyn Write,
-) -> Result<Option<Choice>, Stop> {
+) -> Result<Answer, Stop> {
     let me = game.current().expect("a player is to move");
     say!(out, "{}", table(game, me));
     say!(out, "{}", choice_list(game, choices, None, 8));
@@ -98,13 +109,14 @@ pub fn ask(
                 sayln!(out, "that line is not UTF-8 text; type a choice");
                 continue;
             }
-            Ok(None) | Err(_) => return Ok(None),
+            Ok(None) | Err(_) => return Ok(Answer::Quit),
         };
         let line = line.trim();
         match line.split_whitespace().next() {
             None => continue,
             Some("help" | "?") => sayln!(out, "{HELP}"),
-            Some("quit" | "exit") => return Ok(None),
+            Some("quit" | "exit") => return Ok(Answer::Quit),
+            Some("undo") => return Ok(Answer::Undo),
             Some("show") => {
                 say!(out, "{}", table(game, me));
                 say!(out, "{}", choice_list(game, choices, None, 8));
@@ -116,7 +128,7 @@ pub fn ask(
             Some(_) => {
                 if let Ok(n) = line.parse::<usize>() {
                     match choices.get(n.wrapping_sub(1)) {
-                        Some(c) => return Ok(Some(c.clone())),
+                        Some(c) => return Ok(Answer::Choice(c.clone())),
                         None => {
                             sayln!(out, "no choice {n}; choices run from 1 to {}", choices.len());
                             continue;
@@ -126,7 +138,7 @@ pub fn ask(
                 match notation::parse(game, line) {
                     Err(e) => sayln!(out, "{e}"),
                     Ok(c) => match game.check(&c) {
-                        Ok(()) => return Ok(Some(c)),
+                        Ok(()) => return Ok(Answer::Choice(c)),
                         Err(f) => sayln!(out, "not allowed: {}", fail_text(&f, sources)),
                     },
                 }
