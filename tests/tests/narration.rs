@@ -146,3 +146,30 @@ fn the_table_and_its_unseen_counts_depend_only_on_what_the_seat_may_see() {
     }
     assert!(compared > 300, "{compared}");
 }
+
+#[test]
+fn components_are_shown_with_the_attributes_their_kind_marks_shown() {
+    use chronoscope_cli::play::view::label;
+    let thebes = scenario::load("rulesets/thebes/thebes.ruleset");
+    let (g, _) = Game::new(&thebes, 2, 1).unwrap();
+    let exhibition = scenario::component(&g, "Small exhibition, London");
+    assert_eq!(
+        label(g.rules, exhibition),
+        "Small exhibition, London (weeks 3; points 4; needs Greece 1, Egypt 2)"
+    );
+    let grabrauber = scenario::load("rulesets/grabrauber/grabrauber.ruleset");
+    let (g, _) = Game::new(&grabrauber, 2, 1).unwrap();
+    let museum = scenario::component(&g, "Museum of 6 finds");
+    assert_eq!(label(g.rules, museum), "Museum of 6 finds (hand_over 6; weeks 3; points 12)");
+    let exhibition = scenario::component(&g, "Exhibition of Mesopotamia");
+    assert_eq!(
+        label(g.rules, exhibition),
+        "Exhibition of Mesopotamia (base Mesopotamia 3; second Crete 2; third Egypt 1; weeks 9; weeks_second 5; \
+         weeks_third 3; points 5)"
+    );
+    // A trade value shown; a 0 the kind gives by default is not.
+    let archaeology = scenario::load("rulesets/archaeology/archaeology.ruleset");
+    let (g, _) = Game::new(&archaeology, 2, 1).unwrap();
+    assert_eq!(label(g.rules, scenario::component(&g, "Coin")), "Coin (trade 2)");
+    assert_eq!(label(g.rules, scenario::component(&g, "Thief")), "Thief");
+}

@@ -299,7 +299,11 @@ pub fn diff(a: Side, b: Side) -> Vec<Entry> {
                 let slots: Vec<String> = k
                     .slots
                     .iter()
-                    .map(|(attr, t, d)| format!("{}: {} = {}", s.r.attr_name(*attr), s.ty(t), s.value(d)))
+                    .map(|(attr, t, d)| {
+                        let back = if k.back.contains(attr) { " on back" } else { "" };
+                        let shown = if k.shown.contains(attr) { " shown" } else { "" };
+                        format!("{}: {}{back}{shown} = {}", s.r.attr_name(*attr), s.ty(t), s.value(d))
+                    })
                     .collect();
                 (k.name.clone(), (slots.join(", "), s.at(k.span)))
             })

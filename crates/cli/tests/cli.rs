@@ -901,7 +901,7 @@ fn replay_shows_the_table_after_action_n_from_a_save_or_a_log_as_a_seat_or_an_on
     assert!(text.contains("after action 9 of "), "{text}");
     assert!(text.contains("   9. take [Talisman]"), "{text}");
     assert!(text.contains("market -> hand of P2: Talisman"), "{text}");
-    assert!(text.contains("yours: hand of P2: Talisman · Broken cup"), "{text}");
+    assert!(text.contains("yours: hand of P2: Talisman (trade 3) · Broken cup (trade 2)"), "{text}");
     assert!(text.contains("hand of P1 4"), "the others' hands by count: {text}");
     // The log replays to the same table.
     let from_log = run(&["replay", archaeology, log.to_str().unwrap(), "--to", "9", "--as", "P2"]);

@@ -148,6 +148,9 @@ pub struct Kind {
     /// to everyone while the component lies hidden. Components whose
     /// backs read the same cannot be told apart face down.
     pub back: Vec<AttrId>,
+    /// The attributes players are shown beside the name (`shown`): an
+    /// exhibition's needs and points.
+    pub shown: Vec<AttrId>,
     pub span: Span,
 }
 

@@ -136,6 +136,8 @@ pub struct AttrDecl {
     pub default: Option<Value>,
     /// Printed on the back: known to everyone while the component is hidden.
     pub on_back: bool,
+    /// Shown to players beside the component's name (`shown`).
+    pub shown: bool,
 }
 
 #[derive(Clone, Debug)]

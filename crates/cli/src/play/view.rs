@@ -327,16 +327,52 @@ fn zone_line(game: &Game, view: &engine::View, inst: ZoneInst, kind: ZoneKind) -
                     .map(|(i, c)| {
                         let slot = slots.get(i).cloned().unwrap_or_default();
                         match c {
-                            Some(c) => format!("[{slot}] {}", r.components[*c].name),
+                            Some(c) => format!("[{slot}] {}", label(r, *c)),
                             None => format!("[{slot}] -"),
                         }
                     })
                     .collect()
             } else {
-                collapse(cards.iter().flatten().map(|c| r.components[*c].name.as_str()))
+                let labels: Vec<String> = cards.iter().flatten().map(|c| label(r, *c)).collect();
+                collapse(labels.iter().map(String::as_str))
             };
             Some(format!("{name}: {}", items.join(" · ")))
         }
+    }
+}
+
+/// A component as players read it: its name and the attributes its kind
+/// marks `shown` (`Large exhibition, Rome (points 5; needs Crete 2, Egypt
+/// 1)`); map entries of 0, and a 0 that is the kind's default, left out.
+pub fn label(r: &model::Ruleset, c: model::ComponentId) -> String {
+    let comp = &r.components[c];
+    let kind = &r.kinds[comp.kind];
+    let mut parts = Vec::new();
+    for attr in &kind.shown {
+        let Some(slot) = kind.slot_of(*attr) else { continue };
+        let text = match &comp.values[slot] {
+            model::Value::Map(entries) => {
+                let kept: Vec<String> = entries
+                    .iter()
+                    .filter(|(_, n)| *n != 0)
+                    .map(|(p, n)| format!("{} {n}", r.places[*p].name))
+                    .collect();
+                if kept.is_empty() {
+                    continue;
+                }
+                kept.join(", ")
+            }
+            model::Value::None => continue,
+            // A 0 the kind gives by default: nothing to print (a thief's trade value).
+            model::Value::Int(0) if kind.slots[slot].2 == model::Value::Int(0) => continue,
+            v => crate::words::value(r, v),
+        };
+        parts.push(format!("{} {text}", r.attr_name(*attr)));
+    }
+    if parts.is_empty() {
+        comp.name.clone()
+    } else {
+        format!("{} ({})", comp.name, parts.join("; "))
     }
 }
 

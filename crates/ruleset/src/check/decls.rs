@@ -152,6 +152,7 @@ impl<'f> Checker<'f> {
     pub(super) fn kind_item(&mut self, k: &ast::KindDecl, item: &ast::Item, id: KindId) {
         let mut slots = Vec::new();
         let mut back = Vec::new();
+        let mut shown = Vec::new();
         let mut seen: HashMap<&str, Span> = HashMap::new();
         for a in &k.attrs {
             if let Some(prev) = seen.get(a.name.name.as_str()) {
@@ -168,6 +169,9 @@ impl<'f> Checker<'f> {
             if a.on_back {
                 back.push(attr);
             }
+            if a.shown {
+                shown.push(attr);
+            }
             // No default and not optional: `None` marks it required.
             let required = a.default.is_none() && !matches!(ty, Type::Optional(_) | Type::Tags);
             let default = if required { Value::None } else { default_for(&ty, default) };
@@ -176,6 +180,7 @@ impl<'f> Checker<'f> {
         self.note_provenance(format!("kind {}", k.name.name), &item.notes);
         self.kinds[id].slots = slots;
         self.kinds[id].back = back;
+        self.kinds[id].shown = shown;
     }
 
     pub(super) fn zone_item(&mut self, z: &ast::ZoneDecl, item: &ast::Item, id: ZoneId) {

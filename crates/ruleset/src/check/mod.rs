@@ -236,6 +236,7 @@ impl<'f> Checker<'f> {
                             name: k.name.name.clone(),
                             slots: Vec::new(),
                             back: Vec::new(),
+                            shown: Vec::new(),
                             span: k.name.span,
                         });
                         kind_items.push((k, item, id));

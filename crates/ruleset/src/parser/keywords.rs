@@ -70,6 +70,7 @@ pub const KEYWORDS: &[Keyword] = &[
     kw(&["table"], Rule::kw_table, "ir"),
     kw(&["clamp"], Rule::kw_clamp, ""),
     kw(&["bookkeeping"], Rule::kw_bookkeeping, ""),
+    kw(&["shown"], Rule::kw_shown, ""),
     kw(&["let"], Rule::kw_let, "isr"),
     kw(&["procedure"], Rule::kw_procedure, "ir"),
     kw(&["setup"], Rule::kw_setup, "ir"),

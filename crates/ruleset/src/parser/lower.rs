@@ -360,14 +360,16 @@ impl Lower<'_> {
         let name = self.ident(inner.next().expect("grammar: attribute name"));
         let ty = self.type_expr(inner.next().expect("grammar: attribute type"));
         let mut on_back = false;
+        let mut shown = false;
         let mut default = None;
         for p in inner {
             match p.as_rule() {
                 Rule::on_back => on_back = true,
+                Rule::shown => shown = true,
                 _ => default = Some(self.value(p)),
             }
         }
-        AttrDecl { name, ty, default, on_back }
+        AttrDecl { name, ty, default, on_back, shown }
     }
 
     pub(super) fn type_expr(&mut self, pair: Pair<Rule>) -> TypeExpr {

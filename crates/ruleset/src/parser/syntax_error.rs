@@ -53,6 +53,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::kw_table => "`table`",
         Rule::kw_clamp => "`clamp`",
         Rule::kw_bookkeeping | Rule::bookkeeping => "`bookkeeping`",
+        Rule::kw_shown | Rule::shown => "`shown`",
         Rule::kw_let => "`let`",
         Rule::kw_procedure => "`procedure`",
         Rule::kw_setup => "`setup`",
