@@ -244,6 +244,9 @@ pub fn table_as(game: &Game, viewer: Option<PlayerId>) -> String {
     for line in unseen(game, &view) {
         let _ = writeln!(out, "  {line}");
     }
+    if let Some(line) = score_now(game) {
+        let _ = writeln!(out, "{line}");
+    }
     out
 }
 
@@ -459,4 +462,137 @@ pub fn narrate(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<S
     }
     flush(&mut run, &mut out);
     out
+}
+
+/// Per score rule: whether everyone can count it as things stand, because
+/// it reads no zone hidden from anyone (only zones open to all, counters
+/// and pieces), through every let it calls. Only those are shown before
+/// the end: a rule that reads a hand or a bag would tell what lies there.
+pub fn public_scores(r: &model::Ruleset) -> Vec<bool> {
+    r.scores
+        .iter()
+        .map(|s| {
+            let mut open = true;
+            let mut lets = Vec::new();
+            match &s.form {
+                model::ScoreForm::Expr(e) => reads_only_open(r, e, &mut open, &mut lets),
+                model::ScoreForm::Majority { measure, alone, tied, minimum } => {
+                    for e in [measure, alone, tied, minimum] {
+                        reads_only_open(r, e, &mut open, &mut lets);
+                    }
+                }
+            }
+            open
+        })
+        .collect()
+}
+
+/// Clear `open` if `e` reads a zone not open to all (or a group's supply).
+fn reads_only_open(r: &model::Ruleset, e: &model::Expr, open: &mut bool, lets: &mut Vec<model::LetId>) {
+    use model::ExprKind as K;
+    let mut go = |x: &model::Expr, open: &mut bool| reads_only_open(r, x, open, lets);
+    match &e.kind {
+        K::Group(_) => *open = false,
+        K::Zone { zone, player, index } => {
+            if r.zones[*zone].visibility != Visibility::All {
+                *open = false;
+            }
+            for x in player.iter().chain(index.iter()) {
+                go(x, open);
+            }
+        }
+        K::Counter { player, index, .. } => {
+            for x in player.iter().chain(index.iter()) {
+                go(x, open);
+            }
+        }
+        K::Piece { player, .. } => {
+            for x in player.iter() {
+                go(x, open);
+            }
+        }
+        K::Attr { card, .. } => go(card, open),
+        K::MapGet { map, key } => {
+            go(map, open);
+            go(key, open);
+        }
+        K::Table { keys, .. } | K::Builtin(_, keys) => {
+            for k in keys {
+                go(k, open);
+            }
+        }
+        K::Let { id, args } => {
+            for a in args {
+                go(a, open);
+            }
+            if !lets.contains(id) {
+                lets.push(*id);
+                reads_only_open(r, &r.lets[*id].body, open, lets);
+            }
+        }
+        K::Aggregate { value, domain, filter, .. } => {
+            go(domain, open);
+            for x in value.iter().chain(filter.iter()) {
+                go(x, open);
+            }
+        }
+        K::Unary(_, x) | K::PlayersFrom(x) => go(x, open),
+        K::Binary(_, a, b) => {
+            go(a, open);
+            go(b, open);
+        }
+        K::If(c, a, b) => {
+            go(c, open);
+            go(a, open);
+            go(b, open);
+        }
+        K::Local(_)
+        | K::Me
+        | K::Int(_)
+        | K::Bool(_)
+        | K::Text(_)
+        | K::None
+        | K::PlayerCount
+        | K::Players
+        | K::Class(_)
+        | K::Option(_)
+        | K::Place(_)
+        | K::Tag(_) => {}
+    }
+}
+
+/// The score as it stands, by the rules everyone can count
+/// (`public_scores`): `score now: P1 12 · P2 9 (artifacts, congresses)`,
+/// and which rules wait for the end. `None` when no rule can be shown.
+pub fn score_now(game: &Game) -> Option<String> {
+    let r = game.rules;
+    let public = public_scores(r);
+    let sheet = game.scores().ok()?;
+    let rule_of = |row: &str| {
+        r.scores.iter().position(|s| {
+            row == s.name || row.strip_prefix(s.name.as_str()).is_some_and(|t| t.starts_with('['))
+        })
+    };
+    let mut totals = vec![0i64; game.players()];
+    for (row, points) in &sheet.rows {
+        if rule_of(row).is_some_and(|i| public[i]) {
+            for (t, p) in totals.iter_mut().zip(points) {
+                *t += p;
+            }
+        }
+    }
+    let shown: Vec<&str> =
+        r.scores.iter().zip(&public).filter(|(_, p)| **p).map(|(s, _)| s.name.as_str()).collect();
+    if shown.is_empty() {
+        return None;
+    }
+    let hidden: Vec<&str> =
+        r.scores.iter().zip(&public).filter(|(_, p)| !**p).map(|(s, _)| s.name.as_str()).collect();
+    let each: Vec<String> =
+        PlayerId::all(game.players()).map(|p| format!("{p} {}", totals[p.index()])).collect();
+    let mut line = format!("score now: {} ({})", each.join(" · "), shown.join(", "));
+    if !hidden.is_empty() {
+        let _ = write!(line, "; at the end also {}", hidden.join(", "));
+    }
+    Some(line)
 }

@@ -1,11 +1,16 @@
-//! What `play` tells each seat after an action (`view::narrate`) depends
-//! only on what that seat may see: the same action, in two games that differ
-//! only in components hidden from both the seat and the player acting, is
-//! told in the same words whenever the seat observed the same things (each
-//! component moved by name where it passed through a zone the seat sees,
-//! and only where it came from and went otherwise), for every bundled game.
-//! (When the action turns up a hidden card for all to see, a different card
-//! may turn up, and the words differ as they should.)
+//! What `play` shows a seat, for every bundled game: each action told as
+//! the seat may see it (`view::narrate`), the table with what it cannot see
+//! counted (`unseen`), components with their `shown` attributes (`label`),
+//! and the score as it stands by the rules everyone can count
+//! (`score_now`).
+//!
+//! Narration depends only on what the seat may see: the same action, in two
+//! games that differ only in components hidden from both the seat and the
+//! player acting, is told in the same words whenever the seat observed the
+//! same things (each component moved by name where it passed through a zone
+//! the seat sees, and only where it came from and went otherwise). (When
+//! the action turns up a hidden card for all to see, a different card may
+//! turn up, and the words differ as they should.)
 
 use chronoscope_cli::play::view::narrate;
 use chronoscope_tests::scenario;
@@ -172,4 +177,27 @@ fn components_are_shown_with_the_attributes_their_kind_marks_shown() {
     let (g, _) = Game::new(&archaeology, 2, 1).unwrap();
     assert_eq!(label(g.rules, scenario::component(&g, "Coin")), "Coin (trade 2)");
     assert_eq!(label(g.rules, scenario::component(&g, "Thief")), "Thief");
+}
+
+#[test]
+fn the_score_now_counts_only_rules_that_read_no_hidden_zone() {
+    use chronoscope_cli::play::view::{public_scores, score_now};
+    let thebes = scenario::load("rulesets/thebes/thebes.ruleset");
+    assert!(public_scores(&thebes).iter().all(|p| *p), "Thebes scores read only open zones");
+    let (mut g, _) = Game::new(&thebes, 3, 8).unwrap();
+    scenario::play_into(&mut g, 8, 40);
+    let totals = g.scores().unwrap().totals;
+    let each: Vec<String> = PlayerId::all(3).map(|p| format!("{p} {}", totals[p.index()])).collect();
+    let line = score_now(&g).unwrap();
+    assert!(line.starts_with(&format!("score now: {} (", each.join(" · "))), "{line}");
+    // A rule that reads a hand waits for the end.
+    let checked = chronoscope_tests::checked_variant(
+        "rulesets/archaeology/archaeology.ruleset",
+        "score sales = me.money",
+        "score sales = me.money\nscore held = count(me.hand)",
+    );
+    let program = engine::Program::new(checked.ruleset.unwrap());
+    assert_eq!(public_scores(&program), [true, false]);
+    let (g, _) = Game::new(&program, 2, 1).unwrap();
+    assert_eq!(score_now(&g).unwrap(), "score now: P1 0 · P2 0 (sales); at the end also held");
 }
