@@ -201,3 +201,17 @@ fn the_score_now_counts_only_rules_that_read_no_hidden_zone() {
     let (g, _) = Game::new(&program, 2, 1).unwrap();
     assert_eq!(score_now(&g).unwrap(), "score now: P1 0 · P2 0 (sales); at the end also held");
 }
+
+#[test]
+fn thebes_shows_the_week_and_the_weeks_left_and_keeps_permit_years_as_bookkeeping() {
+    let thebes = scenario::load("rulesets/thebes/thebes.ruleset");
+    let (mut g, _) = Game::new(&thebes, 3, 8).unwrap();
+    let p = g.current().unwrap();
+    // Week 48 of the second year (time 100 = 52 + 48).
+    scenario::set_time(&mut g, p.index(), 100);
+    let table = chronoscope_cli::play::view::table(&g, p);
+    let line = table.lines().find(|l| l.starts_with(&format!("{p} (you): "))).unwrap();
+    assert!(line.contains("time 100 · week 48 · weeks_left 57 · year 1902"), "{line}");
+    assert!(!table.contains("permit_year"), "{table}");
+    assert!(line.contains("permit_valid ["), "{line}");
+}
