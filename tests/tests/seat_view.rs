@@ -215,3 +215,22 @@ fn thebes_shows_the_week_and_the_weeks_left_and_keeps_permit_years_as_bookkeepin
     assert!(!table.contains("permit_year"), "{table}");
     assert!(line.contains("permit_valid ["), "{line}");
 }
+
+#[test]
+fn the_table_is_wrapped_at_spaces_to_the_width_with_nothing_lost() {
+    use chronoscope_cli::play::view::{table, wrap};
+    let thebes = scenario::load("rulesets/thebes/thebes.ruleset");
+    let (g, _) = Game::new(&thebes, 3, 5).unwrap();
+    let text = table(&g, g.current().unwrap());
+    for width in [40, 80, 120] {
+        let wrapped = wrap(&text, width);
+        for line in wrapped.lines() {
+            let longest_word = line.split(' ').map(|w| w.chars().count()).max().unwrap_or(0);
+            assert!(line.chars().count() <= width.max(longest_word + 8), "{width}: {line}");
+        }
+        let words = |t: &str| t.split_whitespace().map(String::from).collect::<Vec<_>>();
+        assert_eq!(words(&wrapped), words(&text), "the same words in the same order");
+    }
+    // A line that fits is left alone.
+    assert_eq!(wrap("  short line\n", 80), "  short line\n");
+}

@@ -11,7 +11,7 @@ use engine::{notation, Game, Program};
 use model::PlayerId;
 
 use crate::play::script::{parse_script, ruleset_hash, Script, MAX_SCRIPT_BYTES};
-use crate::play::view::{fail_text, narrate, table_as};
+use crate::play::view::{fail_text, narrate, screen_width, table_as, wrap};
 use crate::play::Stop;
 use crate::render;
 
@@ -132,9 +132,9 @@ pub fn replay(
         let (_, text) = &script.actions[to - 1];
         writeln!(out, "{to:>4}. {text}")?;
         for line in narrate(&game, seat, &last) {
-            writeln!(out, "      {line}")?;
+            write!(out, "{}", wrap(&format!("      {line}\n"), screen_width()))?;
         }
     }
-    write!(out, "{}", table_as(&game, seat))?;
+    write!(out, "{}", wrap(&table_as(&game, seat), screen_width()))?;
     Ok(())
 }

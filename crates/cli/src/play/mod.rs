@@ -313,7 +313,7 @@ pub fn play_script(
                 _ => None,
             };
             for line in narrate(&game, viewer, &events) {
-                sayln!(out, "      {line}");
+                say!(out, "{}", view::wrap(&format!("      {line}\n"), view::screen_width()));
             }
         }
         write_log(

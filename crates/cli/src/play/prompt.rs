@@ -8,7 +8,7 @@ use std::io::{BufRead, Write};
 use engine::{notation, Choice, Event, Game, V};
 use model::{ActionId, Visibility};
 
-use super::view::{fail_text, table};
+use super::view::{fail_text, screen_width, table, wrap};
 use super::Stop;
 
 const HELP: &str = "\
@@ -94,7 +94,7 @@ pub fn ask(
     out: &mut dyn Write,
 ) -> Result<Answer, Stop> {
     let me = game.current().expect("a player is to move");
-    say!(out, "{}", table(game, me));
+    say!(out, "{}", wrap(&table(game, me), screen_width()));
     say!(out, "{}", choice_list(game, choices, None, 8));
     loop {
         say!(out, "{me}> ");
@@ -118,7 +118,7 @@ pub fn ask(
             Some("quit" | "exit") => return Ok(Answer::Quit),
             Some("undo") => return Ok(Answer::Undo),
             Some("show") => {
-                say!(out, "{}", table(game, me));
+                say!(out, "{}", wrap(&table(game, me), screen_width()));
                 say!(out, "{}", choice_list(game, choices, None, 8));
             }
             Some("list") => {

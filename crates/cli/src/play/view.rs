@@ -596,3 +596,53 @@ pub fn score_now(game: &Game) -> Option<String> {
     }
     Some(line)
 }
+
+/// The width to wrap the table to: `COLUMNS` when set, else 80.
+pub fn screen_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse().ok())
+        .filter(|w: &usize| *w >= 40)
+        .unwrap_or(80)
+}
+
+/// Each line of `text` broken at spaces to fit `width` characters, the
+/// rest of a broken line indented under its start (4 more than the line's
+/// own indent), so that nothing wraps in the middle of a word. A word
+/// longer than the width stays whole.
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let (body, newline) = match line.strip_suffix('\n') {
+            Some(b) => (b, "\n"),
+            None => (line, ""),
+        };
+        if body.chars().count() <= width {
+            out.push_str(line);
+            continue;
+        }
+        let indent = body.len() - body.trim_start().len();
+        let more = " ".repeat((indent + 4).min(width / 2));
+        let mut current = body[..indent].to_string();
+        let mut used = indent;
+        for (i, word) in body.trim_start().split(' ').enumerate() {
+            let n = word.chars().count();
+            if i == 0 {
+                current.push_str(word);
+                used += n;
+            } else if used + 1 + n <= width {
+                current.push(' ');
+                current.push_str(word);
+                used += 1 + n;
+            } else {
+                out.push_str(&current);
+                out.push('\n');
+                current = format!("{more}{word}");
+                used = more.len() + n;
+            }
+        }
+        out.push_str(&current);
+        out.push_str(newline);
+    }
+    out
+}
