@@ -160,10 +160,15 @@ fn show_refuses_a_broken_ruleset() {
 }
 
 fn run_with_input(args: &[&str], input: &str) -> Output {
+    run_with_input_in(&root(), args, input)
+}
+
+/// `run_with_input` from another working directory.
+fn run_with_input_in(dir: &Path, args: &[&str], input: &str) -> Output {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_chronoscope"))
         .args(args)
-        .current_dir(root())
+        .current_dir(dir)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -921,5 +926,29 @@ fn replay_shows_the_table_after_action_n_from_a_save_or_a_log_as_a_seat_or_an_on
     assert!(stderr(&seat).contains("a seat from P1 to P3"), "{}", stderr(&seat));
     let other = run(&["replay", THEBES, save.to_str().unwrap()]);
     assert!(stderr(&other).contains("saved with another ruleset"), "{}", stderr(&other));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_human_who_quits_without_a_save_is_offered_one_and_the_hint_resumes_it() {
+    let dir = temp("quit-offers-a-save");
+    let thebes = root().join(THEBES);
+    let thebes = thebes.to_str().unwrap();
+    let args = ["play", thebes, "--players", "2", "--seats", "human,random", "--seed", "5"];
+    // `quit`, then Enter: yes.
+    let o = run_with_input_in(&dir, &args, "1\nquit\n\n");
+    let out = stdout(&o);
+    assert!(out.contains("keep this game in thebes-seed5.save to go on later? [Y/n]"), "{out}");
+    let hint = format!("go on with `chronoscope play {thebes} --script thebes-seed5.save`");
+    assert!(out.contains(&hint), "{out}");
+    assert!(dir.join("thebes-seed5.save").exists());
+    // A second game of the same seed does not overwrite the first: `n` keeps nothing.
+    let o = run_with_input_in(&dir, &args, "quit\nn\n");
+    assert!(stdout(&o).contains("thebes-seed5-2.save"), "{}", stdout(&o));
+    assert!(!dir.join("thebes-seed5-2.save").exists());
+    // The hint's command gives the seats back, the human asked again.
+    let o = run_with_input_in(&dir, &["play", thebes, "--script", "thebes-seed5.save"], "quit\nn\n");
+    let again = stdout(&o);
+    assert!(again.contains("seats: P1 human, P2 random") && again.contains("P1> "), "{again}");
     let _ = std::fs::remove_dir_all(dir);
 }

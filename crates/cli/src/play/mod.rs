@@ -255,11 +255,27 @@ pub fn play_script(
                             }
                             continue;
                         }
-                        prompt::Answer::Quit => {
+                        prompt::Answer::Quit { typed } => {
+                            // Without `--save`, one who typed `quit` is asked
+                            // whether to keep the game, in a file of its own.
+                            let mut save = args.save.clone();
+                            if save.is_none() && typed {
+                                let path = unused_save_path(&rules.game.name, seed);
+                                say!(out, "keep this game in {} to go on later? [Y/n] ", path.display());
+                                out.flush()?;
+                                let answer = match prompt::read_line(&mut *io.input, prompt::MAX_LINE) {
+                                    Ok(Some(prompt::Line::Text(t))) => t,
+                                    _ => "n".to_string(),
+                                };
+                                if !answer.trim().to_lowercase().starts_with('n') {
+                                    save = Some(path);
+                                }
+                            }
                             sayln!(out, "the game stops unfinished");
-                            write_save(&args.save, &header, &saved)?;
-                            // How to come back to it.
-                            match &args.save {
+                            write_save(&save, &header, &saved)?;
+                            // How to come back to it: the seats, the seed and the
+                            // ruleset's hash are in the save.
+                            match &save {
                                 Some(path) => sayln!(
                                     out,
                                     "saved after {} actions: go on with `chronoscope play {} --script {}`",
@@ -354,6 +370,17 @@ pub fn play_script(
     }
     write_save(&args.save, &header, &saved)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A file in the current directory to keep a stopped game in, named after
+/// the game and its seed, that does not exist yet (`thebes-seed5.save`,
+/// then `thebes-seed5-2.save`, ...).
+fn unused_save_path(game: &str, seed: u64) -> PathBuf {
+    let base = format!("{game}-seed{seed}");
+    (1..)
+        .map(|k| PathBuf::from(if k == 1 { format!("{base}.save") } else { format!("{base}-{k}.save") }))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| PathBuf::from(format!("{base}.save")))
 }
 
 /// Whether events showed `me` something that was hidden from them: a

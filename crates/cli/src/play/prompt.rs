@@ -81,8 +81,10 @@ pub enum Answer {
     Choice(Choice),
     /// Take back their last decision.
     Undo,
-    /// Stop: they quit, or the input ended.
-    Quit,
+    /// Stop: they typed `quit` (`typed`), or the input ended.
+    Quit {
+        typed: bool,
+    },
 }
 
 /// Ask the human to move.
@@ -109,13 +111,13 @@ pub fn ask(
                 sayln!(out, "that line is not UTF-8 text; type a choice");
                 continue;
             }
-            Ok(None) | Err(_) => return Ok(Answer::Quit),
+            Ok(None) | Err(_) => return Ok(Answer::Quit { typed: false }),
         };
         let line = line.trim();
         match line.split_whitespace().next() {
             None => continue,
             Some("help" | "?") => sayln!(out, "{HELP}"),
-            Some("quit" | "exit") => return Ok(Answer::Quit),
+            Some("quit" | "exit") => return Ok(Answer::Quit { typed: true }),
             Some("undo") => return Ok(Answer::Undo),
             Some("show") => {
                 say!(out, "{}", wrap(&table(game, me), screen_width()));
