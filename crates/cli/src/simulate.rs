@@ -141,7 +141,7 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
     if let Some((lb, rb)) = other {
         let b = run_games(&rb, &named(&lb), players, &seats, args.seed, args.games, from, to, jobs)?;
         if let Some((path, file)) = plot {
-            write_plot(path, file, &a)?;
+            write_plot(path, file, &[&a, &b])?;
         }
         let text = match args.format {
             SimFormat::Json => serde_json::to_string_pretty(&serde_json::json!({
@@ -161,7 +161,7 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     }
     if let Some((path, file)) = plot {
-        write_plot(path, file, &a)?;
+        write_plot(path, file, &[&a])?;
     }
     outln!("{}", render_results(&a, args.format));
     Ok(ExitCode::SUCCESS)
@@ -650,72 +650,146 @@ fn compare_table(a: &Results, b: &Results) -> String {
     out
 }
 
-/// An SVG histogram of final scores, one outline per seat.
-fn write_plot(path: &Path, mut file: std::fs::File, r: &Results) -> Result<(), String> {
-    let all: Vec<i64> = r.records.iter().flat_map(|g| g.totals.iter().copied()).collect();
+/// Tick marks for an axis from `lo` to `hi`: a step of 1, 2 or 5 times a
+/// power of ten giving at most about 8 ticks, and the ticks within range.
+fn ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let span = (hi - lo).abs().max(1.0);
+    let raw = span / 8.0;
+    let power = 10f64.powf(raw.log10().floor());
+    let step =
+        [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * power).find(|s| *s >= raw).unwrap_or(10.0 * power).max(1.0);
+    let first = (lo / step).ceil() * step;
+    (0..=64).map(|k| first + k as f64 * step).take_while(|t| *t <= hi + 1e-9).collect()
+}
+
+/// An SVG histogram of final scores: one outline per seat and ruleset (the
+/// first ruleset solid, a compared one dashed, a seat's colour the same in
+/// both), with a title, both axes ticked and labelled, and a legend.
+fn write_plot(path: &Path, mut file: std::fs::File, runs: &[&Results]) -> Result<(), String> {
+    let all: Vec<i64> =
+        runs.iter().flat_map(|r| r.records.iter().flat_map(|g| g.totals.iter().copied())).collect();
     let (lo, hi) = (all.iter().copied().min().unwrap_or(0), all.iter().copied().max().unwrap_or(1));
     // The spread in 128 bits: `hi - lo` of two 64-bit scores may not fit 64.
     let spread = i128::from(hi) - i128::from(lo) + 1;
     let bins = spread.clamp(1, 40) as usize;
     let width = (spread as f64 / bins as f64).max(1.0);
-    let mut counts = vec![vec![0usize; bins]; r.players];
-    for g in &r.records {
-        for (p, t) in g.totals.iter().enumerate() {
-            let b = (((i128::from(*t) - i128::from(lo)) as f64 / width) as usize).min(bins - 1);
-            counts[p][b] += 1;
-        }
-    }
-    let top = counts.iter().flatten().copied().max().unwrap_or(1).max(1) as f64;
-    let (w, h, m) = (720.0, 360.0, 40.0);
+    let counts: Vec<Vec<Vec<usize>>> = runs
+        .iter()
+        .map(|r| {
+            let mut c = vec![vec![0usize; bins]; r.players];
+            for g in &r.records {
+                for (p, t) in g.totals.iter().enumerate() {
+                    let b = (((i128::from(*t) - i128::from(lo)) as f64 / width) as usize).min(bins - 1);
+                    c[p][b] += 1;
+                }
+            }
+            c
+        })
+        .collect();
+    let top = counts.iter().flatten().flatten().copied().max().unwrap_or(1).max(1) as f64;
+    // Plot area, with room for the axes' labels and the legend on the right.
+    let (w, h) = (900.0, 420.0);
+    let (left, right, top_m, bottom) = (70.0, 260.0, 50.0, 60.0);
+    let (x0, x1, y0, y1) = (left, w - right, h - bottom, top_m);
     let colours = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"];
+    let games = runs.first().map_or(0, |r| r.records.len());
+    let players = runs.first().map_or(0, |r| r.players);
+    let title = match runs {
+        [a, b] => format!(
+            "Final scores: {} and {} ({games} games each, {players} players)",
+            xml(&a.ruleset),
+            xml(&b.ruleset)
+        ),
+        _ => format!(
+            "Final scores: {} ({games} games, {players} players)",
+            runs.first().map_or(String::new(), |r| xml(&r.ruleset))
+        ),
+    };
     let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"{m}\" y=\"20\">{} - final scores, {} games</text>\n",
-        xml(&r.ruleset),
-        r.records.len()
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{left}\" y=\"24\" font-size=\"15\">{title}</text>\n"
     );
-    let x = |b: f64| m + b / bins as f64 * (w - 2.0 * m);
-    let y = |c: f64| h - m - c / top * (h - 2.0 * m);
-    let _ = writeln!(
-        svg,
-        "<line x1=\"{m}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"black\"/>",
-        h - m,
-        w - m,
-        h - m
-    );
-    for (p, row) in counts.iter().enumerate() {
-        let mut points = format!("{:.1},{:.1}", x(0.0), y(0.0));
-        for (b, c) in row.iter().enumerate() {
-            let _ = write!(
-                points,
-                " {:.1},{:.1} {:.1},{:.1}",
-                x(b as f64),
-                y(*c as f64),
-                x(b as f64 + 1.0),
-                y(*c as f64)
-            );
-        }
-        let _ = write!(points, " {:.1},{:.1}", x(bins as f64), y(0.0));
-        let colour = colours[p % colours.len()];
+    let x = |b: f64| x0 + b / bins as f64 * (x1 - x0);
+    let y = |c: f64| y0 - c / top * (y0 - y1);
+    // Axes, ticks and their labels: scores along x, games along y.
+    let _ = writeln!(svg, "<line x1=\"{x0}\" y1=\"{y0}\" x2=\"{x1}\" y2=\"{y0}\" stroke=\"black\"/>");
+    let _ = writeln!(svg, "<line x1=\"{x0}\" y1=\"{y0}\" x2=\"{x0}\" y2=\"{y1}\" stroke=\"black\"/>");
+    let score_at = |v: f64| (v - lo as f64) / width;
+    for t in ticks(lo as f64, hi as f64 + 1.0) {
+        let tx = x(score_at(t));
         let _ = writeln!(
             svg,
-            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{points}\"/>"
+            "<line x1=\"{tx:.1}\" y1=\"{y0}\" x2=\"{tx:.1}\" y2=\"{}\" stroke=\"black\"/><text x=\"{tx:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            y0 + 5.0,
+            y0 + 18.0,
+            t as i128
         );
+    }
+    for t in ticks(0.0, top) {
+        let ty = y(t);
         let _ = writeln!(
             svg,
-            "<text x=\"{}\" y=\"{}\" fill=\"{colour}\">P{} {}</text>",
-            w - m - 110.0,
-            40.0 + 16.0 * p as f64,
-            p + 1,
-            xml(&r.seats[p])
+            "<line x1=\"{}\" y1=\"{ty:.1}\" x2=\"{x0}\" y2=\"{ty:.1}\" stroke=\"black\"/><text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+            x0 - 5.0,
+            x0 - 8.0,
+            ty + 4.0,
+            t as u64
         );
     }
     let _ = writeln!(
         svg,
-        "<text x=\"{m}\" y=\"{}\">{lo}</text><text x=\"{}\" y=\"{}\">{hi}</text>",
-        h - m + 16.0,
-        w - m - 20.0,
-        h - m + 16.0
+        "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">final score (from {lo} to {hi})</text>",
+        (x0 + x1) / 2.0,
+        h - 18.0
     );
+    let _ = writeln!(
+        svg,
+        "<text x=\"18\" y=\"{:.1}\" text-anchor=\"middle\" transform=\"rotate(-90 18 {:.1})\">games</text>",
+        (y0 + y1) / 2.0,
+        (y0 + y1) / 2.0
+    );
+    // One outline per seat and ruleset, and its legend entry.
+    let mut entry = 0;
+    for (k, (r, c)) in runs.iter().zip(&counts).enumerate() {
+        let dash = if k == 0 { "" } else { " stroke-dasharray=\"6 4\"" };
+        for (p, row) in c.iter().enumerate() {
+            let mut points = format!("{:.1},{:.1}", x(0.0), y(0.0));
+            for (b, n) in row.iter().enumerate() {
+                let _ = write!(
+                    points,
+                    " {:.1},{:.1} {:.1},{:.1}",
+                    x(b as f64),
+                    y(*n as f64),
+                    x(b as f64 + 1.0),
+                    y(*n as f64)
+                );
+            }
+            let _ = write!(points, " {:.1},{:.1}", x(bins as f64), y(0.0));
+            let colour = colours[p % colours.len()];
+            let _ = writeln!(
+                svg,
+                "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"{dash} points=\"{points}\"/>"
+            );
+            let ly = top_m + 10.0 + 18.0 * entry as f64;
+            let lx = x1 + 20.0;
+            // Two rulesets: each entry names its file.
+            let file = Path::new(&r.ruleset)
+                .file_name()
+                .map_or(r.ruleset.clone(), |f| f.to_string_lossy().into_owned());
+            let name = if runs.len() > 1 { format!(", {}", xml(&file)) } else { String::new() };
+            let _ = writeln!(
+                svg,
+                "<line x1=\"{lx}\" y1=\"{ly}\" x2=\"{}\" y2=\"{ly}\" stroke=\"{colour}\" stroke-width=\"2\"{dash}/><text x=\"{}\" y=\"{}\">P{} {}{name}</text>",
+                lx + 24.0,
+                lx + 30.0,
+                ly + 4.0,
+                p + 1,
+                xml(&r.seats[p])
+            );
+            entry += 1;
+        }
+    }
     svg.push_str("</svg>\n");
     use std::io::Write as _;
     file.write_all(svg.as_bytes()).map_err(|e| format!("cannot write `{}`: {e}", path.display()))

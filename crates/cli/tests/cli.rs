@@ -797,6 +797,21 @@ fn simulate_compares_two_rulesets_on_the_same_seeds_and_plots() {
     assert!(out.contains("first-player advantage"), "{out}");
     let svg = std::fs::read_to_string(&plot).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("<polyline"), "{svg}");
+    // A title, both axes labelled and ticked, a legend entry per seat and
+    // ruleset, the compared ruleset dashed.
+    assert!(svg.contains("Final scores: rulesets/thebes/thebes.ruleset and rulesets/thebes/house/big-majorities.ruleset (3 games each, 2 players)"), "{svg}");
+    assert!(svg.contains(">final score (from ") && svg.contains(">games</text>"), "{svg}");
+    assert!(svg.matches("text-anchor=\"middle\">").count() >= 3, "ticks on the score axis: {svg}");
+    assert_eq!(svg.matches("<polyline").count(), 4, "2 seats x 2 rulesets");
+    assert_eq!(
+        svg.matches("stroke-dasharray").count(),
+        4,
+        "the compared ruleset's 2 outlines and legend lines"
+    );
+    assert!(
+        svg.contains("P1 random, thebes.ruleset") && svg.contains("P2 random, big-majorities.ruleset"),
+        "{svg}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
