@@ -234,3 +234,36 @@ fn the_table_is_wrapped_at_spaces_to_the_width_with_nothing_lost() {
     // A line that fits is left alone.
     assert_eq!(wrap("  short line\n", 80), "  short line\n");
 }
+
+#[test]
+fn a_preview_tells_the_points_the_destination_and_what_is_spent_that_the_move_does_not_name() {
+    use chronoscope_cli::play::prompt::preview;
+    use engine::notation;
+    let archaeology = scenario::load("rulesets/archaeology/archaeology.ruleset");
+    let (mut g, _) = Game::new(&archaeology, 2, 1).unwrap();
+    let me = g.current().unwrap();
+    let hand = scenario::zone(&g, "hand", Some(me.index()), None);
+    let deck = scenario::zone(&g, "deck", None, None);
+    for name in ["Talisman", "Talisman", "Map", "Pot shard"] {
+        let c = g.cards(deck).find(|c| g.rules.components[*c].name == name).unwrap();
+        g.put(c, hand, engine::At::Bottom);
+    }
+    let pot = g.cards(deck).find(|c| g.rules.components[*c].name == "Pot shard").unwrap();
+    g.put(pot, deck, engine::At::Top);
+    g.apply(&notation::parse(&g, "dig").unwrap()).unwrap();
+    let sell = preview(&g, &notation::parse(&g, "sell [Talisman x2]").unwrap());
+    assert!(sell.contains("money +7") && sell.contains("points +7"), "{sell}");
+    let explore = preview(&g, &notation::parse(&g, "explore small Map").unwrap());
+    assert!(explore.contains("draws 3 from chambers[small]") && !explore.contains("spends"), "{explore}");
+    // Thebes: taking a card travels to its city.
+    let thebes = scenario::load("rulesets/thebes/thebes.ruleset");
+    let (g, _) = Game::new(&thebes, 3, 5).unwrap();
+    let take = g.choices().into_iter().find(|c| g.rules.actions[c.action].name == "take").unwrap();
+    let engine::V::Card(card) = take.args[0] else { panic!("a card") };
+    let city = match g.rules.components[card].values[0] {
+        model::Value::Place(p) => g.rules.places[p].name.clone(),
+        ref other => panic!("{other:?}"),
+    };
+    let text = preview(&g, &take);
+    assert!(text.contains(&format!("to {city}")), "{text}");
+}

@@ -8,7 +8,7 @@ use std::io::{BufRead, Write};
 use engine::{notation, Choice, Event, Game, V};
 use model::{ActionId, Visibility};
 
-use super::view::{fail_text, screen_width, table, wrap};
+use super::view::{fail_text, public_totals, screen_width, table, wrap};
 use super::Stop;
 
 const HELP: &str = "\
@@ -194,8 +194,27 @@ pub fn preview(game: &Game, choice: &Choice) -> String {
     for _ in 0..PREVIEW_SAMPLES {
         let imagined = game.sample_for(me, &mut rng);
         if let Ok(events) = imagined.preview(choice) {
-            outcomes.push(preview_figures(&imagined, me, &events));
+            let mut figures = preview_figures(&imagined, me, &events);
+            // The mover's points by the rules everyone can count.
+            let mut after = imagined.clone();
+            let stepped = after.step(choice).is_ok();
+            if let (true, Some(a), Some(b)) = (stepped, public_totals(&imagined), public_totals(&after)) {
+                figures.push((Figure::Points, b[me.index()].saturating_sub(a[me.index()])));
+            }
+            outcomes.push(figures);
         }
+    }
+    // Components the choice names itself (a card taken, a set traded) need
+    // no "spends".
+    let named: Vec<&str> = choice
+        .args
+        .iter()
+        .filter_map(|v| if let V::Card(c) = v { Some(*c) } else { None })
+        .chain(choice.sets.iter().flatten().copied())
+        .map(|c| game.rules.components[c].name.as_str())
+        .collect();
+    for o in outcomes.iter_mut() {
+        o.retain(|(f, _)| !matches!(f, Figure::Spends(n) if named.contains(&n.as_str())));
     }
     // Every figure named in any imagined outcome, in first-seen order.
     let mut figures: Vec<&Figure> = Vec::new();
@@ -219,6 +238,14 @@ pub fn preview(game: &Game, choice: &Choice) -> String {
                 Figure::Counter(_) if lo == 0 && hi == 0 => None,
                 Figure::Counter(name) if lo == hi => Some(format!("{name} {}", signed(lo))),
                 Figure::Counter(name) => Some(format!("{name} {}..{}", signed(lo), signed(hi))),
+                Figure::Points if lo == 0 && hi == 0 => None,
+                Figure::Points if lo == hi => Some(format!("points {}", signed(lo))),
+                Figure::Points => Some(format!("points {}..{}", signed(lo), signed(hi))),
+                // Named in every imagined outcome: what the choice surely does.
+                Figure::Spends(name) | Figure::Goes(name) if lo == 0 => None,
+                Figure::Spends(name) if lo == 1 => Some(format!("spends {name}")),
+                Figure::Spends(name) => Some(format!("spends {name} x{lo}")),
+                Figure::Goes(place) => Some(format!("to {place}")),
             }
         })
         .collect();
@@ -236,12 +263,20 @@ enum Figure {
     Counter(String),
     /// A hidden zone, by its name: how many components leave it.
     Drawn(String),
+    /// A component of this name leaves the mover's zones for a zone that
+    /// is not theirs (a card played, a treasure traded away): how many.
+    Spends(String),
+    /// The mover's piece ends the action at this place.
+    Goes(String),
+    /// The mover's points by the rules everyone can count: the change.
+    Points,
 }
 
 /// The figures of one (imagined) outcome.
 fn preview_figures(game: &Game, me: model::PlayerId, events: &[Event]) -> Vec<(Figure, i64)> {
     let r = game.rules;
     let mut figures: Vec<(Figure, i64)> = Vec::new();
+    let mut last_place = None;
     let mut add = |figure: Figure, by: i64| match figures.iter_mut().find(|(f, _)| *f == figure) {
         Some((_, v)) => *v += by,
         None => figures.push((figure, by)),
@@ -253,15 +288,25 @@ fn preview_figures(game: &Game, me: model::PlayerId, events: &[Event]) -> Vec<(F
             } if *p == me => {
                 add(Figure::Counter(r.counters[*counter].name.clone()), b.saturating_sub(*a));
             }
-            Event::Move { from, .. } => {
+            Event::Move { card, from, to, .. } => {
                 let hidden_zone = matches!(game.layout.instance(*from).source,
                     Ok(z) if r.zones[z].visibility == Visibility::Nobody);
                 if hidden_zone {
                     add(Figure::Drawn(game.layout.zone_name(r, *from)), 1);
                 }
+                let mine = |z: &engine::ZoneInst| game.layout.instance(*z).player == Some(me);
+                if mine(from) && !mine(to) && game.visible_to(*from, me) {
+                    add(Figure::Spends(r.components[*card].name.clone()), 1);
+                }
             }
+            // Only the last destination counts: one figure per place would
+            // list every stop of a trip.
+            Event::Piece { player: Some(p), to, .. } if *p == me => last_place = Some(*to),
             _ => {}
         }
+    }
+    if let Some(place) = last_place {
+        figures.push((Figure::Goes(r.places[place].name.clone()), 1));
     }
     figures
 }

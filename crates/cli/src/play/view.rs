@@ -561,10 +561,9 @@ fn reads_only_open(r: &model::Ruleset, e: &model::Expr, open: &mut bool, lets: &
     }
 }
 
-/// The score as it stands, by the rules everyone can count
-/// (`public_scores`): `score now: P1 12 · P2 9 (artifacts, congresses)`,
-/// and which rules wait for the end. `None` when no rule can be shown.
-pub fn score_now(game: &Game) -> Option<String> {
+/// Each player's points by the rules everyone can count (`public_scores`)
+/// as things stand; `None` when the score cannot be worked out.
+pub fn public_totals(game: &Game) -> Option<Vec<i64>> {
     let r = game.rules;
     let public = public_scores(r);
     let sheet = game.scores().ok()?;
@@ -577,10 +576,20 @@ pub fn score_now(game: &Game) -> Option<String> {
     for (row, points) in &sheet.rows {
         if rule_of(row).is_some_and(|i| public[i]) {
             for (t, p) in totals.iter_mut().zip(points) {
-                *t += p;
+                *t = t.saturating_add(*p);
             }
         }
     }
+    Some(totals)
+}
+
+/// The score as it stands, by the rules everyone can count
+/// (`public_scores`): `score now: P1 12 · P2 9 (artifacts, congresses)`,
+/// and which rules wait for the end. `None` when no rule can be shown.
+pub fn score_now(game: &Game) -> Option<String> {
+    let r = game.rules;
+    let public = public_scores(r);
+    let totals = public_totals(game)?;
     let shown: Vec<&str> =
         r.scores.iter().zip(&public).filter(|(_, p)| **p).map(|(s, _)| s.name.as_str()).collect();
     if shown.is_empty() {
