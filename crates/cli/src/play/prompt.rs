@@ -149,23 +149,48 @@ pub fn ask(
     }
 }
 
-/// The numbered legal choices, at most `per_action` of each action.
+/// The numbered legal choices, at most `per_action` of each action. When
+/// an action has more, those listed are the ones that make the most points
+/// on average over the imagined games (by the rules everyone can count),
+/// then the first in the engine's order; the numbers stay the engine's.
 pub fn choice_list(game: &Game, choices: &[Choice], only: Option<&str>, per_action: usize) -> String {
     let mut out = String::from("Choices:\n");
-    let mut shown: std::collections::HashMap<ActionId, usize> = Default::default();
-    let mut hidden: std::collections::BTreeMap<String, usize> = Default::default();
+    let imagined = imagine(game);
+    let me = game.current();
+    // Which choices to list, per action, in the engine's order of actions.
+    let mut by_action: Vec<(ActionId, Vec<usize>)> = Vec::new();
     for (i, c) in choices.iter().enumerate() {
         let name = &game.rules.actions[c.action].name;
         if only.is_some_and(|o| !name.starts_with(o)) {
             continue;
         }
-        let n = shown.entry(c.action).or_default();
-        if *n < per_action {
-            *n += 1;
-            let _ = writeln!(out, "  {:>3}. {}{}", i + 1, notation::format(game, c), preview(game, c));
-        } else {
-            *hidden.entry(name.clone()).or_default() += 1;
+        match by_action.iter_mut().find(|(a, _)| *a == c.action) {
+            Some((_, v)) => v.push(i),
+            None => by_action.push((c.action, vec![i])),
         }
+    }
+    let mut listed: Vec<usize> = Vec::new();
+    let mut hidden: Vec<(String, usize)> = Vec::new();
+    for (action, mut idx) in by_action {
+        if idx.len() > per_action {
+            if let Some(me) = me {
+                let score: Vec<(usize, f64)> =
+                    idx.iter().map(|i| (*i, mean_points(&imagined, me, &choices[*i]))).collect();
+                let mut ranked = score;
+                ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+                idx = ranked.into_iter().map(|(i, _)| i).collect();
+            }
+            hidden.push((game.rules.actions[action].name.clone(), idx.len() - per_action));
+            idx.truncate(per_action);
+            idx.sort_unstable();
+        }
+        listed.extend(idx);
+    }
+    listed.sort_unstable();
+    for i in listed {
+        let c = &choices[i];
+        let _ =
+            writeln!(out, "  {:>3}. {}{}", i + 1, notation::format(game, c), preview_on(game, &imagined, c));
     }
     for (name, n) in hidden {
         let _ = writeln!(out, "       ... {n} more `{name}` choices (type `list {name}`)");
@@ -186,24 +211,49 @@ const PREVIEW_SAMPLES: usize = 8;
 /// down deck). A figure that differs between the imagined games is shown
 /// as its range (`draws 1-2 from deck`).
 pub fn preview(game: &Game, choice: &Choice) -> String {
+    preview_on(game, &imagine(game), choice)
+}
+
+/// The games a preview is worked out on: `PREVIEW_SAMPLES` deals of what
+/// the player to move cannot see, from a fixed seed, so that the same
+/// position previews the same way every time.
+fn imagine<'r>(game: &Game<'r>) -> Vec<Game<'r>> {
     use rand::SeedableRng;
-    let Some(me) = game.current() else { return String::new() };
-    // A fixed seed: the same position previews the same way every time.
+    let Some(me) = game.current() else { return Vec::new() };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x5EE5_1DE5);
-    let mut outcomes = Vec::with_capacity(PREVIEW_SAMPLES);
-    for _ in 0..PREVIEW_SAMPLES {
-        let imagined = game.sample_for(me, &mut rng);
-        if let Ok(events) = imagined.preview(choice) {
-            let mut figures = preview_figures(&imagined, me, &events);
+    (0..PREVIEW_SAMPLES).map(|_| game.sample_for(me, &mut rng)).collect()
+}
+
+/// The figures of a choice on each imagined game.
+fn outcomes_on(imagined: &[Game], me: model::PlayerId, choice: &Choice) -> Vec<Vec<(Figure, i64)>> {
+    let mut outcomes = Vec::with_capacity(imagined.len());
+    for g in imagined {
+        if let Ok(events) = g.preview(choice) {
+            let mut figures = preview_figures(g, me, &events);
             // The mover's points by the rules everyone can count.
-            let mut after = imagined.clone();
+            let mut after = g.clone();
             let stepped = after.step(choice).is_ok();
-            if let (true, Some(a), Some(b)) = (stepped, public_totals(&imagined), public_totals(&after)) {
+            if let (true, Some(a), Some(b)) = (stepped, public_totals(g), public_totals(&after)) {
                 figures.push((Figure::Points, b[me.index()].saturating_sub(a[me.index()])));
             }
             outcomes.push(figures);
         }
     }
+    outcomes
+}
+
+/// The points a choice makes on average over the imagined games (for
+/// ordering a long list: the most promising first).
+fn mean_points(imagined: &[Game], me: model::PlayerId, choice: &Choice) -> f64 {
+    let outcomes = outcomes_on(imagined, me, choice);
+    let total: i64 = outcomes.iter().flatten().filter(|(f, _)| *f == Figure::Points).map(|(_, v)| *v).sum();
+    total as f64 / outcomes.len().max(1) as f64
+}
+
+/// `preview` on games already imagined.
+fn preview_on(game: &Game, imagined: &[Game], choice: &Choice) -> String {
+    let Some(me) = game.current() else { return String::new() };
+    let mut outcomes = outcomes_on(imagined, me, choice);
     // Components the choice names itself (a card taken, a set traded) need
     // no "spends".
     let named: Vec<&str> = choice
