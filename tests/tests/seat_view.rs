@@ -267,3 +267,35 @@ fn a_preview_tells_the_points_the_destination_and_what_is_spent_that_the_move_do
     let text = preview(&g, &take);
     assert!(text.contains(&format!("to {city}")), "{text}");
 }
+
+#[test]
+fn a_long_list_shows_the_choices_that_make_the_most_points_first() {
+    use chronoscope_cli::play::prompt::choice_list;
+    let thebes = scenario::load("rulesets/thebes/thebes.ruleset");
+    let (mut g, _) = Game::new(&thebes, 2, 8).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(8);
+    // Play on until the player to move has many digs at one site.
+    loop {
+        let choices = g.choices();
+        let digs: Vec<String> = choices
+            .iter()
+            .filter(|c| g.rules.actions[c.action].name == "dig")
+            .map(|c| engine::notation::format(&g, c))
+            .collect();
+        if digs.len() >= 8 {
+            let listed = choice_list(&g, &choices, Some("dig"), 3);
+            let lines: Vec<&str> = listed.lines().filter(|l| l.contains(". dig ")).collect();
+            assert_eq!(lines.len(), 3, "{listed}");
+            // Not the engine's first three (the shortest digs) but the
+            // longest ones, which draw the most tokens.
+            assert!(!lines[0].contains(&format!(". {} ", digs[0])), "{listed}");
+            let longest = digs.iter().find(|d| d.split(' ').nth(2) == Some("12")).expect("a 12-week dig");
+            assert!(lines.iter().any(|l| l.contains(&format!(". {longest} "))), "{longest}: {listed}");
+            assert!(listed.contains(&format!("... {} more `dig` choices", digs.len() - 3)), "{listed}");
+            break;
+        }
+        let c = choices[rng.gen_range(0..choices.len())].clone();
+        g.step(&c).unwrap();
+        assert!(g.current().is_some(), "no position with many digs");
+    }
+}
