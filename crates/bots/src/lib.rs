@@ -62,7 +62,9 @@ pub fn position_key(game: &Game, me: PlayerId) -> u64 {
             ZoneView::Hidden(n) => (1u8, *n).hash(&mut h),
         }
     }
-    format!("{:?}{:?}{:?}", view.counters, view.pieces, game.asks()).hash(&mut h);
+    view.counters.hash(&mut h);
+    view.pieces.hash(&mut h);
+    game.asks().hash(&mut h);
     h.finish()
 }
 
@@ -184,22 +186,43 @@ impl Bot for GreedyBot {
         let sample = seat.sample(&mut self.rng);
         let me = seat.me();
         let tired = self.pacing.tired();
-        let mut best = ((false, i64::MIN, false, false), 0);
-        for (i, c) in choices.iter().enumerate() {
+        // Each choice by what it gains: (tired and ending the turn, lead),
+        // and whether it ends the turn.
+        let after = |c: &Choice| {
             let mut g = sample.clone();
-            let value = match g.step(c) {
-                Ok(_) => {
+            g.step(c).is_ok().then_some(g)
+        };
+        let judged: Vec<Option<((bool, i64), bool)>> = choices
+            .iter()
+            .map(|c| {
+                after(c).map(|g| {
                     let over = turn_over(&g, me);
-                    (tired && over, lead(&g, me), !self.pacing.returns(&g, me), over)
-                }
-                Err(_) => (false, i64::MIN, false, false),
-            };
-            if value > best.0 {
-                best = (value, i);
-            }
-        }
-        self.pacing.acted(best.0 .3);
-        best.1
+                    ((tired && over, lead(&g, me)), over)
+                })
+            })
+            .collect();
+        let Some(top) = judged.iter().flatten().map(|(v, _)| *v).max() else { return 0 };
+        let best: Vec<(usize, bool)> = judged
+            .iter()
+            .enumerate()
+            .filter_map(|(i, j)| j.filter(|(v, _)| *v == top).map(|(_, over)| (i, over)))
+            .collect();
+        // Among the best, one that leads to no position it was to move in
+        // before, then one that ends the turn, then the first. Whether a
+        // choice goes round is asked only of these, in that order: the
+        // first that does not usually ends the search.
+        let fresh = |i: usize| after(&choices[i]).is_some_and(|g| !self.pacing.returns(&g, me));
+        let pick = best
+            .iter()
+            .filter(|(_, over)| *over)
+            .chain(best.iter().filter(|(_, over)| !*over))
+            .find(|(i, _)| fresh(*i))
+            .or_else(|| best.iter().find(|(_, over)| *over))
+            .or(best.first())
+            .copied();
+        let (i, over) = pick.unwrap_or((0, false));
+        self.pacing.acted(over);
+        i
     }
 }
 

@@ -12,7 +12,7 @@ use model::{
 use rand_chacha::ChaCha8Rng;
 
 /// A value while the game runs: a plain copy, with nothing to free.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum V {
     Int(i64),
     Bool(bool),
