@@ -13,7 +13,6 @@ use model::PlayerId;
 use crate::play::script::{parse_script, ruleset_hash, Script, MAX_SCRIPT_BYTES};
 use crate::play::view::{fail_text, narrate, screen_width, table_as, wrap};
 use crate::play::Stop;
-use crate::render;
 
 pub struct ReplayArgs {
     pub file: PathBuf,
@@ -23,22 +22,10 @@ pub struct ReplayArgs {
 }
 
 pub fn run(args: ReplayArgs) -> ExitCode {
-    let loaded = render::load(&args.file);
-    let Some(rules) = loaded.checked.ruleset.clone() else {
-        err!("{}", render::report(&loaded.checked.sources, &loaded.checked.diagnostics, true));
-        errln!("{}: cannot replay with a ruleset with errors; fix them first", loaded.name);
-        return ExitCode::FAILURE;
-    };
-    let program = Program::new(rules);
-    let mut stdout = std::io::stdout().lock();
-    match replay(&program, &loaded.checked.sources, &args, &mut stdout) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Stop::Output(e)) => crate::output_error(e),
-        Err(Stop::Error(message)) => {
-            errln!("error: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    crate::play::with_program(&args.file, "replay with", |program, loaded| {
+        let mut stdout = std::io::stdout().lock();
+        replay(program, &loaded.checked.sources, &args, &mut stdout).map(|()| ExitCode::SUCCESS)
+    })
 }
 
 /// A saved game or a log, read as a script: a log's `start` line gives the

@@ -24,6 +24,18 @@ fn play_bytes(typed: Vec<u8>) -> (Result<ExitCode, Stop>, String) {
 /// Play a ruleset for two, seats as given, with `typed` as the humans'
 /// input; the result and everything written.
 fn play_file(path: &str, seats: &str, seed: u64, typed: Vec<u8>) -> (Result<ExitCode, Stop>, String) {
+    play_keeping(path, seats, seed, typed, None, None)
+}
+
+/// `play_file` with a save and a log.
+fn play_keeping(
+    path: &str,
+    seats: &str,
+    seed: u64,
+    typed: Vec<u8>,
+    save: Option<PathBuf>,
+    log: Option<PathBuf>,
+) -> (Result<ExitCode, Stop>, String) {
     let file = root().join(path);
     let loaded = chronoscope_cli::render::load(&file);
     let program = engine::Program::new(loaded.checked.ruleset.clone().expect("the ruleset checks clean"));
@@ -33,8 +45,8 @@ fn play_file(path: &str, seats: &str, seed: u64, typed: Vec<u8>) -> (Result<Exit
         seats: Some(seats.into()),
         seed: Some(seed),
         script: None,
-        save: None,
-        log: None,
+        save,
+        log,
         quiet: false,
     };
     let mut input = Cursor::new(typed);
@@ -130,27 +142,11 @@ fn a_human_takes_back_decisions_until_something_hidden_is_shown_and_the_save_and
     let dir = std::env::temp_dir().join(format!("chronoscope-undo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (save, log) = (dir.join("game.txt"), dir.join("game.jsonl"));
-    let path = "rulesets/archaeology/archaeology.ruleset";
-    let file = root().join(path);
-    let loaded = chronoscope_cli::render::load(&file);
-    let program = engine::Program::new(loaded.checked.ruleset.clone().expect("the ruleset checks clean"));
-    let args = PlayArgs {
-        file,
-        players: Some(2),
-        seats: Some("human,human".into()),
-        seed: Some(1),
-        script: None,
-        save: Some(save.clone()),
-        log: Some(log.clone()),
-        quiet: false,
-    };
     // Dig (a card comes into the hand: no undo past it), trade, undo, trade
     // and take, undo the take, quit.
     let typed = b"dig\nundo\n1\nundo\n1\n1\nundo\nquit\n".to_vec();
-    let mut input = Cursor::new(typed);
-    let mut out: Vec<u8> = Vec::new();
-    let _ = play(&program, &loaded.checked.sources, path, args, &mut Io { input: &mut input, out: &mut out });
-    let out = String::from_utf8(out).unwrap();
+    let path = "rulesets/archaeology/archaeology.ruleset";
+    let (_, out) = play_keeping(path, "human,human", 1, typed, Some(save.clone()), Some(log.clone()));
     assert!(out.contains("nothing to undo: something hidden was shown to you since"), "{out}");
     assert!(out.contains("undone: back to action 2"), "{out}");
     assert!(out.contains("undone: back to action 3"), "{out}");

@@ -606,6 +606,55 @@ pub enum ExprKind {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
 }
 
+impl Expr {
+    /// Call `f` on each expression directly inside this one, in order (a
+    /// let's body is not inside its call).
+    pub fn for_each_child(&self, mut f: impl FnMut(&Expr)) {
+        use ExprKind as K;
+        match &self.kind {
+            K::Zone { player, index, .. } | K::Counter { player, index, .. } => {
+                player.iter().chain(index.iter()).for_each(|x| f(x));
+            }
+            K::Piece { player, .. } => player.iter().for_each(|x| f(x)),
+            K::Attr { card, .. } => f(card),
+            K::MapGet { map, key } => {
+                f(map);
+                f(key);
+            }
+            K::Table { keys, .. } | K::Builtin(_, keys) | K::Let { args: keys, .. } => {
+                keys.iter().for_each(f)
+            }
+            K::Aggregate { value, domain, filter, .. } => {
+                f(domain);
+                value.iter().chain(filter.iter()).for_each(|x| f(x));
+            }
+            K::Unary(_, x) | K::PlayersFrom(x) => f(x),
+            K::Binary(_, a, b) => {
+                f(a);
+                f(b);
+            }
+            K::If(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+            K::Local(_)
+            | K::Me
+            | K::Int(_)
+            | K::Bool(_)
+            | K::Text(_)
+            | K::None
+            | K::PlayerCount
+            | K::Players
+            | K::Class(_)
+            | K::Option(_)
+            | K::Place(_)
+            | K::Tag(_)
+            | K::Group(_) => {}
+        }
+    }
+}
+
 impl Ruleset {
     /// Key `k` of a table dimension as written: the number, or the
     /// enumeration's value (`pot`).

@@ -77,17 +77,31 @@ enum Seat {
 }
 
 pub fn run(args: PlayArgs) -> ExitCode {
-    let loaded = render::load(&args.file);
+    let file = args.file.clone();
+    with_program(&file, "play", |program, loaded| {
+        let stdin = std::io::stdin();
+        let (mut input, mut stdout) = (stdin.lock(), std::io::stdout().lock());
+        let mut io = Io { input: &mut input, out: &mut stdout };
+        play(program, &loaded.checked.sources, &loaded.name, args, &mut io)
+    })
+}
+
+/// Load and check a ruleset and run `f` on it: a ruleset with errors is
+/// reported (`cannot VERB a ruleset with errors`), a `Stop` said on stderr
+/// or, for output that cannot be written, as `output_error` says.
+pub(crate) fn with_program(
+    file: &std::path::Path,
+    verb: &str,
+    f: impl FnOnce(&Program, &render::Loaded) -> Result<ExitCode, Stop>,
+) -> ExitCode {
+    let loaded = render::load(file);
     let Some(rules) = loaded.checked.ruleset.clone() else {
         err!("{}", render::report(&loaded.checked.sources, &loaded.checked.diagnostics, true));
-        errln!("{}: cannot play a ruleset with errors; fix them first", loaded.name);
+        errln!("{}: cannot {verb} a ruleset with errors; fix them first", loaded.name);
         return ExitCode::FAILURE;
     };
     let program = Program::new(rules);
-    let stdin = std::io::stdin();
-    let (mut input, mut stdout) = (stdin.lock(), std::io::stdout().lock());
-    let mut io = Io { input: &mut input, out: &mut stdout };
-    match play(&program, &loaded.checked.sources, &loaded.name, args, &mut io) {
+    match f(&program, &loaded) {
         Ok(code) => code,
         Err(Stop::Output(e)) => crate::output_error(e),
         Err(Stop::Error(message)) => {

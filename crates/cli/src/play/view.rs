@@ -487,78 +487,20 @@ pub fn public_scores(r: &model::Ruleset) -> Vec<bool> {
         .collect()
 }
 
-/// Clear `open` if `e` reads a zone not open to all (or a group's supply).
+/// Clear `open` if `e` reads a zone not open to all (or a group's supply),
+/// itself or through the lets it calls.
 fn reads_only_open(r: &model::Ruleset, e: &model::Expr, open: &mut bool, lets: &mut Vec<model::LetId>) {
     use model::ExprKind as K;
-    let mut go = |x: &model::Expr, open: &mut bool| reads_only_open(r, x, open, lets);
     match &e.kind {
         K::Group(_) => *open = false,
-        K::Zone { zone, player, index } => {
-            if r.zones[*zone].visibility != Visibility::All {
-                *open = false;
-            }
-            for x in player.iter().chain(index.iter()) {
-                go(x, open);
-            }
+        K::Zone { zone, .. } if r.zones[*zone].visibility != Visibility::All => *open = false,
+        K::Let { id, .. } if !lets.contains(id) => {
+            lets.push(*id);
+            reads_only_open(r, &r.lets[*id].body, open, lets);
         }
-        K::Counter { player, index, .. } => {
-            for x in player.iter().chain(index.iter()) {
-                go(x, open);
-            }
-        }
-        K::Piece { player, .. } => {
-            for x in player.iter() {
-                go(x, open);
-            }
-        }
-        K::Attr { card, .. } => go(card, open),
-        K::MapGet { map, key } => {
-            go(map, open);
-            go(key, open);
-        }
-        K::Table { keys, .. } | K::Builtin(_, keys) => {
-            for k in keys {
-                go(k, open);
-            }
-        }
-        K::Let { id, args } => {
-            for a in args {
-                go(a, open);
-            }
-            if !lets.contains(id) {
-                lets.push(*id);
-                reads_only_open(r, &r.lets[*id].body, open, lets);
-            }
-        }
-        K::Aggregate { value, domain, filter, .. } => {
-            go(domain, open);
-            for x in value.iter().chain(filter.iter()) {
-                go(x, open);
-            }
-        }
-        K::Unary(_, x) | K::PlayersFrom(x) => go(x, open),
-        K::Binary(_, a, b) => {
-            go(a, open);
-            go(b, open);
-        }
-        K::If(c, a, b) => {
-            go(c, open);
-            go(a, open);
-            go(b, open);
-        }
-        K::Local(_)
-        | K::Me
-        | K::Int(_)
-        | K::Bool(_)
-        | K::Text(_)
-        | K::None
-        | K::PlayerCount
-        | K::Players
-        | K::Class(_)
-        | K::Option(_)
-        | K::Place(_)
-        | K::Tag(_) => {}
+        _ => {}
     }
+    e.for_each_child(|x| reads_only_open(r, x, open, lets));
 }
 
 /// Each player's points by the rules everyone can count (`public_scores`)
