@@ -28,11 +28,11 @@ impl Choice {
     }
 }
 
-/// The most sets one `set of` parameter may offer at once: a zone whose
-/// components could form more distinct sets (copies of one component
-/// counted, not told apart: the product of each name's copies plus one) is
-/// a rule error rather than a listing that never ends. 12 cards of 12
-/// different names make 4,096 sets; 16 of 8 names in pairs, 6,561.
+/// The most sets one `set of` parameter may list at once, after the bounds
+/// its leading requirements state (`legality::SetBound`): more is a rule
+/// error rather than a listing that never ends. Unbounded, a zone offers
+/// the product of each name's copies plus one: 12 cards of 12 different
+/// names make 4,096 sets, 16 of 8 names in pairs 6,561.
 pub const MAX_SETS: usize = 65_536;
 
 /// What one player may see.
