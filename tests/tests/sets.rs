@@ -331,3 +331,13 @@ fn a_bookkeeping_counter_is_kept_by_the_rules_but_not_shown_to_players() {
     let summary = chronoscope_cli::play::view::player_summary(&g, me);
     assert!(summary.get("dug").is_none() && summary.get("banked").is_some(), "{summary}");
 }
+
+#[test]
+fn a_move_missing_a_value_names_it_and_points_at_the_list() {
+    let program = program();
+    let (mut g, _) = Game::new(&program, 2, 3).unwrap();
+    arrange(&mut g, &["Red"], &["Green"]);
+    dig_quietly(&mut g);
+    let e = notation::parse(&g, "trade [Red]").unwrap_err();
+    assert_eq!(e, "`trade` also needs: take (type `list trade` to see the choices)");
+}

@@ -309,7 +309,14 @@ pub fn parse(game: &Game, line: &str) -> Result<Choice, String> {
     let missing: Vec<&str> =
         action.params.iter().zip(&args).filter(|(_, a)| a.is_none()).map(|(p, _)| p.name.as_str()).collect();
     if !missing.is_empty() {
-        return Err(format!("`{}` also needs: {}", action.name, missing.join(", ")));
+        // Players may not know the ruleset's parameter names: point at the
+        // listed choices too.
+        return Err(format!(
+            "`{}` also needs: {} (type `list {}` to see the choices)",
+            action.name,
+            missing.join(", "),
+            action.name
+        ));
     }
     Ok(Choice {
         action: ActionId::new(id),
