@@ -106,6 +106,27 @@ pub fn merge(base: File, child: File, diags: &mut Vec<Diagnostic>) -> (File, Vec
             _ => {}
         }
         let Some((kind, name)) = key(&item) else {
+            // Places, routes and tags add to the base's: there is nothing
+            // to override, only more to add.
+            if let Some(kw) = item.overrides {
+                let what = match &item.kind {
+                    ItemKind::Tags(_) => "tags",
+                    ItemKind::Route(_) => "routes",
+                    _ => "places and enumerations",
+                };
+                diags.push(
+                    Diagnostic::error(
+                        Code::NothingToOverride,
+                        kw,
+                        format!("{what} cannot be overridden: they add up"),
+                    )
+                    .label("drop `override`")
+                    .help(format!(
+                        "a line of {what} in an edition adds to the base's; write it without `override`"
+                    )),
+                );
+                continue;
+            }
             // Places and routes add to the board.
             changes.push(Change { item: item_label(&item), how: "added", span: item.span });
             items.push(item);

@@ -89,9 +89,11 @@ pub fn builtin_name(name: &Ident) -> Diagnostic {
 }
 
 pub fn defined_twice(name: &Ident, noun: &str, prev: Span, prev_noun: &str) -> Diagnostic {
+    // "an action", "an enumeration"; "a zone".
+    let a = |noun: &str| if noun.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
     Diagnostic::error(Code::Duplicate, name.span, format!("`{}` is defined twice", name.name))
-        .label(format!("second definition, as a {noun}"))
-        .related(prev, format!("first defined here, as a {prev_noun}"))
+        .label(format!("second definition, as {} {noun}", a(noun)))
+        .related(prev, format!("first defined here, as {} {prev_noun}", a(prev_noun)))
         .help("rename one of them, or delete the copy")
 }
 

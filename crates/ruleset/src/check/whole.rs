@@ -95,10 +95,13 @@ impl<'f> Checker<'f> {
         if !has_end {
             self.error(errors::missing_end(at));
         }
-        if self.actions.is_empty() {
+        // An action or score whose name clashes with another item is
+        // already reported as defined twice: it is not missing.
+        let written = |f: fn(&ast::ItemKind) -> bool| file.items.iter().any(|i| f(&i.kind));
+        if self.actions.is_empty() && !written(|k| matches!(k, ast::ItemKind::Action(_))) {
             self.error(errors::no_actions(at));
         }
-        if self.scores.is_empty() {
+        if self.scores.is_empty() && !written(|k| matches!(k, ast::ItemKind::Score(_))) {
             self.error(errors::no_score(at));
         }
     }
