@@ -308,6 +308,13 @@ pub(super) fn syntax_error(
         d = d.maybe_help(crate::suggest::help_for(&word, item_words()));
     } else if found == "`=`" && rest.starts_with('=') && !rest.starts_with("==") {
         d = d.help("to compare, write `==`; to change a value, write `set NAME = VALUE`");
+    } else if let Some(word) = [("&&", "and"), ("||", "or"), ("!=", ""), ("!", "not")]
+        .iter()
+        .find(|(op, _)| rest.starts_with(op) && !(*op == "!" && rest.starts_with("!=")))
+        .map(|(_, w)| *w)
+        .filter(|w| !w.is_empty())
+    {
+        d = d.help(format!("the language writes this operator as a word: `{word}`"));
     }
     d
 }
