@@ -486,38 +486,12 @@ pub fn levels(action: &Action) -> Vec<usize> {
 
 /// The most parameters an expression needs bound (see `levels`).
 fn needs(e: &Expr, slot_level: &[usize]) -> usize {
-    let all = |xs: &mut dyn Iterator<Item = &Expr>| xs.map(|x| needs(x, slot_level)).max().unwrap_or(0);
     match &e.kind {
         ExprKind::Local(slot) => slot_level.get(*slot).copied().unwrap_or(0),
-        ExprKind::Zone { player, index, .. } | ExprKind::Counter { player, index, .. } => {
-            all(&mut player.iter().chain(index.iter()).map(|b| b.as_ref()))
+        _ => {
+            let mut most = 0;
+            e.for_each_child(|x| most = most.max(needs(x, slot_level)));
+            most
         }
-        ExprKind::Piece { player, .. } => all(&mut player.iter().map(|b| b.as_ref())),
-        ExprKind::Attr { card, .. } => needs(card, slot_level),
-        ExprKind::MapGet { map, key } => needs(map, slot_level).max(needs(key, slot_level)),
-        ExprKind::Table { keys, .. } => all(&mut keys.iter()),
-        ExprKind::Let { args, .. } | ExprKind::Builtin(_, args) => all(&mut args.iter()),
-        ExprKind::Aggregate { value, domain, filter, .. } => all(&mut value
-            .iter()
-            .chain(filter.iter())
-            .map(|b| b.as_ref())
-            .chain(std::iter::once(domain.as_ref()))),
-        ExprKind::Unary(_, x) => needs(x, slot_level),
-        ExprKind::Binary(_, a, b) => needs(a, slot_level).max(needs(b, slot_level)),
-        ExprKind::If(c, a, b) => needs(c, slot_level).max(needs(a, slot_level)).max(needs(b, slot_level)),
-        ExprKind::PlayersFrom(who) => needs(who, slot_level),
-        // Leaves that read no local: listed, so a new kind must say what it needs.
-        ExprKind::Int(_)
-        | ExprKind::Bool(_)
-        | ExprKind::Text(_)
-        | ExprKind::None
-        | ExprKind::Me
-        | ExprKind::PlayerCount
-        | ExprKind::Players
-        | ExprKind::Class(_)
-        | ExprKind::Option(_)
-        | ExprKind::Place(_)
-        | ExprKind::Tag(_)
-        | ExprKind::Group(_) => 0,
     }
 }
