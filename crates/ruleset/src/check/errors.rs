@@ -715,6 +715,17 @@ pub fn duplicate_route(span: Span, a: &str, b: &str, prev: Span) -> Diagnostic {
         .help("delete one; routes go both ways")
 }
 
+pub fn class_off_the_board(span: Span, class: &str, names: &[&str], start: &str) -> Diagnostic {
+    Diagnostic::error(Code::Unreachable, span, format!("no route reaches any `{class}` from `{start}`"))
+        .label(format!("no route touches `{class}` ({})", names.join(", ")))
+        .help(format!(
+            "if these are not places on the board, declare them with `enum {class} {}`; \
+             otherwise add routes, such as `route {} - {start}`",
+            names.join(", "),
+            names.first().copied().unwrap_or(class)
+        ))
+}
+
 pub fn unreachable(span: Span, name: &str, start: &str) -> Diagnostic {
     Diagnostic::error(Code::Unreachable, span, format!("no route reaches `{name}` from `{start}`"))
         .label("unreachable place")

@@ -16,11 +16,26 @@ impl<'f> Checker<'f> {
         if n > 1 && !self.broken_route && (!self.routes.is_empty() || !self.pieces.is_empty()) {
             let start = self.pieces.first().map_or(PlaceId::default(), |p| p.start);
             let start_name = self.places[start].name.clone();
+            // A class no route touches at all is likely not on the board
+            // (colours, kinds of treasure): one error for it, which says so.
+            let routed: Vec<ClassId> =
+                self.routes.iter().flat_map(|r| [self.places[r.a].class, self.places[r.b].class]).collect();
+            let mut told: Vec<ClassId> = Vec::new();
             for (id, d) in dist[start.index()].iter().enumerate() {
-                if d.is_none() && !self.classes[self.places[id].class].enumeration {
-                    let p = &self.places[id];
-                    let (name, span) = (p.name.clone(), p.span);
+                let class = self.places[id].class;
+                if d.is_some() || self.classes[class].enumeration || told.contains(&class) {
+                    continue;
+                }
+                let p = &self.places[id];
+                let (name, span) = (p.name.clone(), p.span);
+                if routed.contains(&class) || self.places[start].class == class {
                     self.error(errors::unreachable(span, &name, &start_name));
+                } else {
+                    told.push(class);
+                    let c = &self.classes[class];
+                    let names: Vec<&str> = c.places.iter().map(|p| self.places[*p].name.as_str()).collect();
+                    let d = errors::class_off_the_board(span, &c.name, &names, &start_name);
+                    self.error(d);
                 }
             }
         }
