@@ -378,78 +378,24 @@ impl Analysis<'_> {
         reads
     }
 
-    /// Everything the state an expression's value depends on.
+    /// Everything the state an expression's value depends on: what the
+    /// node itself reads, then its children's.
     fn expr(&mut self, e: &Expr, out: &mut Vec<Res>) {
         match &e.kind {
             ExprKind::Local(slot) => push(out, Res::Local(*slot)),
             ExprKind::Me => push(out, Res::Me),
-            ExprKind::Group(_) => push(out, Res::Zones),
-            ExprKind::Zone { player, index, .. } => {
-                push(out, Res::Zones);
-                for x in player.iter().chain(index.iter()) {
-                    self.expr(x, out);
-                }
-            }
-            ExprKind::Counter { counter, player, index } => {
-                push(out, Res::Counter(*counter));
-                for x in player.iter().chain(index.iter()) {
-                    self.expr(x, out);
-                }
-            }
-            ExprKind::Piece { piece, player } => {
-                push(out, Res::Piece(*piece));
-                for x in player.iter() {
-                    self.expr(x, out);
-                }
-            }
-            ExprKind::Attr { card, .. } => self.expr(card, out),
-            ExprKind::MapGet { map, key } => {
-                self.expr(map, out);
-                self.expr(key, out);
-            }
-            ExprKind::Table { keys, .. } | ExprKind::Builtin(_, keys) => {
-                for k in keys {
-                    self.expr(k, out);
-                }
-            }
-            ExprKind::Let { id, args } => {
-                for a in args {
-                    self.expr(a, out);
-                }
+            ExprKind::Group(_) | ExprKind::Zone { .. } => push(out, Res::Zones),
+            ExprKind::Counter { counter, .. } => push(out, Res::Counter(*counter)),
+            ExprKind::Piece { piece, .. } => push(out, Res::Piece(*piece)),
+            ExprKind::Let { id, .. } => {
                 let reads = self.let_reads(*id);
                 push_all(out, &reads);
             }
-            ExprKind::Aggregate { value, domain, filter, .. } => {
-                self.expr(domain, out);
-                for x in value.iter().chain(filter.iter()) {
-                    self.expr(x, out);
-                }
-            }
-            ExprKind::Unary(_, x) => self.expr(x, out),
-            ExprKind::Binary(_, a, b) => {
-                self.expr(a, out);
-                self.expr(b, out);
-            }
-            ExprKind::If(c, a, b) => {
-                self.expr(c, out);
-                self.expr(a, out);
-                self.expr(b, out);
-            }
-            ExprKind::PlayersFrom(who) => {
-                push(out, Res::Turn);
-                self.expr(who, out);
-            }
-            ExprKind::Int(_)
-            | ExprKind::Bool(_)
-            | ExprKind::Text(_)
-            | ExprKind::None
-            | ExprKind::PlayerCount
-            | ExprKind::Players
-            | ExprKind::Class(_)
-            | ExprKind::Option(_)
-            | ExprKind::Place(_)
-            | ExprKind::Tag(_) => {}
+            // Who comes next: the turn's state.
+            ExprKind::PlayersFrom(_) => push(out, Res::Turn),
+            _ => {}
         }
+        e.for_each_child(|x| self.expr(x, out));
     }
 }
 
