@@ -123,9 +123,10 @@ pub fn replay_save(text: &str) -> bool {
         save: None,
         log: None,
         quiet: true,
+        plain: true,
     };
     let (mut input, mut out) = (std::io::empty(), std::io::sink());
-    let mut io = Io { input: &mut input, out: &mut out };
+    let mut io = Io { input: &mut input, out: &mut out, screen: None };
     let result = play::play_script(
         &table.program,
         &table.sources,

@@ -300,3 +300,20 @@ pub fn assert_no_peek<'r>(a: &Game<'r>, b: &Game<'r>, me: PlayerId) -> Vec<Game<
     }
     samples
 }
+
+/// A copy of `g` with the components no one of `who` may see shuffled among
+/// the places that hide them from all of `who`, each only with one showing
+/// the same back.
+pub fn permuted<'r>(g: &Game<'r>, who: &[PlayerId], rng: &mut impl Rng) -> Game<'r> {
+    let mut b = g.clone();
+    let hidden: Vec<ZoneInst> =
+        g.layout.zone_insts().filter(|z| who.iter().all(|p| !g.visible_to(*z, *p))).collect();
+    let cards: Vec<ComponentId> = hidden.iter().flat_map(|z| g.cards(*z)).collect();
+    for _ in 0..cards.len() {
+        let (x, y) = (cards[rng.gen_range(0..cards.len())], cards[rng.gen_range(0..cards.len())]);
+        if x != y && g.back_of(x) == g.back_of(y) {
+            b.exchange(x, y);
+        }
+    }
+    b
+}

@@ -13,27 +13,10 @@
 //! turn up, and the words differ as they should.)
 
 use chronoscope_cli::play::view::narrate;
-use chronoscope_tests::scenario;
-use engine::{Event, Game, ZoneInst};
-use model::{ComponentId, PlayerId};
+use chronoscope_tests::scenario::{self, permuted};
+use engine::{Event, Game};
+use model::PlayerId;
 use rand::{Rng, SeedableRng};
-
-/// A copy of `g` with the components no one of `who` may see shuffled among
-/// the places that hide them from all of `who`, each only with one showing
-/// the same back.
-fn permuted<'r>(g: &Game<'r>, who: &[PlayerId], rng: &mut impl Rng) -> Game<'r> {
-    let mut b = g.clone();
-    let hidden: Vec<ZoneInst> =
-        g.layout.zone_insts().filter(|z| who.iter().all(|p| !g.visible_to(*z, *p))).collect();
-    let cards: Vec<ComponentId> = hidden.iter().flat_map(|z| g.cards(*z)).collect();
-    for _ in 0..cards.len() {
-        let (x, y) = (cards[rng.gen_range(0..cards.len())], cards[rng.gen_range(0..cards.len())]);
-        if x != y && g.back_of(x) == g.back_of(y) {
-            b.exchange(x, y);
-        }
-    }
-    b
-}
 
 /// What seat `v` observed of an action: moves by name only through zones it
 /// sees, and every other event as it is.
@@ -298,4 +281,50 @@ fn a_long_list_shows_the_choices_that_make_the_most_points_first() {
         g.step(&c).unwrap();
         assert!(g.current().is_some(), "no position with many digs");
     }
+}
+
+#[test]
+fn a_flag_that_only_spends_a_card_is_left_out_of_the_short_list_and_changes_nothing_else() {
+    use chronoscope_cli::play::prompt::{choice_list, listing};
+    let thebes = scenario::load("rulesets/thebes/thebes.ruleset");
+    let mut found = 0;
+    for seed in 0..4 {
+        let (mut g, _) = Game::new(&thebes, 3, seed).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        while g.current().is_some() && found < 40 {
+            let choices = g.choices();
+            for group in listing(&g, &choices, None) {
+                for w in &group.wasted {
+                    // `lone_shovel` spends Shovel, London for nothing: as 12
+                    let (_, as_n) = w.note.rsplit_once("as ").unwrap();
+                    let plain = &choices[as_n.parse::<usize>().unwrap() - 1];
+                    let wasteful = &choices[w.number - 1];
+                    // On the real game too, the two do the same but for the
+                    // card spent: the same events once its moves are left out.
+                    let (mut a, mut b) = (g.clone(), g.clone());
+                    let spent: Vec<engine::Event> = a.apply(wasteful).unwrap();
+                    let kept = b.apply(plain).unwrap();
+                    let moved_card = |e: &engine::Event| match e {
+                        engine::Event::Move { card, .. } => w.note.contains(&thebes.components[*card].name),
+                        _ => false,
+                    };
+                    let rest: Vec<String> =
+                        spent.iter().filter(|e| !moved_card(e)).map(|e| format!("{e:?}")).collect();
+                    let other: Vec<String> = kept.iter().map(|e| format!("{e:?}")).collect();
+                    assert_eq!(rest, other, "{}: {}", w.text, w.note);
+                    assert!(spent.iter().any(moved_card), "{}: the card moves", w.text);
+                    // Left out of the short list, counted in a note; `list` shows it.
+                    let short = choice_list(&g, &choices, Some(&group.name), 8);
+                    assert!(!short.contains(&format!(" {}. ", w.number)), "{short}");
+                    assert!(short.contains("that spend a card for nothing"), "{short}");
+                    let full = choice_list(&g, &choices, Some(&group.name), usize::MAX);
+                    assert!(full.contains(&format!("{}. {}   ({})", w.number, w.text, w.note)), "{full}");
+                    found += 1;
+                }
+            }
+            let c = choices[rng.gen_range(0..choices.len())].clone();
+            g.step(&c).unwrap();
+        }
+    }
+    assert!(found >= 10, "{found} wasted choices checked");
 }

@@ -154,6 +154,10 @@ pub enum Command {
         /// Print only the final score.
         #[arg(long)]
         quiet: bool,
+        /// Play in lines (prompt and text) even on a terminal; the default when input or output
+        /// is not a terminal.
+        #[arg(long)]
+        plain: bool,
     },
     /// The table after action N of a saved game or a log, as a seat or an onlooker sees it.
     Replay {
@@ -261,8 +265,8 @@ pub fn run(cli: Cli) -> ExitCode {
         },
         Command::Diff { a, b, format } => diff::run(&a, &b, format == Format::Json),
         Command::Replay { file, game, to, seat } => replay::run(replay::ReplayArgs { file, game, to, seat }),
-        Command::Play { file, players, seats, seed, script, save, log, quiet } => {
-            play::run(play::PlayArgs { file, players, seats, seed, script, save, log, quiet })
+        Command::Play { file, players, seats, seed, script, save, log, quiet, plain } => {
+            play::run(play::PlayArgs { file, players, seats, seed, script, save, log, quiet, plain })
         }
     }
 }

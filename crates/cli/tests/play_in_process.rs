@@ -48,11 +48,17 @@ fn play_keeping(
         save,
         log,
         quiet: false,
+        plain: true,
     };
     let mut input = Cursor::new(typed);
     let mut out: Vec<u8> = Vec::new();
-    let result =
-        play(&program, &loaded.checked.sources, path, args, &mut Io { input: &mut input, out: &mut out });
+    let result = play(
+        &program,
+        &loaded.checked.sources,
+        path,
+        args,
+        &mut Io { input: &mut input, out: &mut out, screen: None },
+    );
     (result, String::from_utf8(out).expect("the output is UTF-8"))
 }
 
@@ -113,6 +119,7 @@ fn a_failed_write_stops_the_game_with_an_output_error() {
         save: None,
         log: None,
         quiet: false,
+        plain: true,
     };
     let mut input = Cursor::new(Vec::new());
     let result = play(
@@ -120,7 +127,7 @@ fn a_failed_write_stops_the_game_with_an_output_error() {
         &loaded.checked.sources,
         "thebes",
         args,
-        &mut Io { input: &mut input, out: &mut Full },
+        &mut Io { input: &mut input, out: &mut Full, screen: None },
     );
     assert!(matches!(result, Err(Stop::Output(_))));
 }

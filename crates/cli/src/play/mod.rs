@@ -26,6 +26,7 @@ macro_rules! sayln {
 
 pub mod log;
 pub mod prompt;
+pub mod screen;
 pub mod script;
 pub mod view;
 
@@ -42,12 +43,17 @@ pub struct PlayArgs {
     pub save: Option<PathBuf>,
     pub log: Option<PathBuf>,
     pub quiet: bool,
+    /// The line mode even on a terminal.
+    pub plain: bool,
 }
 
 /// Where a game reads people's input and writes what they see.
 pub struct Io<'a> {
     pub input: &'a mut dyn BufRead,
     pub out: &'a mut dyn Write,
+    /// The full screen humans decide on; `None`: the line prompt on
+    /// `input` and `out`.
+    pub screen: Option<&'a mut dyn screen::Screen>,
 }
 
 /// Why a game stopped before its end.
@@ -77,12 +83,40 @@ enum Seat {
 }
 
 pub fn run(args: PlayArgs) -> ExitCode {
+    use std::io::IsTerminal;
     let file = args.file.clone();
+    let full_screen =
+        !args.plain && !args.quiet && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     with_program(&file, "play", |program, loaded| {
         let stdin = std::io::stdin();
-        let (mut input, mut stdout) = (stdin.lock(), std::io::stdout().lock());
-        let mut io = Io { input: &mut input, out: &mut stdout };
-        play(program, &loaded.checked.sources, &loaded.name, args, &mut io)
+        let mut input = stdin.lock();
+        if !full_screen {
+            let mut stdout = std::io::stdout().lock();
+            let mut io = Io { input: &mut input, out: &mut stdout, screen: None };
+            return play(program, &loaded.checked.sources, &loaded.name, args, &mut io);
+        }
+        // What the loop writes goes to the screen's log pane once a human
+        // is asked, and to the terminal until then; what comes after the
+        // last decision (the end, the score) is printed once the screen
+        // has closed.
+        let mut transcript = screen::Transcript::echoing(Box::new(std::io::stdout()));
+        let mut full = screen::FullScreen::new(
+            Box::new(ratatui::try_init),
+            Box::new(ratatui::restore),
+            Box::new(ratatui::crossterm::event::read),
+            transcript.clone(),
+        );
+        let result = {
+            let mut io = Io { input: &mut input, out: &mut transcript, screen: Some(&mut full) };
+            play(program, &loaded.checked.sources, &loaded.name, args, &mut io)
+        };
+        let opened = full.backend().is_some();
+        drop(full);
+        if opened {
+            let mut stdout = std::io::stdout().lock();
+            write!(stdout, "{}", transcript.since_mark())?;
+        }
+        result
     })
 }
 
@@ -253,7 +287,11 @@ pub fn play_script(
                     if let Some((_, a)) = game.asks().first() {
                         sayln!(out, "{me}, the rules ask you to `{}`:", rules.actions[*a].name);
                     }
-                    match prompt::ask(&game, &choices, sources, &mut *io.input, &mut *out)? {
+                    let answer = match io.screen.as_deref_mut() {
+                        Some(screen) => screen.ask(&game, &choices, sources)?,
+                        None => prompt::ask(&game, &choices, sources, &mut *io.input, &mut *out)?,
+                    };
+                    match answer {
                         prompt::Answer::Choice(c) => c,
                         prompt::Answer::Undo => {
                             let last = if undo_owner == Some(me) { undo.pop() } else { None };
@@ -269,19 +307,31 @@ pub fn play_script(
                             }
                             continue;
                         }
-                        prompt::Answer::Quit { typed } => {
+                        prompt::Answer::Quit { typed, keep } => {
                             // Without `--save`, one who typed `quit` is asked
-                            // whether to keep the game, in a file of its own.
+                            // whether to keep the game, in a file of its own
+                            // (the full screen has asked already).
                             let mut save = args.save.clone();
                             if save.is_none() && typed {
                                 let path = unused_save_path(&rules.game.name, seed);
-                                say!(out, "keep this game in {} to go on later? [Y/n] ", path.display());
-                                out.flush()?;
-                                let answer = match prompt::read_line(&mut *io.input, prompt::MAX_LINE) {
-                                    Ok(Some(prompt::Line::Text(t))) => t,
-                                    _ => "n".to_string(),
+                                let keep = match keep {
+                                    Some(k) => k,
+                                    None => {
+                                        say!(
+                                            out,
+                                            "keep this game in {} to go on later? [Y/n] ",
+                                            path.display()
+                                        );
+                                        out.flush()?;
+                                        let answer = match prompt::read_line(&mut *io.input, prompt::MAX_LINE)
+                                        {
+                                            Ok(Some(prompt::Line::Text(t))) => t,
+                                            _ => "n".to_string(),
+                                        };
+                                        !answer.trim().to_lowercase().starts_with('n')
+                                    }
                                 };
-                                if !answer.trim().to_lowercase().starts_with('n') {
+                                if keep {
                                     save = Some(path);
                                 }
                             }

@@ -81,9 +81,11 @@ pub enum Answer {
     Choice(Choice),
     /// Take back their last decision.
     Undo,
-    /// Stop: they typed `quit` (`typed`), or the input ended.
+    /// Stop: they typed `quit` (`typed`), or the input ended; `keep`:
+    /// whether to keep the game, when already asked.
     Quit {
         typed: bool,
+        keep: Option<bool>,
     },
 }
 
@@ -111,13 +113,13 @@ pub fn ask(
                 sayln!(out, "that line is not UTF-8 text; type a choice");
                 continue;
             }
-            Ok(None) | Err(_) => return Ok(Answer::Quit { typed: false }),
+            Ok(None) | Err(_) => return Ok(Answer::Quit { typed: false, keep: None }),
         };
         let line = line.trim();
         match line.split_whitespace().next() {
             None => continue,
             Some("help" | "?") => sayln!(out, "{HELP}"),
-            Some("quit" | "exit") => return Ok(Answer::Quit { typed: true }),
+            Some("quit" | "exit") => return Ok(Answer::Quit { typed: true, keep: None }),
             Some("undo") => return Ok(Answer::Undo),
             Some("show") => {
                 say!(out, "{}", wrap(&table(game, me), screen_width()));
@@ -153,15 +155,94 @@ pub fn ask(
 /// an action has more, those listed are the ones that make the most points
 /// on average over the imagined games (by the rules everyone can count),
 /// then the first in the engine's order; the numbers stay the engine's.
+/// Choices that spend a card for nothing are counted, not listed, unless
+/// every choice is asked for.
 pub fn choice_list(game: &Game, choices: &[Choice], only: Option<&str>, per_action: usize) -> String {
     let mut out = String::from("Choices:\n");
+    let groups = listing(game, choices, only);
+    let mut listed: Vec<(usize, String)> = Vec::new();
+    let mut notes = Vec::new();
+    for g in &groups {
+        let kept = g.entries.len().min(per_action);
+        for e in &g.entries[..kept] {
+            listed.push((e.number, format!("{}{}", e.text, e.preview)));
+        }
+        if g.entries.len() > kept {
+            let n = g.entries.len() - kept;
+            notes.push(format!("       ... {n} more `{}` choices (type `list {}`)", g.name, g.name));
+        }
+        if per_action == usize::MAX {
+            for w in &g.wasted {
+                listed.push((w.number, format!("{}   ({})", w.text, w.note)));
+            }
+        } else if !g.wasted.is_empty() {
+            let n = g.wasted.len();
+            notes.push(format!(
+                "       ... {n} `{}` choice{} that spend{} a card for nothing (type `list {}`)",
+                g.name,
+                crate::plural(n),
+                if n == 1 { "s" } else { "" },
+                g.name
+            ));
+        }
+    }
+    listed.sort_by_key(|(n, _)| *n);
+    for (n, text) in listed {
+        let _ = writeln!(out, "  {n:>3}. {text}");
+    }
+    for note in notes {
+        let _ = writeln!(out, "{note}");
+    }
+    out
+}
+
+/// How many choices of one action are listed in the engine's order; more
+/// are ranked by the points they make.
+const RANK_OVER: usize = 8;
+
+/// The legal choices of one action, as a player reads them.
+pub struct Group {
+    pub name: String,
+    /// Most points first when there are more than `RANK_OVER`, else in the
+    /// engine's order.
+    pub entries: Vec<Entry>,
+    /// Choices that use a flag which, in every imagined game, changes
+    /// nothing but spending a card: legal, but left out of short lists.
+    pub wasted: Vec<Entry>,
+    /// Whether `entries` are ordered by points (there were more than
+    /// `RANK_OVER`, and not all make the same).
+    pub ranked: bool,
+}
+
+/// One legal choice as listed.
+pub struct Entry {
+    /// Its number in the engine's list, from 1 (what the player types).
+    pub number: usize,
+    /// Its notation (`dig Egypt 3`).
+    pub text: String,
+    /// What it would do (`   (time +3, draws 3 from bag[Egypt])`), or for
+    /// a wasted choice, why it is one.
+    pub preview: String,
+    pub note: String,
+}
+
+/// The legal choices (of actions starting with `only`), grouped by action
+/// in the engine's order, each worked out once on the imagined games.
+pub fn listing(game: &Game, choices: &[Choice], only: Option<&str>) -> Vec<Group> {
     let imagined = imagine(game);
     let me = game.current();
-    // Which choices to list, per action, in the engine's order of actions.
+    let outcomes: Vec<Vec<Vec<(Figure, i64)>>> = choices
+        .iter()
+        .map(|c| match me {
+            Some(me) if only.is_none_or(|o| game.rules.actions[c.action].name.starts_with(o)) => {
+                outcomes_on(&imagined, me, c)
+            }
+            _ => Vec::new(),
+        })
+        .collect();
     let mut by_action: Vec<(ActionId, Vec<usize>)> = Vec::new();
     for (i, c) in choices.iter().enumerate() {
-        let name = &game.rules.actions[c.action].name;
-        if only.is_some_and(|o| !name.starts_with(o)) {
+        if only.is_some_and(|o| !game.rules.actions[c.action].name.starts_with(o)) {
             continue;
         }
         match by_action.iter_mut().find(|(a, _)| *a == c.action) {
@@ -169,33 +250,98 @@ pub fn choice_list(game: &Game, choices: &[Choice], only: Option<&str>, per_acti
             None => by_action.push((c.action, vec![i])),
         }
     }
-    let mut listed: Vec<usize> = Vec::new();
-    let mut hidden: Vec<(String, usize)> = Vec::new();
-    for (action, mut idx) in by_action {
-        if idx.len() > per_action {
-            if let Some(me) = me {
-                let score: Vec<(usize, f64)> =
-                    idx.iter().map(|i| (*i, mean_points(&imagined, me, &choices[*i]))).collect();
-                let mut ranked = score;
-                ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-                idx = ranked.into_iter().map(|(i, _)| i).collect();
+    let entry = |i: usize, note: String| Entry {
+        number: i + 1,
+        text: notation::format(game, &choices[i]),
+        preview: preview_from(game, &choices[i], outcomes[i].clone()),
+        note,
+    };
+    by_action
+        .into_iter()
+        .map(|(action, mut idx)| {
+            let mean = |i: usize| mean_points(&outcomes[i]);
+            let ranked = idx.len() > RANK_OVER && idx.iter().any(|i| mean(*i) != mean(idx[0]));
+            if ranked {
+                idx.sort_by(|a, b| mean(*b).total_cmp(&mean(*a)).then(a.cmp(b)));
             }
-            hidden.push((game.rules.actions[action].name.clone(), idx.len() - per_action));
-            idx.truncate(per_action);
-            idx.sort_unstable();
+            let mut entries = Vec::new();
+            let mut wasted = Vec::new();
+            for i in idx {
+                match wasted_flag(game, choices, &outcomes, i) {
+                    Some(note) => wasted.push(entry(i, note)),
+                    None => entries.push(entry(i, String::new())),
+                }
+            }
+            Group { name: game.rules.actions[action].name.clone(), entries, wasted, ranked }
+        })
+        .collect()
+}
+
+/// Whether choice `i` sets a flag that only spends a card: the same choice
+/// without it is legal too and, in every imagined game, does the same
+/// (the same numbers, draws, destination and points) but keeps what the
+/// flag spends. Then `spends Shovel for nothing: as 12`.
+fn wasted_flag(
+    game: &Game,
+    choices: &[Choice],
+    outcomes: &[Vec<Vec<(Figure, i64)>>],
+    i: usize,
+) -> Option<String> {
+    let c = &choices[i];
+    let params = &game.rules.actions[c.action].params;
+    for (k, v) in c.args.iter().enumerate() {
+        if *v != V::Bool(true) {
+            continue;
         }
-        listed.extend(idx);
+        let mut without = c.clone();
+        without.args[k] = V::Bool(false);
+        let Some(j) = choices.iter().position(|x| *x == without) else { continue };
+        let (a, b) = (&outcomes[i], &outcomes[j]);
+        if a.is_empty() || a.len() != b.len() {
+            continue;
+        }
+        let mut spent: Vec<String> = Vec::new();
+        let same = a.iter().zip(b).all(|(fa, fb)| {
+            let rest = |f: &Vec<(Figure, i64)>| -> Vec<(String, i64)> {
+                f.iter()
+                    .filter(|(x, _)| !matches!(x, Figure::Spends(_)))
+                    .map(|(x, n)| (x.key(), *n))
+                    .collect()
+            };
+            let spends = |f: &Vec<(Figure, i64)>, name: &str| {
+                f.iter().find(|(x, _)| matches!(x, Figure::Spends(n) if n == name)).map_or(0, |(_, n)| *n)
+            };
+            let mut ra = rest(fa);
+            let mut rb = rest(fb);
+            ra.retain(|(_, n)| *n != 0);
+            rb.retain(|(_, n)| *n != 0);
+            ra.sort();
+            rb.sort();
+            let more: Vec<String> = fa
+                .iter()
+                .filter_map(|(x, n)| match x {
+                    Figure::Spends(name) if *n > spends(fb, name) => Some(name.clone()),
+                    _ => None,
+                })
+                .collect();
+            let fewer = fb.iter().any(|(x, n)| matches!(x, Figure::Spends(name) if *n > spends(fa, name)));
+            for m in &more {
+                if !spent.contains(m) {
+                    spent.push(m.clone());
+                }
+            }
+            ra == rb && !more.is_empty() && !fewer
+        });
+        if same {
+            return Some(format!(
+                "`{}` spends {} for nothing: as {}",
+                params[k].name,
+                spent.join(" and "),
+                j + 1
+            ));
+        }
     }
-    listed.sort_unstable();
-    for i in listed {
-        let c = &choices[i];
-        let _ =
-            writeln!(out, "  {:>3}. {}{}", i + 1, notation::format(game, c), preview_on(game, &imagined, c));
-    }
-    for (name, n) in hidden {
-        let _ = writeln!(out, "       ... {n} more `{name}` choices (type `list {name}`)");
-    }
-    out
+    None
 }
 
 /// How many imagined games a preview is worked out on.
@@ -244,8 +390,7 @@ fn outcomes_on(imagined: &[Game], me: model::PlayerId, choice: &Choice) -> Vec<V
 
 /// The points a choice makes on average over the imagined games (for
 /// ordering a long list: the most promising first).
-fn mean_points(imagined: &[Game], me: model::PlayerId, choice: &Choice) -> f64 {
-    let outcomes = outcomes_on(imagined, me, choice);
+fn mean_points(outcomes: &[Vec<(Figure, i64)>]) -> f64 {
     let total: i64 = outcomes.iter().flatten().filter(|(f, _)| *f == Figure::Points).map(|(_, v)| *v).sum();
     total as f64 / outcomes.len().max(1) as f64
 }
@@ -253,7 +398,11 @@ fn mean_points(imagined: &[Game], me: model::PlayerId, choice: &Choice) -> f64 {
 /// `preview` on games already imagined.
 fn preview_on(game: &Game, imagined: &[Game], choice: &Choice) -> String {
     let Some(me) = game.current() else { return String::new() };
-    let mut outcomes = outcomes_on(imagined, me, choice);
+    preview_from(game, choice, outcomes_on(imagined, me, choice))
+}
+
+/// `preview` from a choice's figures on each imagined game.
+fn preview_from(game: &Game, choice: &Choice, mut outcomes: Vec<Vec<(Figure, i64)>>) -> String {
     // Components the choice names itself (a card taken, a set traded) need
     // no "spends".
     let named: Vec<&str> = choice
@@ -307,7 +456,7 @@ fn preview_on(game: &Game, imagined: &[Game], choice: &Choice) -> String {
 }
 
 /// What a preview counts.
-#[derive(PartialEq)]
+#[derive(Clone, PartialEq)]
 enum Figure {
     /// A number counter of the mover, by its name: how much it changes.
     Counter(String),
@@ -320,6 +469,19 @@ enum Figure {
     Goes(String),
     /// The mover's points by the rules everyone can count: the change.
     Points,
+}
+
+impl Figure {
+    /// A key to compare figures by.
+    fn key(&self) -> String {
+        match self {
+            Figure::Counter(n) => format!("counter {n}"),
+            Figure::Drawn(n) => format!("drawn {n}"),
+            Figure::Spends(n) => format!("spends {n}"),
+            Figure::Goes(n) => format!("goes {n}"),
+            Figure::Points => "points".to_string(),
+        }
+    }
 }
 
 /// The figures of one (imagined) outcome.

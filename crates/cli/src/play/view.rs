@@ -169,30 +169,65 @@ fn onlooker_view(game: &Game) -> engine::View {
     view
 }
 
+/// The table as a seat sees it, in parts: the line mode prints them one
+/// after another, the full screen puts each in its pane.
+pub struct TableParts {
+    /// `Thebes · action 12 · P1 to move`.
+    pub heading: String,
+    /// `turn order by time: P2 3 · P1 5`, when a counter orders turns.
+    pub order: Option<String>,
+    /// One line per player: their numbers, and the viewer's own per-place figures.
+    pub players: Vec<String>,
+    /// Zones with something to see: shared ones, the viewer's (`yours: ...`),
+    /// then others' open ones.
+    pub zones: Vec<String>,
+    /// What the viewer can count of what they cannot see (`unseen`).
+    pub unseen: Vec<String>,
+    /// The score as it stands, by the rules everyone can count.
+    pub score: Option<String>,
+}
+
 /// The table as `viewer` sees it (`None`: an onlooker, who sees what lies
 /// open to all).
 pub fn table_as(game: &Game, viewer: Option<PlayerId>) -> String {
+    let parts = table_parts(game, viewer);
+    let mut out = format!("\n── {} ──\n", parts.heading);
+    for line in parts.order.iter().chain(&parts.players) {
+        let _ = writeln!(out, "{line}");
+    }
+    for line in parts.zones.iter().chain(&parts.unseen) {
+        let _ = writeln!(out, "  {line}");
+    }
+    if let Some(line) = &parts.score {
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
+
+/// [`table_as`], in parts.
+pub fn table_parts(game: &Game, viewer: Option<PlayerId>) -> TableParts {
     let r = game.rules;
     let view = match viewer {
         Some(p) => game.view(p),
         None => onlooker_view(game),
     };
-    let mut out = String::new();
     let next = match game.current() {
         Some(p) => format!("{p} to move"),
         None => "the game is over".to_string(),
     };
-    let _ = writeln!(out, "\n── {} · action {} · {next} ──", r.game.title, game.actions_taken() + 1);
+    let heading = format!("{} · action {} · {next}", r.game.title, game.actions_taken() + 1);
+    let mut order = None;
     if let TurnPolicy::LowestCounter(c) = r.turns {
-        let mut order: Vec<PlayerId> = PlayerId::all(game.players()).collect();
+        let mut players: Vec<PlayerId> = PlayerId::all(game.players()).collect();
         let value = |p: PlayerId| match game.counter(c, Some(p), None) {
             V::Int(n) => n,
             _ => 0,
         };
-        order.sort_by(|a, b| value(*a).cmp(&value(*b)).then(game.arrival(*b).cmp(&game.arrival(*a))));
-        let line: Vec<String> = order.iter().map(|p| format!("{p} {}", value(*p))).collect();
-        let _ = writeln!(out, "turn order by {}: {}", r.counters[c].name, line.join(" · "));
+        players.sort_by(|a, b| value(*a).cmp(&value(*b)).then(game.arrival(*b).cmp(&game.arrival(*a))));
+        let line: Vec<String> = players.iter().map(|p| format!("{p} {}", value(*p))).collect();
+        order = Some(format!("turn order by {}: {}", r.counters[c].name, line.join(" · ")));
     }
+    let mut players = Vec::new();
     for p in PlayerId::all(game.players()) {
         let summary = player_summary(game, p);
         let mut parts = Vec::new();
@@ -212,42 +247,30 @@ pub fn table_as(game: &Game, viewer: Option<PlayerId>) -> String {
             parts.extend(per_place_lets(game, p));
         }
         let who = if viewer == Some(p) { " (you)" } else { "" };
-        let _ = writeln!(out, "{p}{who}: {}", parts.join(" · "));
+        players.push(format!("{p}{who}: {}", parts.join(" · ")));
     }
     // Shared zones first, then the player's own, then the others' open ones.
+    let mut zones = Vec::new();
+    let kind_of = |inst: &engine::Instance| inst.source.ok().map(|z| (z, r.zones[z].kind));
     for (i, inst) in game.layout.zone_insts().zip(&game.layout.instances) {
-        let Ok(z) = inst.source else { continue };
-        let zone = &r.zones[z];
-        if inst.player.is_some() {
-            continue;
-        }
-        if let Some(line) = zone_line(game, &view, i, zone.kind) {
-            let _ = writeln!(out, "  {line}");
+        let Some((_, kind)) = kind_of(inst) else { continue };
+        if inst.player.is_none() {
+            zones.extend(zone_line(game, &view, i, kind));
         }
     }
     for (i, inst) in game.layout.zone_insts().zip(&game.layout.instances) {
-        let Ok(z) = inst.source else { continue };
+        let Some((_, kind)) = kind_of(inst) else { continue };
         if inst.player.is_some() && inst.player == viewer {
-            if let Some(line) = zone_line(game, &view, i, r.zones[z].kind) {
-                let _ = writeln!(out, "  yours: {line}");
-            }
+            zones.extend(zone_line(game, &view, i, kind).map(|l| format!("yours: {l}")));
         }
     }
     for (i, inst) in game.layout.zone_insts().zip(&game.layout.instances) {
-        let Ok(z) = inst.source else { continue };
+        let Some((z, kind)) = kind_of(inst) else { continue };
         if inst.player.is_some_and(|p| Some(p) != viewer) && r.zones[z].visibility == Visibility::All {
-            if let Some(line) = zone_line(game, &view, i, r.zones[z].kind) {
-                let _ = writeln!(out, "  {line}");
-            }
+            zones.extend(zone_line(game, &view, i, kind));
         }
     }
-    for line in unseen(game, &view) {
-        let _ = writeln!(out, "  {line}");
-    }
-    if let Some(line) = score_now(game) {
-        let _ = writeln!(out, "{line}");
-    }
-    out
+    TableParts { heading, order, players, zones, unseen: unseen(game, &view), score: score_now(game) }
 }
 
 /// One back components show face down: its number, the hidden zones
