@@ -274,3 +274,19 @@ fn questions_asked_in_setup_are_answered_before_the_first_turn() {
     assert_eq!(g.current(), Some(order[0]));
     assert_eq!(choice_texts(&g), ["dig"]);
 }
+
+#[test]
+fn a_zone_shown_with_words_is_called_so_on_the_table_and_in_the_narration_but_not_in_the_log() {
+    use chronoscope_cli::play::{log::LogEvent, view};
+    let program = program();
+    let (mut g, _) = Game::new(&program, 2, 1).unwrap();
+    on_top(&mut g, "Thief");
+    let me = g.current().unwrap();
+    let events = g.apply(&notation::parse(&g, "dig").unwrap()).unwrap();
+    let told = view::narrate(&g, Some(me), &events).join("\n");
+    assert!(told.contains(&format!("hand of {me} -> the discards: Thief")), "{told}");
+    assert!(view::table(&g, me).contains("the discards: Thief"), "{}", view::table(&g, me));
+    // The log and the rules keep the zone's name.
+    let logged = format!("{:?}", LogEvent::all(&g, &[], &events));
+    assert!(logged.contains("\"discard\"") && !logged.contains("the discards"), "{logged}");
+}

@@ -385,6 +385,9 @@ pub fn diff(a: Side, b: Side) -> Vec<Entry> {
                     let _ = write!(d, ", overflow to {}", s.r.zones[o].name);
                 }
                 let _ = write!(d, ", visible to {}", z.visibility.name());
+                if let Some(l) = &z.label {
+                    let _ = write!(d, ", shown \"{l}\"");
+                }
                 (z.name.clone(), (d, s.at(z.span)))
             })
             .collect::<BTreeMap<_, _>>()

@@ -139,6 +139,9 @@ pub fn summary(r: &Ruleset, origin: &Origin, sources: &[(String, String)], playe
             desc.push_str(", one per player");
         }
         let _ = write!(desc, ", visible to {}", z.visibility.name());
+        if let Some(l) = &z.label {
+            let _ = write!(desc, ", shown \"{l}\"");
+        }
         let _ = writeln!(out, "  {:w$}  {desc}", name, w = width.unwrap_or(0));
     }
 

@@ -253,6 +253,25 @@ impl Layout {
     }
 
     /// A readable name: `bag[Place]`, `tableau of P2`, `supply of GROUP`.
+    /// A zone instance as players read it: its `shown` label when it has
+    /// one (`the later cards`), else as [`Layout::zone_name`] writes it.
+    pub fn zone_label(&self, r: &Ruleset, inst: ZoneInst) -> String {
+        let i = self.instance(inst);
+        match i.source.ok().and_then(|z| r.zones[z].label.as_ref()) {
+            Some(label) => {
+                let mut name = label.clone();
+                if let Some(p) = i.place {
+                    name = format!("{name}[{}]", r.places[p].name);
+                }
+                if let Some(p) = i.player {
+                    name = format!("{name} of {p}");
+                }
+                name
+            }
+            None => self.zone_name(r, inst),
+        }
+    }
+
     pub fn zone_name(&self, r: &Ruleset, inst: ZoneInst) -> String {
         let i = self.instance(inst);
         let mut name = match i.source {

@@ -261,6 +261,8 @@ pub struct Zone {
     /// Slot names of a row (`4` gives `1`..`4`).
     pub slots: Vec<String>,
     pub overflow: Option<ZoneId>,
+    /// What players read instead of the name (`shown "the later cards"`).
+    pub label: Option<String>,
     pub span: Span,
 }
 

@@ -210,6 +210,8 @@ pub struct ZoneDecl {
     pub visible: Option<Ident>,
     pub slots: Option<Slots>,
     pub overflow: Option<Ident>,
+    /// `shown "the later cards"`: what players read instead of the name.
+    pub label: Option<String>,
 }
 
 #[derive(Clone, Debug)]

@@ -504,7 +504,7 @@ fn preview_figures(game: &Game, me: model::PlayerId, events: &[Event]) -> Vec<(F
                 let hidden_zone = matches!(game.layout.instance(*from).source,
                     Ok(z) if r.zones[z].visibility == Visibility::Nobody);
                 if hidden_zone {
-                    add(Figure::Drawn(game.layout.zone_name(r, *from)), 1);
+                    add(Figure::Drawn(game.layout.zone_label(r, *from)), 1);
                 }
                 let mine = |z: &engine::ZoneInst| game.layout.instance(*z).player == Some(me);
                 if mine(from) && !mine(to) && game.visible_to(*from, me) {

@@ -326,7 +326,7 @@ pub fn unseen(game: &Game, view: &engine::View) -> Vec<String> {
         .into_iter()
         .map(|(_, zones, names)| {
             let zones: Vec<String> =
-                zones.iter().map(|(z, n)| format!("{} {n}", game.layout.zone_name(r, *z))).collect();
+                zones.iter().map(|(z, n)| format!("{} {n}", game.layout.zone_label(r, *z))).collect();
             format!("unseen in {}: {}", zones.join(", "), collapse(names.into_iter()).join(" · "))
         })
         .collect()
@@ -334,7 +334,7 @@ pub fn unseen(game: &Game, view: &engine::View) -> Vec<String> {
 
 fn zone_line(game: &Game, view: &engine::View, inst: ZoneInst, kind: ZoneKind) -> Option<String> {
     let r = game.rules;
-    let name = game.layout.zone_name(r, inst);
+    let name = game.layout.zone_label(r, inst);
     match &view.zones[inst.index()] {
         engine::ZoneView::Hidden(0) => None,
         engine::ZoneView::Hidden(n) => Some(format!("{name}: {n} hidden")),
@@ -432,7 +432,7 @@ fn sees(game: &Game, viewer: Option<PlayerId>, inst: ZoneInst) -> bool {
 /// pieces are told by the action line itself.
 pub fn narrate(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<String> {
     let r = game.rules;
-    let zone = |z: ZoneInst| game.layout.zone_name(r, z);
+    let zone = |z: ZoneInst| game.layout.zone_label(r, z);
     let mut out = Vec::new();
     let mut run: Option<(ZoneInst, ZoneInst, Vec<&str>, usize)> = None;
     let flush = |run: &mut Option<(ZoneInst, ZoneInst, Vec<&str>, usize)>, out: &mut Vec<String>| {

@@ -254,6 +254,7 @@ impl<'f> Checker<'f> {
                             visibility: Visibility::All,
                             slots: Vec::new(),
                             overflow: None,
+                            label: z.label.clone(),
                             span: z.name.span,
                         });
                         zone_items.push((z, item, id));

@@ -468,6 +468,7 @@ impl Lower<'_> {
         let mut visible = None;
         let mut slots = None;
         let mut overflow = None;
+        let mut label = None;
         for p in it {
             match p.as_rule() {
                 Rule::index_decl => index = Some(self.index_decl(p)),
@@ -483,6 +484,7 @@ impl Lower<'_> {
                             visible = inner.next().map(|p| self.ident(p));
                         }
                         Rule::overflow => overflow = inner.next().map(|p| self.ident(p)),
+                        Rule::zone_label => label = inner.next().map(|p| self.string(p)),
                         Rule::slots => {
                             let v = inner.next().expect("grammar: slots value");
                             slots = Some(if v.as_rule() == Rule::int {
@@ -499,7 +501,7 @@ impl Lower<'_> {
             }
         }
         let zone_kind = zone_kind.expect("grammar: zone kind");
-        ItemKind::Zone(ZoneDecl { name, index, zone_kind, per_player, visible, slots, overflow })
+        ItemKind::Zone(ZoneDecl { name, index, zone_kind, per_player, visible, slots, overflow, label })
     }
 
     pub(super) fn table<'i>(&mut self, mut it: impl Iterator<Item = Pair<'i, Rule>>) -> ItemKind {

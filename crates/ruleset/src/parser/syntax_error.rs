@@ -161,11 +161,14 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::value | Rule::map_value | Rule::list_value | Rule::literal => "a value",
         Rule::map_entry => "an entry such as `Egypt: 2`",
         Rule::index_decl => "`[class]`",
-        Rule::zone_option => "a zone option (`per player`, `visible to`, `slots`, `overflow to`)",
+        Rule::zone_option => {
+            "a zone option (`per player`, `visible to`, `slots`, `overflow to`, `shown \"...\"`)"
+        }
         Rule::per_player => "`per player`",
         Rule::visibility => "`visible to`",
         Rule::slots => "`slots`",
         Rule::overflow => "`overflow to`",
+        Rule::zone_label => "`shown \"words players read\"`",
         Rule::dimension => "a dimension such as `[weeks: 1..12]`",
         Rule::table_body => "`= [...]` or `{ rows }`",
         Rule::table_row => "a row such as `1: [0, 1, 2]`",
