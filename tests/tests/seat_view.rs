@@ -328,3 +328,31 @@ fn a_flag_that_only_spends_a_card_is_left_out_of_the_short_list_and_changes_noth
     }
     assert!(found >= 10, "{found} wasted choices checked");
 }
+
+#[test]
+fn the_table_shows_the_standings_of_each_majority_with_what_each_player_has() {
+    use chronoscope_cli::play::view::{standings, table};
+    let thebes = scenario::load("rulesets/thebes/thebes.ruleset");
+    let (mut g, _) = Game::new(&thebes, 3, 4).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+    for _ in 0..40 {
+        let choices = g.choices();
+        g.step(&choices[rng.gen_range(0..choices.len())]).unwrap();
+    }
+    let lines = standings(&g);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let line = &lines[0];
+    assert!(table(&g, g.current().unwrap()).contains(line.as_str()));
+    // One cell per site, each player with books there listed with their count.
+    for site in ["Greece", "Crete", "Egypt", "Palestine", "Mesopotamia"] {
+        let place = engine::V::Place(thebes.place_named(site).unwrap());
+        let cell = line.split(" · ").find(|c| c.contains(site)).unwrap_or_else(|| panic!("{site}: {line}"));
+        for p in PlayerId::all(3) {
+            let books = match g.call_let("site_books", Some(p), vec![engine::V::Player(p), place.clone()]) {
+                Some(Ok(engine::V::Int(n))) => n,
+                other => panic!("{other:?}"),
+            };
+            assert_eq!(books != 0, cell.contains(&format!("{p} {books}")), "{site} {p} {books}: {line}");
+        }
+    }
+}

@@ -68,6 +68,9 @@ pub struct ScoreSheet {
     pub totals: Vec<i64>,
     /// Everyone with the highest total.
     pub winners: Vec<PlayerId>,
+    /// For each row of a majority rule, by the row's name: what each player
+    /// has of what it measures (the standings).
+    pub measures: Vec<(String, Vec<i64>)>,
 }
 
 /// A checked ruleset with everything the engine works out once for it: the
@@ -934,6 +937,7 @@ impl<'p> Game<'p> {
         let n = self.players();
         let it = self.interp(false);
         let mut rows = Vec::new();
+        let mut measures = Vec::new();
         for s in &self.rules.scores {
             let indexes: Vec<Option<PlaceId>> = match s.index {
                 Some(c) => self.rules.classes[c].places.iter().map(|p| Some(*p)).collect(),
@@ -970,7 +974,8 @@ impl<'p> Game<'p> {
                         let minimum = it.int(minimum, &self.state, &mut frame(first))?;
                         let best = m.iter().copied().max().unwrap_or(0);
                         let leaders = m.iter().filter(|x| **x == best).count();
-                        m.iter()
+                        let points = m
+                            .iter()
                             .map(|x| {
                                 if *x != best || best < minimum {
                                     0
@@ -980,7 +985,9 @@ impl<'p> Game<'p> {
                                     tied
                                 }
                             })
-                            .collect()
+                            .collect();
+                        measures.push((name.clone(), m));
+                        points
                     }
                 };
                 rows.push((name, points));
@@ -1003,7 +1010,7 @@ impl<'p> Game<'p> {
             let target = target.copied().unwrap_or(0);
             winners = winners.into_iter().zip(values).filter(|(_, v)| *v == target).map(|(p, _)| p).collect();
         }
-        Ok(ScoreSheet { rows, totals, winners })
+        Ok(ScoreSheet { rows, totals, winners, measures })
     }
 }
 

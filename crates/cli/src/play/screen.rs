@@ -160,6 +160,7 @@ impl Page {
         let mut table: Vec<String> = Vec::new();
         table.extend(parts.order);
         table.extend(parts.score);
+        table.extend(parts.standings);
         let bold = table.len();
         table.extend(parts.zones);
         let players = table.len();

@@ -183,8 +183,10 @@ pub struct TableParts {
     pub zones: Vec<String>,
     /// What the viewer can count of what they cannot see (`unseen`).
     pub unseen: Vec<String>,
-    /// The score as it stands, by the rules everyone can count.
+    /// The score as it stands, by the rules everyone can count, and the
+    /// standings of each majority everyone can count.
     pub score: Option<String>,
+    pub standings: Vec<String>,
 }
 
 /// The table as `viewer` sees it (`None`: an onlooker, who sees what lies
@@ -198,7 +200,7 @@ pub fn table_as(game: &Game, viewer: Option<PlayerId>) -> String {
     for line in parts.zones.iter().chain(&parts.unseen) {
         let _ = writeln!(out, "  {line}");
     }
-    if let Some(line) = &parts.score {
+    for line in parts.score.iter().chain(&parts.standings) {
         let _ = writeln!(out, "{line}");
     }
     out
@@ -270,7 +272,15 @@ pub fn table_parts(game: &Game, viewer: Option<PlayerId>) -> TableParts {
             zones.extend(zone_line(game, &view, i, kind));
         }
     }
-    TableParts { heading, order, players, zones, unseen: unseen(game, &view), score: score_now(game) }
+    TableParts {
+        heading,
+        order,
+        players,
+        zones,
+        unseen: unseen(game, &view),
+        score: score_now(game),
+        standings: standings(game),
+    }
 }
 
 /// One back components show face down: its number, the hidden zones
@@ -569,6 +579,48 @@ pub fn score_now(game: &Game) -> Option<String> {
         let _ = write!(line, "; at the end also {}", hidden.join(", "));
     }
     Some(line)
+}
+
+/// The standings of each majority everyone can count (`public_scores`),
+/// one line per rule: who has how much, most first, per place
+/// (`standings site_majority: Greece P2 3, P1 1 · Crete nobody · ...`);
+/// players with nothing left out.
+pub fn standings(game: &Game) -> Vec<String> {
+    let r = game.rules;
+    let public = public_scores(r);
+    let Ok(sheet) = game.scores() else { return Vec::new() };
+    let mut out = Vec::new();
+    for (s, open) in r.scores.iter().zip(&public) {
+        if !open || !matches!(s.form, model::ScoreForm::Majority { .. }) {
+            continue;
+        }
+        let mut cells = Vec::new();
+        for (row, m) in &sheet.measures {
+            let place = match row.strip_prefix(s.name.as_str()) {
+                Some("") => None,
+                Some(rest) if rest.starts_with('[') => {
+                    Some(rest.trim_start_matches('[').trim_end_matches(']'))
+                }
+                _ => continue,
+            };
+            let mut who: Vec<(PlayerId, i64)> =
+                PlayerId::all(m.len()).map(|p| (p, m[p.index()])).filter(|(_, v)| *v != 0).collect();
+            who.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            let text = if who.is_empty() {
+                "nobody".to_string()
+            } else {
+                who.iter().map(|(p, v)| format!("{p} {v}")).collect::<Vec<_>>().join(", ")
+            };
+            cells.push(match place {
+                Some(pl) => format!("{pl} {text}"),
+                None => text,
+            });
+        }
+        if !cells.is_empty() {
+            out.push(format!("standings {}: {}", s.name, cells.join(" · ")));
+        }
+    }
+    out
 }
 
 /// The width to wrap the table to: `COLUMNS` when set, else 80.
