@@ -348,7 +348,7 @@ fn the_table_shows_the_standings_of_each_majority_with_what_each_player_has() {
         let place = engine::V::Place(thebes.place_named(site).unwrap());
         let cell = line.split(" · ").find(|c| c.contains(site)).unwrap_or_else(|| panic!("{site}: {line}"));
         for p in PlayerId::all(3) {
-            let books = match g.call_let("site_books", Some(p), vec![engine::V::Player(p), place.clone()]) {
+            let books = match g.call_let("site_books", Some(p), vec![engine::V::Player(p), place]) {
                 Some(Ok(engine::V::Int(n))) => n,
                 other => panic!("{other:?}"),
             };
