@@ -95,6 +95,7 @@ macro_rules! outln {
 
 pub mod check;
 pub mod diff;
+pub mod lsp;
 pub mod play;
 pub mod render;
 pub mod replay;
@@ -159,6 +160,8 @@ pub enum Command {
         #[arg(long)]
         plain: bool,
     },
+    /// A language server for `.ruleset` files on stdin and stdout, for editors (editors/README.md).
+    Lsp,
     /// The table after action N of a saved game or a log, as a seat or an onlooker sees it.
     Replay {
         /// The ruleset the game was played with.
@@ -263,6 +266,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Command::Lsp => lsp::run(),
         Command::Diff { a, b, format } => diff::run(&a, &b, format == Format::Json),
         Command::Replay { file, game, to, seat } => replay::run(replay::ReplayArgs { file, game, to, seat }),
         Command::Play { file, players, seats, seed, script, save, log, quiet, plain } => {

@@ -20,7 +20,7 @@ pub fn load(path: &Path) -> Loaded {
 }
 
 /// Read a file, refusing one larger than a ruleset may be without reading it.
-fn read_file(path: &str) -> Result<Vec<u8>, String> {
+pub(crate) fn read_file(path: &str) -> Result<Vec<u8>, String> {
     // Looked at before opening: opening a named pipe would wait for a
     // writer for ever, and a device reads without end (`/dev/zero`).
     let meta = std::fs::metadata(path).map_err(|e| io_reason(&e))?;

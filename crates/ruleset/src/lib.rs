@@ -13,6 +13,7 @@ pub mod check;
 pub mod diagnostic;
 pub mod merge;
 pub mod origin;
+pub mod outline;
 pub mod parser;
 pub mod span;
 pub mod suggest;
@@ -35,6 +36,8 @@ pub struct Checked {
     pub origin: Origin,
     pub diagnostics: Vec<Diagnostic>,
     pub sources: Vec<(String, String)>,
+    /// Every declared name with where (even when there are errors).
+    pub outline: Vec<outline::Declared>,
 }
 
 impl Checked {
@@ -77,7 +80,8 @@ pub fn check_file(path: &str, read: &mut dyn FnMut(&str) -> Result<Vec<u8>, Stri
     diags.sort_by_key(|d| (d.label.span.file, d.label.span.start, d.severity));
     let ruleset = if diags.iter().any(Diagnostic::is_error) { None } else { ruleset };
     let origin = Origin { files: sources.iter().map(|(n, _)| n.clone()).collect(), changes, provenance };
-    Checked { ruleset, origin, diagnostics: diags, sources }
+    let outline = outline::outline(&file);
+    Checked { ruleset, origin, diagnostics: diags, sources, outline }
 }
 
 struct Loader<'a> {

@@ -173,6 +173,11 @@ pub fn item_words() -> impl Iterator<Item = &'static str> {
     KEYWORDS.iter().filter(|k| k.item).flat_map(|k| k.words.iter().copied())
 }
 
+/// Every keyword (for an editor's completion).
+pub fn all_words() -> impl Iterator<Item = &'static str> {
+    KEYWORDS.iter().flat_map(|k| k.words.iter().copied())
+}
+
 /// The words refused as names in expressions (and so as declared names).
 pub fn reserved_words() -> impl Iterator<Item = &'static str> {
     KEYWORDS.iter().filter(|k| k.reserved).flat_map(|k| k.words.iter().copied())
