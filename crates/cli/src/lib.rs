@@ -95,6 +95,7 @@ macro_rules! outln {
 
 pub mod check;
 pub mod diff;
+pub mod explain;
 pub mod lsp;
 pub mod play;
 pub mod render;
@@ -159,6 +160,20 @@ pub enum Command {
         /// is not a terminal.
         #[arg(long)]
         plain: bool,
+    },
+    /// The rules behind one action of a saved game or a log (or behind its score), with file:line
+    /// and the values they read.
+    Explain {
+        /// The ruleset the game was played with.
+        file: PathBuf,
+        /// A save (`play --save`) or a log (`play --log`).
+        game: PathBuf,
+        /// The action to explain, from 1.
+        #[arg(long)]
+        action: Option<usize>,
+        /// Explain the score after the last action instead (the default without --action).
+        #[arg(long)]
+        score: bool,
     },
     /// A language server for `.ruleset` files on stdin and stdout, for editors (editors/README.md).
     Lsp,
@@ -267,6 +282,9 @@ pub fn run(cli: Cli) -> ExitCode {
             }
         },
         Command::Lsp => lsp::run(),
+        Command::Explain { file, game, action, score } => {
+            explain::run(explain::ExplainArgs { file, game, action, score })
+        }
         Command::Diff { a, b, format } => diff::run(&a, &b, format == Format::Json),
         Command::Replay { file, game, to, seat } => replay::run(replay::ReplayArgs { file, game, to, seat }),
         Command::Play { file, players, seats, seed, script, save, log, quiet, plain } => {

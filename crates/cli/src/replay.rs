@@ -62,14 +62,11 @@ pub fn read_game(path: &Path) -> Result<Script, String> {
     Ok(s)
 }
 
-pub fn replay(
-    rules: &Program,
-    sources: &[(String, String)],
-    args: &ReplayArgs,
-    out: &mut dyn Write,
-) -> Result<(), Stop> {
-    let shown = args.game.display();
-    let script = read_game(&args.game)?;
+/// A saved game or a log read for a replay: its actions, seed and players,
+/// refused when it was played with another text of the ruleset.
+pub fn read_for_replay(sources: &[(String, String)], path: &Path) -> Result<(Script, u64, u32), Stop> {
+    let shown = path.display();
+    let script = read_game(path)?;
     let hash = ruleset_hash(sources);
     if script.ruleset.as_ref().is_some_and(|h| *h != hash) {
         return Err(Stop::Error(format!(
@@ -81,6 +78,39 @@ pub fn replay(
             "`{shown}` does not say its seed and players (`# seed N`, `# players N`)"
         )));
     };
+    Ok((script, seed, players))
+}
+
+/// The game after the first `n` actions of a script.
+pub fn play_to<'r>(
+    rules: &'r Program,
+    sources: &[(String, String)],
+    path: &Path,
+    script: &Script,
+    (seed, players): (u64, u32),
+    n: usize,
+) -> Result<(Game<'r>, Vec<engine::Event>), Stop> {
+    let shown = path.display();
+    let (mut game, _) = Game::new(rules, players as usize, seed).map_err(|f| fail_text(&f, sources))?;
+    let mut last = Vec::new();
+    for (line, text) in &script.actions[..n.min(script.actions.len())] {
+        let choice =
+            notation::parse(&game, text).map_err(|e| format!("`{shown}` line {line}: `{text}`: {e}"))?;
+        last = game
+            .apply(&choice)
+            .map_err(|f| format!("`{shown}` line {line}: `{text}`: {}", fail_text(&f, sources)))?;
+    }
+    Ok((game, last))
+}
+
+pub fn replay(
+    rules: &Program,
+    sources: &[(String, String)],
+    args: &ReplayArgs,
+    out: &mut dyn Write,
+) -> Result<(), Stop> {
+    let shown = args.game.display();
+    let (script, seed, players) = read_for_replay(sources, &args.game)?;
     let seat = match &args.seat {
         None => None,
         Some(word) => {
@@ -100,15 +130,7 @@ pub fn replay(
     if to > total {
         return Err(Stop::Error(format!("`{shown}` has {total} actions, not {to}")));
     }
-    let (mut game, _) = Game::new(rules, players as usize, seed).map_err(|f| fail_text(&f, sources))?;
-    let mut last = Vec::new();
-    for (line, text) in &script.actions[..to] {
-        let choice =
-            notation::parse(&game, text).map_err(|e| format!("`{shown}` line {line}: `{text}`: {e}"))?;
-        last = game
-            .apply(&choice)
-            .map_err(|f| format!("`{shown}` line {line}: `{text}`: {}", fail_text(&f, sources)))?;
-    }
+    let (game, last) = play_to(rules, sources, &args.game, &script, (seed, players), to)?;
     let who = seat.map_or("an onlooker".to_string(), |p| p.to_string());
     writeln!(
         out,

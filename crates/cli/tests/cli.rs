@@ -967,3 +967,62 @@ fn a_human_who_quits_without_a_save_is_offered_one_and_the_hint_resumes_it() {
     assert!(again.contains("seats: P1 human, P2 random") && again.contains("P1> "), "{again}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn explain_traces_a_dig_to_the_chronoscope_entry_that_set_how_many_tokens_it_drew_and_the_score_to_its_rules()
+{
+    let dir = std::env::temp_dir().join(format!("chronoscope-explain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("game.save");
+    let ruleset = "rulesets/thebes/thebes.ruleset";
+    let played =
+        run(&["play", ruleset, "--players", "3", "--seed", "7", "--quiet", "--save", save.to_str().unwrap()]);
+    assert!(played.status.success(), "{}", stderr(&played));
+    let text = std::fs::read_to_string(&save).unwrap();
+    let actions: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    let mut digs = 0;
+    for (i, action) in actions.iter().enumerate().filter(|(_, a)| a.starts_with("dig ")) {
+        let n = (i + 1).to_string();
+        let o = run(&["explain", ruleset, save.to_str().unwrap(), "--action", &n]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.starts_with(&format!("action {n}: ")) && out.contains(action), "{out}");
+        // Tokens drawn: the chronoscope entry read plus the shovels (for a
+        // dig without a lone shovel, the `shovel_tokens` let read); no bag
+        // runs short in this game.
+        let read = |name: &str| -> i64 {
+            out.lines()
+                .filter(|l| l.contains(name))
+                .last()
+                .and_then(|l| l.split(" = ").nth(1))
+                .and_then(|v| v.split_whitespace().next())
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("no `{name}` read: {out}"))
+        };
+        let drawn = out.lines().filter(|l| l.contains("bag[") && l.contains("-> revealed")).count() as i64;
+        if !action.contains("lone_shovel") {
+            let expected = read(" chronoscope[") + read(" shovel_tokens(");
+            assert_eq!(drawn, expected, "{out}");
+        }
+        assert!(out.contains("thebes.ruleset:"), "{out}");
+        digs += 1;
+    }
+    assert!(digs >= 5, "{digs} digs explained");
+    // The score: each rule's line, and the totals the game ended with.
+    let score = stdout(&run(&["explain", ruleset, save.to_str().unwrap(), "--score"]));
+    assert!(score.contains("final score") && score.contains("site_majority[Greece]"), "{score}");
+    assert!(score.contains("(let at :"), "{score}");
+    let replayed = stdout(&run(&["play", ruleset, "--script", save.to_str().unwrap()]));
+    let totals = replayed.lines().find(|l| l.trim_start().starts_with("total")).unwrap();
+    let numbers: Vec<&str> = totals.split_whitespace().skip(1).collect();
+    let expected: Vec<String> = numbers.iter().enumerate().map(|(p, v)| format!("P{} {v}", p + 1)).collect();
+    assert!(score.contains(&format!("total: {}", expected.join(", "))), "{totals}\n{score}");
+    // An action that is not there.
+    let none = run(&["explain", ruleset, save.to_str().unwrap(), "--action", "100000"]);
+    assert!(
+        !none.status.success() && stderr(&none).contains("there is no action 100000"),
+        "{}",
+        stderr(&none)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -7,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::event::Event;
 
-use crate::interp::{Fail, Frame, Interp, MAX_WORK};
+use crate::interp::{Fail, Frame, Interp, Traced, MAX_WORK};
 use crate::legality::{SetBound, TrialPlan};
 use crate::state::{shuffle, Cells, Layout, State, ZoneInst, V};
 
@@ -267,6 +267,7 @@ impl<'p> Game<'p> {
             events: if record { Some(Vec::new()) } else { None },
             reasons: true,
             work: &self.work,
+            trace: None,
         }
     }
 
@@ -644,17 +645,23 @@ impl<'p> Game<'p> {
 
     /// Run a choice on a copy of the state: the copy afterwards, or why not.
     fn try_choice(&self, choice: &Choice, me: PlayerId) -> Result<(State, Vec<Event>), Fail> {
-        self.try_on(choice, me, false)
+        self.try_on(choice, me, false, None)
     }
 
-    fn try_on(&self, choice: &Choice, me: PlayerId, record: bool) -> Result<(State, Vec<Event>), Fail> {
+    fn try_on(
+        &self,
+        choice: &Choice,
+        me: PlayerId,
+        record: bool,
+        trace: Option<&std::cell::RefCell<Vec<Traced>>>,
+    ) -> Result<(State, Vec<Event>), Fail> {
         let action = self
             .rules
             .actions
             .get(choice.action.index())
             .ok_or_else(|| Fail::Illegal { reason: "no such action".into(), span: model::Span::default() })?;
         let mut frame = Frame::with_sets(Some(me), choice.args.clone(), choice.sets.clone());
-        let mut it = self.interp(record);
+        let mut it = Interp { trace, ..self.interp(record) };
         // Most choices fail on a `require` before anything changes: find
         // out on the real state, without copying it.
         let start = it.probe(&action.body.stmts, &self.state, &mut frame)?;
@@ -814,7 +821,7 @@ impl<'p> Game<'p> {
             span: model::Span::default(),
         })?;
         self.valid_args(choice, me)?;
-        self.try_on(choice, me, true).map(|(_, events)| events)
+        self.try_on(choice, me, true, None).map(|(_, events)| events)
     }
 
     /// Apply a legal choice. On any failure the state is unchanged.
@@ -828,14 +835,31 @@ impl<'p> Game<'p> {
         self.apply_recording(choice, false).map(|_| ())
     }
 
+    /// `apply`, noting every let called and table entry read on the way,
+    /// with its value (for `explain`).
+    pub fn apply_traced(&mut self, choice: &Choice) -> Result<(Vec<Event>, Vec<Traced>), Fail> {
+        let trace = std::cell::RefCell::new(Vec::new());
+        let events = self.apply_with(choice, true, Some(&trace))?;
+        Ok((events, trace.into_inner()))
+    }
+
     fn apply_recording(&mut self, choice: &Choice, record: bool) -> Result<Vec<Event>, Fail> {
+        self.apply_with(choice, record, None)
+    }
+
+    fn apply_with(
+        &mut self,
+        choice: &Choice,
+        record: bool,
+        trace: Option<&std::cell::RefCell<Vec<Traced>>>,
+    ) -> Result<Vec<Event>, Fail> {
         self.work.set(0);
         let me = self.current().ok_or_else(|| Fail::Illegal {
             reason: "the game is over".into(),
             span: model::Span::default(),
         })?;
         self.valid_args(choice, me)?;
-        let (st, events) = self.try_on(choice, me, record)?;
+        let (st, events) = self.try_on(choice, me, record, trace)?;
         self.state = st;
         Ok(events)
     }
@@ -933,9 +957,20 @@ impl<'p> Game<'p> {
 
     /// The score by rule, as things stand.
     pub fn scores(&self) -> Result<ScoreSheet, Fail> {
+        self.scores_with(None)
+    }
+
+    /// `scores`, noting every let called and table entry read (`explain`).
+    pub fn scores_traced(&self) -> Result<(ScoreSheet, Vec<Traced>), Fail> {
+        let trace = std::cell::RefCell::new(Vec::new());
+        let sheet = self.scores_with(Some(&trace))?;
+        Ok((sheet, trace.into_inner()))
+    }
+
+    fn scores_with(&self, trace: Option<&std::cell::RefCell<Vec<Traced>>>) -> Result<ScoreSheet, Fail> {
         self.work.set(0);
         let n = self.players();
-        let it = self.interp(false);
+        let it = Interp { trace, ..self.interp(false) };
         let mut rows = Vec::new();
         let mut measures = Vec::new();
         for s in &self.rules.scores {

@@ -19,6 +19,6 @@ mod state;
 
 pub use event::Event;
 pub use game::{Choice, Game, Program, ScoreSheet, View, ZoneView, MAX_SETS};
-pub use interp::{Fail, MAX_WORK};
+pub use interp::{Fail, Traced, TracedKind, MAX_WORK};
 pub use position::{At, Snapshot};
 pub use state::{Instance, Layout, ZoneInst, V};

@@ -77,7 +77,7 @@ impl Interp<'_> {
             }
             ExprKind::Let { id, args } => match self.consts.get(id.index()) {
                 Some(Some(v)) => *v,
-                _ => self.call(*id, args, st, f, Self::eval)?,
+                _ => self.call(*id, args, e.span, st, f, Self::eval)?,
             },
             ExprKind::Aggregate { func, value, var, domain, filter } => {
                 self.aggregate(*func, value.as_deref(), *var, domain, filter.as_deref(), st, f)?
@@ -103,10 +103,11 @@ impl Interp<'_> {
 
     /// A let's value: its body, as `value` evaluates it, in a frame of its
     /// arguments (evaluated in the caller's frame).
-    pub(super) fn call<T>(
+    pub(super) fn call<T: super::AsV>(
         &self,
         id: LetId,
         args: &[Expr],
+        at: Span,
         st: &State,
         f: &mut Frame,
         value: impl Fn(&Self, &Expr, &State, &mut Frame) -> R<T>,
@@ -118,7 +119,15 @@ impl Interp<'_> {
             let v = self.eval(a, st, f)?;
             inner.set(i, v);
         }
-        value(self, body, st, &mut inner)
+        let Some(trace) = self.trace else { return value(self, body, st, &mut inner) };
+        let given: Vec<V> = (0..args.len()).map(|i| inner.peek(i).copied().unwrap_or(V::None)).collect();
+        let v = value(self, body, st, &mut inner)?;
+        trace.borrow_mut().push(super::Traced {
+            what: super::TracedKind::Let(id, given),
+            value: v.as_v(),
+            at,
+        });
+        Ok(v)
     }
 
     /// Evaluate a number (`none` counts as 0). Leaves inline, as `eval`.
@@ -156,7 +165,7 @@ impl Interp<'_> {
             },
             ExprKind::Let { id, args } => match self.consts.get(id.index()) {
                 Some(Some(V::Int(n))) => return Ok(*n),
-                _ => return self.call(*id, args, st, f, Self::int),
+                _ => return self.call(*id, args, e.span, st, f, Self::int),
             },
             ExprKind::If(c, a, b) => {
                 return if self.bool(c, st, f)? { self.int(a, st, f) } else { self.int(b, st, f) };
@@ -249,7 +258,7 @@ impl Interp<'_> {
             },
             ExprKind::Let { id, args } => match self.consts.get(id.index()) {
                 Some(Some(V::Bool(b))) => return Ok(*b),
-                _ => return self.call(*id, args, st, f, Self::bool),
+                _ => return self.call(*id, args, e.span, st, f, Self::bool),
             },
             ExprKind::If(c, a, b) => {
                 return if self.bool(c, st, f)? { self.bool(a, st, f) } else { self.bool(b, st, f) };
@@ -303,7 +312,13 @@ impl Interp<'_> {
             };
         }
         match t.get(ks) {
-            Some(v) => Ok(v),
+            Some(v) => {
+                if let Some(trace) = self.trace {
+                    let what = super::TracedKind::Table(table, ks.to_vec());
+                    trace.borrow_mut().push(super::Traced { what, value: V::Int(v), at: span });
+                }
+                Ok(v)
+            }
             None => {
                 let dims: Vec<String> =
                     t.dims.iter().map(|d| format!("{} {}..{}", d.name, d.lo, d.hi)).collect();

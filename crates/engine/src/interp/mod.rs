@@ -169,6 +169,50 @@ pub struct Interp<'a> {
     /// Work done so far by whoever runs rules now (the game's budget; see
     /// `MAX_WORK`).
     pub work: &'a Cell<u64>,
+    /// Where to note each let called and table read, with its value (for
+    /// `explain`); `None` in play.
+    pub trace: Option<&'a std::cell::RefCell<Vec<Traced>>>,
+}
+
+/// A value the rules read while they ran: a let called or a table entry
+/// looked up, where the rules asked for it, and what it was.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Traced {
+    pub what: TracedKind,
+    pub value: V,
+    /// The expression that asked for it.
+    pub at: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TracedKind {
+    /// A let, with its arguments.
+    Let(model::LetId, Vec<V>),
+    /// A table entry, by its keys (an enumeration's value as its position).
+    Table(model::TableId, Vec<i64>),
+}
+
+/// A value a traced let gives, as a `V`.
+pub trait AsV {
+    fn as_v(&self) -> V;
+}
+
+impl AsV for V {
+    fn as_v(&self) -> V {
+        *self
+    }
+}
+
+impl AsV for i64 {
+    fn as_v(&self) -> V {
+        V::Int(*self)
+    }
+}
+
+impl AsV for bool {
+    fn as_v(&self) -> V {
+        V::Bool(*self)
+    }
 }
 
 /// The most steps one call into the engine may take (listing the legal
