@@ -992,8 +992,7 @@ fn explain_traces_a_dig_to_the_chronoscope_entry_that_set_how_many_tokens_it_dre
         // runs short in this game.
         let read = |name: &str| -> i64 {
             out.lines()
-                .filter(|l| l.contains(name))
-                .last()
+                .rfind(|l| l.contains(name))
                 .and_then(|l| l.split(" = ").nth(1))
                 .and_then(|v| v.split_whitespace().next())
                 .and_then(|v| v.parse().ok())
