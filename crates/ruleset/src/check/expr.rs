@@ -292,8 +292,18 @@ impl<'f> Checker<'f> {
                 }
             }
             if cx.lookup(&n.name).is_none() {
-                if !self.quiet {
+                // A tag a component was given without a `tag` line: that
+                // line is the one mistake, reported where the tag is given.
+                if !self.quiet && !self.undeclared_tags.contains(&n.name) {
                     let help = help_for(&n.name, self.tags.iter().map(String::as_str));
+                    let help = help.or_else(|| {
+                        self.declared_tags.then(|| {
+                            format!(
+                                "declare it with `tag {}` and give it to components in their `tags`",
+                                n.name
+                            )
+                        })
+                    });
                     self.error(errors::unknown_tag(n, e.span, help));
                 }
                 return Expr { kind: ExprKind::Tag(TagId::default()), span: e.span };

@@ -95,6 +95,9 @@ struct Checker<'f> {
     tag_ids: HashMap<String, TagId>,
     /// The ruleset lists its tags with `tag`: components may use only those.
     declared_tags: bool,
+    /// Tags written on components but missing from the `tag` list: already
+    /// reported there, so their uses in rules are not reported again.
+    undeclared_tags: std::collections::HashSet<String>,
     attr_names: Vec<String>,
     kinds: Vec<Kind>,
     groups: Vec<Group>,
@@ -162,6 +165,7 @@ impl<'f> Checker<'f> {
             tags: Vec::new(),
             tag_ids: HashMap::new(),
             declared_tags: false,
+            undeclared_tags: std::collections::HashSet::new(),
             attr_names: Vec::new(),
             kinds: Vec::new(),
             groups: Vec::new(),

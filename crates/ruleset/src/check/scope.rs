@@ -203,6 +203,7 @@ impl<'f> Checker<'f> {
     /// typo.
     pub(super) fn component_tag(&mut self, name: &str, span: Span) -> Option<TagId> {
         if self.declared_tags && !self.tag_ids.contains_key(name) {
+            self.undeclared_tags.insert(name.to_string());
             let help = help_for(name, self.tags.iter().map(String::as_str));
             self.error(errors::undeclared_tag(name, span, help));
             return None;

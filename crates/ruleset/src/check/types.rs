@@ -39,8 +39,10 @@ impl<'f> Checker<'f> {
             TypeKind::Range(r) => {
                 if let Some(hi) = r.hi {
                     if hi < r.lo {
+                        // Still a number, unbounded: its uses are not
+                        // told again that the attribute is unknown.
                         self.error(errors::backwards_range(t.span, r.lo, hi));
-                        return None;
+                        return Some(Type::Int { lo: None, hi: None });
                     }
                 }
                 Some(Type::Int { lo: Some(r.lo), hi: r.hi })

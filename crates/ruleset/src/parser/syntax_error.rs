@@ -318,8 +318,23 @@ pub(super) fn syntax_error(
         .filter(|w| !w.is_empty())
     {
         d = d.help(format!("the language writes this operator as a word: `{word}`"));
+    } else if rest.starts_with('.') && for_over_numbers(&chunk[..pos.min(chunk.len())]) {
+        d = Diagnostic::error(Code::Syntax, span, "`for` goes through things, not a range of numbers")
+            .label("a range of numbers")
+            .help(
+                "`for` goes through players, the places of a class or the components of a zone \
+                 (`for p in players`); to do something several times, count with a counter and \
+                 `repeat while COUNTER < N { ... }`",
+            );
     }
     d
+}
+
+/// Whether the text before an error ends in `for NAME in NUMBER` (and the
+/// first dot of `..`, read as a field's).
+fn for_over_numbers(before: &str) -> bool {
+    let words: Vec<&str> = before.trim_end_matches('.').split_whitespace().rev().take(4).collect();
+    matches!(words.as_slice(), [n, "in", _, "for"] if n.trim_start_matches('-').parse::<i64>().is_ok())
 }
 
 /// Punctuation worth naming in "expected ...": operators are summed up as
