@@ -158,7 +158,34 @@ impl<'a> Side<'a> {
     }
 
     fn stmts(&self, stmts: &[Stmt]) -> String {
-        stmts.iter().map(|s| self.text(s.span)).collect::<Vec<_>>().join("; ")
+        self.lines(stmts).into_iter().map(|(t, _)| t).collect::<Vec<_>>().join("; ")
+    }
+
+    /// A body as its statements' texts with where each is, a `by players`
+    /// case by case (an edition may override one case, which then lies in
+    /// another file than the statement around it).
+    fn lines(&self, stmts: &[Stmt]) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        self.lines_into(stmts, "", &mut out);
+        out
+    }
+
+    fn lines_into(&self, stmts: &[Stmt], prefix: &str, out: &mut Vec<(String, String)>) {
+        for s in stmts {
+            match &s.kind {
+                model::StmtKind::ByPlayers { cases } => {
+                    for (counts, body) in cases {
+                        let n: Vec<String> = counts.iter().map(u32::to_string).collect();
+                        let inner = format!("{prefix}by players {}: ", n.join(", "));
+                        if body.is_empty() {
+                            out.push((format!("{inner}(nothing)"), self.at(s.span)));
+                        }
+                        self.lines_into(body, &inner, out);
+                    }
+                }
+                _ => out.push((format!("{prefix}{}", self.text(s.span)), self.at(s.span))),
+            }
+        }
     }
 
     fn value(&self, v: &Value) -> String {
@@ -515,6 +542,20 @@ pub fn diff(a: Side, b: Side) -> Vec<Entry> {
     };
     compare(&mut out, "setup", single(a, "setup"), single(b, "setup"));
     compare(&mut out, "turns", single(a, "turns"), single(b, "turns"));
+    // A changed body is told statement by statement, each with its file:line.
+    let bodies = |s: Side| {
+        let mut m: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+        m.insert("setup".into(), s.lines(&s.r.setup.stmts));
+        m.insert("after action".into(), s.lines(&s.r.after_action.stmts));
+        for x in &s.r.actions {
+            m.insert(format!("action {}", x.name), s.lines(&x.body.stmts));
+        }
+        for p in &s.r.procedures {
+            m.insert(format!("procedure {}", p.name), s.lines(&p.body.stmts));
+        }
+        m
+    };
+    let (body_a, body_b) = (bodies(a), bodies(b));
 
     let actions = |s: Side| {
         s.r.actions
@@ -578,7 +619,78 @@ pub fn diff(a: Side, b: Side) -> Vec<Entry> {
             .collect::<BTreeMap<_, _>>()
     };
     compare(&mut out, "scoring", scoring(a), scoring(b));
+    explode_bodies(&mut out, &body_a, &body_b);
     out
+}
+
+/// Replace each "changed" entry of a body (setup, an action, ...) by the
+/// statements removed and added, found by a longest common subsequence of
+/// the two bodies' statements; the parameters, if they changed, stay one
+/// entry.
+fn explode_bodies(
+    out: &mut Vec<Entry>,
+    a: &BTreeMap<String, Vec<(String, String)>>,
+    b: &BTreeMap<String, Vec<(String, String)>>,
+) {
+    let mut result = Vec::with_capacity(out.len());
+    for e in out.drain(..) {
+        let (Some(la), Some(lb)) = (a.get(&e.item), b.get(&e.item)) else {
+            result.push(e);
+            continue;
+        };
+        if e.change != "changed" {
+            result.push(e);
+            continue;
+        }
+        // The parameters: what comes before the body's text, in parentheses.
+        let head = |t: &Option<String>| {
+            t.as_deref()
+                .and_then(|t| t.strip_prefix('('))
+                .and_then(|t| t.split_once(')'))
+                .map(|(p, _)| p.to_string())
+        };
+        let (ha, hb) = (head(&e.old), head(&e.new));
+        if ha != hb {
+            result.push(Entry {
+                item: format!("{} parameters", e.item),
+                old: ha.map(|h| format!("({h})")),
+                new: hb.map(|h| format!("({h})")),
+                ..e.clone()
+            });
+        }
+        let (n, m) = (la.len(), lb.len());
+        let mut lcs = vec![vec![0usize; m + 1]; n + 1];
+        for i in (0..n).rev() {
+            for j in (0..m).rev() {
+                lcs[i][j] =
+                    if la[i].0 == lb[j].0 { lcs[i + 1][j + 1] + 1 } else { lcs[i + 1][j].max(lcs[i][j + 1]) };
+            }
+        }
+        let (mut i, mut j) = (0, 0);
+        let entry =
+            |change: &'static str, old: Option<&(String, String)>, new: Option<&(String, String)>| Entry {
+                group: e.group,
+                change,
+                item: e.item.clone(),
+                old: old.map(|(t, _)| t.clone()),
+                new: new.map(|(t, _)| t.clone()),
+                old_at: old.map(|(_, at)| at.clone()),
+                new_at: new.map(|(_, at)| at.clone()),
+            };
+        while i < n || j < m {
+            if i < n && j < m && la[i].0 == lb[j].0 {
+                i += 1;
+                j += 1;
+            } else if j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j]) {
+                result.push(entry("added", None, Some(&lb[j])));
+                j += 1;
+            } else {
+                result.push(entry("removed", Some(&la[i]), None));
+                i += 1;
+            }
+        }
+    }
+    *out = result;
 }
 
 /// `([k1][k2], k1)` for every cell of a table, row-major.

@@ -1025,3 +1025,22 @@ fn explain_traces_a_dig_to_the_chronoscope_entry_that_set_how_many_tokens_it_dre
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn diff_tells_an_overridden_by_players_case_statement_by_statement_with_file_and_line() {
+    let o = run(&["diff", THEBES, "rulesets/thebes/house/five-players.ruleset"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    // The 4-player case moved into the house rule's `4, 5:`.
+    assert!(out.contains("- setup: by players 3, 4: split deck into pile1, pile2, pile3\n      rulesets/thebes/thebes.ruleset:322"), "{out}");
+    assert!(out.contains("+ setup: by players 4, 5: split deck into pile1, pile2, pile3\n      rulesets/thebes/house/five-players.ruleset:7"), "{out}");
+    assert!(out.contains("+ setup: by players 4, 5: set first_year = 1902"), "{out}");
+    // Unchanged statements are not listed.
+    assert!(!out.contains("shuffle pile2"), "{out}");
+    let json =
+        stdout(&run(&["diff", THEBES, "rulesets/thebes/house/five-players.ruleset", "--format", "json"]));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let entries =
+        v["differences"].as_array().or_else(|| v["entries"].as_array()).unwrap_or_else(|| panic!("{json}"));
+    assert!(entries.iter().any(|e| e["new_at"] == "rulesets/thebes/house/five-players.ruleset:11"), "{json}");
+}

@@ -56,6 +56,8 @@ pub enum ItemKind {
         keys: Vec<(i64, Span)>,
         value: (i64, Span),
     },
+    /// `override by players [NAME] 5: { ... }`: one case of the base's `by players`.
+    PlayersCase(Option<Ident>, PlayerCase),
     Game(Game),
     Option(OptionDecl),
     Place(PlaceDecl),
@@ -368,22 +370,72 @@ pub struct PlayerCase {
 
 #[derive(Clone, Debug)]
 pub enum StmtKind {
-    Require { cond: Expr, message: Option<String> },
-    Let { name: Ident, value: Expr },
-    Set { target: Expr, value: Expr },
-    Advance { target: Expr, by: Expr },
-    Move { what: Selection, position: Position, to: Expr },
-    Draw { count: Expr, at_random: bool, from: Expr, position: Position, to: Expr },
+    Require {
+        cond: Expr,
+        message: Option<String>,
+    },
+    Let {
+        name: Ident,
+        value: Expr,
+    },
+    Set {
+        target: Expr,
+        value: Expr,
+    },
+    Advance {
+        target: Expr,
+        by: Expr,
+    },
+    Move {
+        what: Selection,
+        position: Position,
+        to: Expr,
+    },
+    Draw {
+        count: Expr,
+        at_random: bool,
+        from: Expr,
+        position: Position,
+        to: Expr,
+    },
     Shuffle(Expr),
-    Split { from: Expr, into: Vec<Expr> },
-    Reveal { zone: Expr, to: Expr },
-    Ask { player: Expr, action: Ident },
+    Split {
+        from: Expr,
+        into: Vec<Expr>,
+    },
+    Reveal {
+        zone: Expr,
+        to: Expr,
+    },
+    Ask {
+        player: Expr,
+        action: Ident,
+    },
     EndTurn,
-    If { cond: Expr, then: Block, otherwise: Option<Block> },
-    For { var: Ident, domain: Expr, body: Block },
-    Repeat { cond: Expr, body: Block },
-    Do { name: Ident, args: Vec<Expr> },
-    ByPlayers { cases: Vec<PlayerCase>, span: Span },
+    If {
+        cond: Expr,
+        then: Block,
+        otherwise: Option<Block>,
+    },
+    For {
+        var: Ident,
+        domain: Expr,
+        body: Block,
+    },
+    Repeat {
+        cond: Expr,
+        body: Block,
+    },
+    Do {
+        name: Ident,
+        args: Vec<Expr>,
+    },
+    /// `by players NAME { ... }`: the name lets an edition override one case.
+    ByPlayers {
+        name: Option<Ident>,
+        cases: Vec<PlayerCase>,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug)]

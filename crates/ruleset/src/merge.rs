@@ -7,7 +7,7 @@
 //! Every merged item remembers the base item it changed, so diagnostics can
 //! point at both files.
 
-use crate::ast::{File, Item, ItemKind, TableBody};
+use crate::ast::{Block, File, Item, ItemKind, PlayerCase, StmtKind, TableBody};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::span::{Ident, Span};
 use crate::suggest::help_for;
@@ -36,7 +36,10 @@ fn key(item: &Item) -> Option<(&'static str, String)> {
         ItemKind::End(_) => ("end", String::new()),
         ItemKind::Tiebreak(_) => ("tiebreak", String::new()),
         ItemKind::Place(_) | ItemKind::Route(_) | ItemKind::Tags(_) => return None,
-        ItemKind::Extends(..) | ItemKind::Remove { .. } | ItemKind::TableCell { .. } => return None,
+        ItemKind::Extends(..)
+        | ItemKind::Remove { .. }
+        | ItemKind::TableCell { .. }
+        | ItemKind::PlayersCase(..) => return None,
     })
 }
 
@@ -74,6 +77,7 @@ pub fn reject_edition_items(file: &mut File, diags: &mut Vec<Diagnostic>) {
         let (span, what) = match &item.kind {
             ItemKind::Remove { what, .. } => (what.span, "`remove`"),
             ItemKind::TableCell { name, .. } => (name.span, "`override table ...[...]`"),
+            ItemKind::PlayersCase(..) => (item.span, "`override by players`"),
             _ => match item.overrides {
                 Some(span) => (span, "`override`"),
                 None => return true,
@@ -101,6 +105,10 @@ pub fn merge(base: File, child: File, diags: &mut Vec<Diagnostic>) -> (File, Vec
             }
             ItemKind::TableCell { name, keys, value } => {
                 table_cell(&mut items, name, keys, *value, item.span, diags, &mut changes);
+                continue;
+            }
+            ItemKind::PlayersCase(name, case) => {
+                players_case(&mut items, name.as_ref(), case.clone(), item.span, diags, &mut changes);
                 continue;
             }
             _ => {}
@@ -545,4 +553,125 @@ fn table_cell(
                 .help("fix the base table's shape first"),
         ),
     }
+}
+
+/// Every `by players` statement in the items' bodies, with the item it is in.
+type Found<'a> = (String, Option<String>, &'a mut Vec<PlayerCase>, Span);
+
+fn by_players_in(items: &mut [Item]) -> Vec<Found<'_>> {
+    fn walk<'a>(block: &'a mut Block, within: &str, out: &mut Vec<Found<'a>>) {
+        for stmt in &mut block.stmts {
+            match &mut stmt.kind {
+                StmtKind::ByPlayers { name, cases, span } => {
+                    let span = *span;
+                    // Nested `by players` inside a case are not reached:
+                    // a case is the unit an override replaces.
+                    out.push((within.to_string(), name.as_ref().map(|n| n.name.clone()), cases, span));
+                }
+                StmtKind::If { then, otherwise, .. } => {
+                    walk(then, within, out);
+                    if let Some(o) = otherwise {
+                        walk(o, within, out);
+                    }
+                }
+                StmtKind::For { body, .. } | StmtKind::Repeat { body, .. } => walk(body, within, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for item in items {
+        match &mut item.kind {
+            ItemKind::Setup(b) => walk(b, "setup", &mut out),
+            ItemKind::AfterAction(b) => walk(b, "after action", &mut out),
+            ItemKind::Action(a) => {
+                let within = format!("action {}", a.name.name);
+                walk(&mut a.body, &within, &mut out);
+            }
+            ItemKind::Procedure(p) => {
+                let within = format!("procedure {}", p.name.name);
+                walk(&mut p.body, &within, &mut out);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `override by players 5: { ... }`: replace the case of the base's one
+/// `by players` statement that covers exactly these counts, or take these
+/// counts out of the case that covers them with others (`3, 4:` keeps `4:`),
+/// or add the case for counts no case covers (a game raised to 5 players).
+fn players_case(
+    items: &mut [Item],
+    name: Option<&Ident>,
+    case: PlayerCase,
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+    changes: &mut Vec<Change>,
+) {
+    let counts: Vec<i64> = case.counts.iter().map(|(n, _)| *n).collect();
+    let first = name.map_or_else(|| case.counts.first().map_or(span, |(_, s)| *s), |n| n.span);
+    let mut found = by_players_in(items);
+    if let Some(n) = name {
+        found.retain(|(_, m, _, _)| m.as_deref() == Some(n.name.as_str()));
+    }
+    let written = counts.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+    if found.len() != 1 {
+        let (message, help) = match (found.len(), name) {
+            (0, Some(n)) => (
+                format!("the base has no `by players {}`", n.name),
+                "name the `by players` as the base names it (`by players NAME { ... }`)".to_string(),
+            ),
+            (0, None) => (
+                "the base has no `by players` to change".to_string(),
+                "override the item that should depend on the player count".to_string(),
+            ),
+            (k, _) => {
+                let places: Vec<String> = found
+                    .iter()
+                    .map(|(w, n, _, _)| match n {
+                        Some(n) => format!("`{n}` in {w}"),
+                        None => format!("one without a name in {w}"),
+                    })
+                    .collect();
+                (
+                    format!("the base has {k} `by players` statements ({}): which one is unclear", places.join(", ")),
+                    "name the one to change: `override by players NAME 5: { ... }` (the base gives it a name \
+                     with `by players NAME { ... }`)"
+                        .to_string(),
+                )
+            }
+        };
+        let mut d = Diagnostic::error(Code::NothingToOverride, first, message).label("this case").help(help);
+        for (_, _, _, s) in found.iter().take(4) {
+            d = d.related(*s, "a `by players` of the base");
+        }
+        diags.push(d);
+        return;
+    }
+    let (within, _, cases, _) = found.remove(0);
+    let item = format!("{within}, by players {written}");
+    let same = |c: &PlayerCase| {
+        let mut a: Vec<i64> = c.counts.iter().map(|(n, _)| *n).collect();
+        let mut b = counts.clone();
+        a.sort_unstable();
+        b.sort_unstable();
+        a == b
+    };
+    if let Some(c) = cases.iter_mut().find(|c| same(c)) {
+        *c = case;
+        changes.push(Change { item, how: "overridden", span });
+        return;
+    }
+    // Counts taken from the cases that had them; a case left with none goes.
+    let mut took = false;
+    for c in cases.iter_mut() {
+        let before = c.counts.len();
+        c.counts.retain(|(n, _)| !counts.contains(n));
+        took |= c.counts.len() != before;
+    }
+    cases.retain(|c| !c.counts.is_empty());
+    cases.push(case);
+    changes.push(Change { item, how: if took { "overridden" } else { "added" }, span });
 }

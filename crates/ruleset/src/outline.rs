@@ -69,6 +69,7 @@ pub fn outline(file: &ast::File) -> Vec<Declared> {
             ItemKind::Extends(..)
             | ItemKind::Remove { .. }
             | ItemKind::TableCell { .. }
+            | ItemKind::PlayersCase(..)
             | ItemKind::Route(_)
             | ItemKind::Setup(_)
             | ItemKind::Turns(_)

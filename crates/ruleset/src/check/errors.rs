@@ -897,12 +897,29 @@ pub fn player_count_twice(span: Span, n: i64, prev: Span) -> Diagnostic {
         .help("each player count gets exactly one block")
 }
 
-pub fn player_counts_missing(span: Span, missing: &[String], covered: &str) -> Diagnostic {
+/// `from_edition`: the statement is in a base file (`Some`), with its name
+/// if it has one.
+pub fn player_counts_missing(
+    span: Span,
+    missing: &[String],
+    covered: &str,
+    from_edition: Option<Option<&str>>,
+) -> Diagnostic {
     let list = missing.join(", ");
     let s = if missing.len() == 1 && missing[0] == "1" { "" } else { "s" };
+    let help = match from_edition {
+        None => format!("add a block `{list}: {{ ... }}` (a block may be empty)"),
+        Some(Some(name)) => {
+            format!("in your file, add `override by players {name} {list}: {{ ... }}` (a block may be empty)")
+        }
+        Some(None) => format!(
+            "in your file, add `override by players {list}: {{ ... }}` (a block may be empty); if the base \
+             has several `by players`, the one to change needs a name there (`by players NAME {{ ... }}`)"
+        ),
+    };
     Diagnostic::error(Code::SetupCoverage, span, format!("`by players` has no block for {list} player{s}"))
         .label(format!("covers {covered}"))
-        .help(format!("add a block `{list}: {{ ... }}` (a block may be empty)"))
+        .help(help)
 }
 
 pub fn unused(span: Span, noun: &str, name: &str, help: &str) -> Diagnostic {

@@ -230,7 +230,7 @@ impl<'f> Checker<'f> {
         for item in &file.items {
             match &item.kind {
                 // Consumed by the merge of an edition with its base.
-                K::Extends(..) | K::Remove { .. } | K::TableCell { .. } => {}
+                K::Extends(..) | K::Remove { .. } | K::TableCell { .. } | K::PlayersCase(..) => {}
                 K::Game(_) | K::Option(_) | K::Place(_) | K::Tags(_) => {}
                 K::Route(r) => route_items.push((r, item)),
                 K::Kind(k) => {

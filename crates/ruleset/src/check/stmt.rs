@@ -190,12 +190,18 @@ impl<'f> Checker<'f> {
                     }
                 }
             }
-            S::ByPlayers { cases, span } => self.by_players(cases, *span, cx),
+            S::ByPlayers { name, cases, span } => self.by_players(name.as_ref(), cases, *span, cx),
         };
         Stmt { kind, span: s.span }
     }
 
-    pub(super) fn by_players(&mut self, cases: &[ast::PlayerCase], span: Span, cx: &mut Cx) -> StmtKind {
+    pub(super) fn by_players(
+        &mut self,
+        name: Option<&crate::span::Ident>,
+        cases: &[ast::PlayerCase],
+        span: Span,
+        cx: &mut Cx,
+    ) -> StmtKind {
         let (lo, hi) = self.player_counts().unwrap_or((1, MAX_PLAYERS as u32));
         let mut seen: HashMap<i64, Span> = HashMap::new();
         let mut out = Vec::new();
@@ -219,7 +225,10 @@ impl<'f> Checker<'f> {
         let missing: Vec<String> =
             (lo..=hi).filter(|n| !seen.contains_key(&(*n as i64))).map(|n| n.to_string()).collect();
         if !missing.is_empty() {
-            self.error(errors::player_counts_missing(span, &missing, &covered(&seen)));
+            // In a base file, the author of an edition cannot add a block
+            // there: they override one case from their own file.
+            let from_edition = (span.file != 0).then(|| name.map(|n| n.name.as_str()));
+            self.error(errors::player_counts_missing(span, &missing, &covered(&seen), from_edition));
         }
         StmtKind::ByPlayers { cases: out }
     }

@@ -95,6 +95,17 @@ impl Lower<'_> {
             Rule::extends_item => self.extends_item(it),
             Rule::remove_item => self.remove_item(it),
             Rule::table_cell => self.table_cell(it),
+            Rule::players_case_item => {
+                let mut name = None;
+                let mut case = None;
+                for p in it {
+                    match p.as_rule() {
+                        Rule::ident => name = Some(self.ident(p)),
+                        _ => case = Some(self.player_case(p)),
+                    }
+                }
+                ItemKind::PlayersCase(name, case.expect("grammar: the case"))
+            }
             Rule::game_item => self.game_item(it, &mut notes),
             Rule::option_item => self.option_item(it),
             Rule::place_item => self.place_item(it, false),
@@ -460,6 +471,20 @@ impl Lower<'_> {
         Instance { name, count, fields, notes, span }
     }
 
+    /// `2, 3: { ... }`.
+    pub(super) fn player_case(&mut self, case: Pair<Rule>) -> PlayerCase {
+        let mut counts = Vec::new();
+        let mut body = None;
+        for p in case.into_inner() {
+            match p.as_rule() {
+                Rule::int => counts.push(self.int(p)),
+                _ => body = Some(self.block(p)),
+            }
+        }
+        let body = body.expect("grammar: player case body");
+        PlayerCase { counts, body }
+    }
+
     pub(super) fn zone<'i>(&mut self, mut it: impl Iterator<Item = Pair<'i, Rule>>) -> ItemKind {
         let name = self.ident(it.next().expect("grammar: zone name"));
         let mut index = None;
@@ -728,21 +753,15 @@ impl Lower<'_> {
                 StmtKind::Do { name, args }
             }
             Rule::by_players_stmt => {
-                let cases = it
-                    .map(|case| {
-                        let mut counts = Vec::new();
-                        let mut body = None;
-                        for p in case.into_inner() {
-                            match p.as_rule() {
-                                Rule::int => counts.push(self.int(p)),
-                                _ => body = Some(self.block(p)),
-                            }
-                        }
-                        let body = body.expect("grammar: player case body");
-                        PlayerCase { counts, body }
-                    })
-                    .collect();
-                StmtKind::ByPlayers { cases, span }
+                let mut name = None;
+                let mut cases = Vec::new();
+                for p in it {
+                    match p.as_rule() {
+                        Rule::ident => name = Some(self.ident(p)),
+                        _ => cases.push(self.player_case(p)),
+                    }
+                }
+                StmtKind::ByPlayers { name, cases, span }
             }
             other => unreachable!("grammar: {other:?} is not a statement"),
         };

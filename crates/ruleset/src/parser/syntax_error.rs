@@ -201,6 +201,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         | Rule::do_stmt
         | Rule::by_players_stmt => "a statement",
         Rule::player_case => "a player count such as `2, 3: { ... }`",
+        Rule::players_case_item => "`by players 5: { ... }`",
         Rule::selection | Rule::select_all | Rule::select_first => "what to move",
         Rule::expr
         | Rule::paren
