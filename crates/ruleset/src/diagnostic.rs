@@ -85,6 +85,7 @@ codes! {
     NoScore => "ruleset::check::no_score",
     Recursion => "ruleset::check::recursion",
     Unused => "ruleset::check::unused",
+    RowFill => "ruleset::check::row_fill",
     ExtendsUnreadable => "ruleset::extends::unreadable",
     ExtendsCycle => "ruleset::extends::cycle",
     ExtendsTwice => "ruleset::extends::twice",

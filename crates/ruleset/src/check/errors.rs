@@ -922,6 +922,30 @@ pub fn player_counts_missing(
         .help(help)
 }
 
+pub fn row_fill(span: Span, zone: &str, slots: i64, drawn: i64, declared: Span) -> Diagnostic {
+    let (what, help) = if drawn < slots {
+        let empty = slots - drawn;
+        (
+            format!(
+                "{empty} slot{} stay{} empty",
+                if empty == 1 { "" } else { "s" },
+                if empty == 1 { "s" } else { "" }
+            ),
+            format!("draw {slots} to fill the row, or declare `slots {drawn}`"),
+        )
+    } else {
+        ("more than the row holds".to_string(), format!("draw {slots}, or declare `slots {drawn}`"))
+    };
+    Diagnostic::warning(
+        Code::RowFill,
+        span,
+        format!("setup draws {drawn} into `{zone}`, which has {slots} slots: {what}"),
+    )
+    .label(format!("{drawn} drawn"))
+    .related(declared, format!("{slots} slots"))
+    .help(help)
+}
+
 pub fn unused(span: Span, noun: &str, name: &str, help: &str) -> Diagnostic {
     Diagnostic::warning(Code::Unused, span, format!("{noun} `{name}` is never used"))
         .label("defined but not used")

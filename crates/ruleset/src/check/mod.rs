@@ -436,6 +436,9 @@ impl<'f> Checker<'f> {
         self.required_items(file, turns.is_some(), end.is_some());
         if !self.quiet {
             self.unused();
+            if let Some(s) = &setup {
+                self.row_fill(&s.stmts);
+            }
         }
 
         if self.diags.iter().any(Diagnostic::is_error) {

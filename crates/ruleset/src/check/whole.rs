@@ -160,6 +160,44 @@ impl<'f> Checker<'f> {
     }
 }
 
+impl Checker<'_> {
+    /// A row the setup fills with a fixed number of components other than
+    /// its slots (`zone display: row slots 5` while setup still draws 4):
+    /// the rules play on with a slot that never fills, or cards that do not
+    /// fit. A warning: a ruleset may mean it, but an edition that changed
+    /// only the slots usually forgot the draw.
+    pub(super) fn row_fill(&mut self, stmts: &[model::Stmt]) {
+        for s in stmts {
+            match &s.kind {
+                model::StmtKind::Draw { count, to, .. } => {
+                    let (model::ExprKind::Int(n), model::ExprKind::Zone { zone, .. }) =
+                        (&count.kind, &to.kind)
+                    else {
+                        continue;
+                    };
+                    let z = &self.zones[*zone];
+                    let slots = z.slots.len() as i64;
+                    if z.kind == model::ZoneKind::Row && slots > 0 && *n != slots {
+                        let span = Span { start: count.span.start, end: to.span.end, file: count.span.file };
+                        let d = errors::row_fill(span, &z.name, slots, *n, z.span);
+                        self.diags.push(d);
+                    }
+                }
+                model::StmtKind::If { then, otherwise, .. } => {
+                    self.row_fill(then);
+                    self.row_fill(otherwise);
+                }
+                model::StmtKind::ByPlayers { cases } => {
+                    for (_, body) in cases {
+                        self.row_fill(body);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
 pub(super) fn dijkstra(adj: &[Vec<(usize, u32)>], source: usize) -> Vec<Option<u32>> {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
