@@ -922,6 +922,22 @@ pub fn player_counts_missing(
         .help(help)
 }
 
+/// A warning: the engine tries such choices in full and plays them right,
+/// but which choices are legal then tells a player what was drawn.
+pub fn require_after_chance(span: Span, chance: Span) -> Diagnostic {
+    Diagnostic::warning(
+        Code::RequireAfterChance,
+        span,
+        "a `require` after a draw by chance or from a hidden zone",
+    )
+    .label("legality depends on what is drawn")
+    .related(chance, "chance, or a hidden zone, here")
+    .help(
+        "the list of legal choices would tell players what was drawn: move the `require` above the draw, \
+         or turn it into an `if` that does something else",
+    )
+}
+
 pub fn row_fill(span: Span, zone: &str, slots: i64, drawn: i64, declared: Span) -> Diagnostic {
     let (what, help) = if drawn < slots {
         let empty = slots - drawn;

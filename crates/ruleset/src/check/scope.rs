@@ -51,6 +51,10 @@ pub(super) struct Cx {
     pub(super) me_allowed: bool,
     /// Where we are, for messages: "setup", "the end condition", ...
     pub(super) place: &'static str,
+    /// The first statement so far that draws by chance or from a hidden
+    /// zone, or shuffles: a `require` after it would make legality depend
+    /// on what it turns up.
+    pub(super) chance: Option<Span>,
 }
 
 impl Cx {

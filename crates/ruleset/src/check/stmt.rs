@@ -16,6 +16,10 @@ impl<'f> Checker<'f> {
             S::Require { cond, message } => {
                 let (c, ty) = self.value(cond, cx);
                 self.expect(&ty, &Ty::Bool, cond.span, "`require`");
+                if let (Some(chance), "an action" | "a procedure") = (cx.chance, cx.place) {
+                    let at = Span { start: s.span.start, end: cond.span.end, file: s.span.file };
+                    self.error(errors::require_after_chance(at, chance));
+                }
                 StmtKind::Require { cond: c, message: message.clone() }
             }
             S::Let { name, value } => {
@@ -64,6 +68,16 @@ impl<'f> Checker<'f> {
                 self.expect(&fty, &Ty::Zone, from.span, "`draw ... from`");
                 let (t, tty) = self.value(to, cx);
                 self.expect(&tty, &Ty::Zone, to.span, "`draw ... to`");
+                let hidden = match &f.kind {
+                    ExprKind::Zone { zone, .. } => {
+                        let z = &self.zones[*zone];
+                        matches!(z.kind, ZoneKind::Bag | ZoneKind::Box) || z.visibility == Visibility::Nobody
+                    }
+                    _ => false,
+                };
+                if (*at_random || hidden) && cx.chance.is_none() {
+                    cx.chance = Some(Span { start: s.span.start, end: to.span.end, file: s.span.file });
+                }
                 StmtKind::Draw { count: n, at_random: *at_random, from: f, position: *position, to: t }
             }
             S::Shuffle(e) => {
@@ -77,6 +91,10 @@ impl<'f> Checker<'f> {
                     }
                     ty => {
                         self.expect(&ty, &Ty::Zone, e.span, "`shuffle`");
+                        if cx.chance.is_none() {
+                            cx.chance =
+                                Some(Span { start: s.span.start, end: e.span.end, file: s.span.file });
+                        }
                         StmtKind::Shuffle(z)
                     }
                 }
