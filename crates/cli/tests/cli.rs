@@ -1044,3 +1044,22 @@ fn diff_tells_an_overridden_by_players_case_statement_by_statement_with_file_and
         v["differences"].as_array().or_else(|| v["entries"].as_array()).unwrap_or_else(|| panic!("{json}"));
     assert!(entries.iter().any(|e| e["new_at"] == "rulesets/thebes/house/five-players.ruleset:11"), "{json}");
 }
+
+#[test]
+fn a_stuck_player_is_told_which_requirement_blocks_each_action() {
+    let dir = temp("blocked");
+    let file = dir.join("blocked.ruleset");
+    let base = std::fs::read_to_string(root().join("tests/fixtures/valid/mini.ruleset")).unwrap();
+    let text = base.replace(
+        "action take(c: in deck) {\n",
+        "action wait { require me.time > 100 else \"not before week 100\" }\n\
+         action take(c: in deck) {\n  require c.weeks >= 3 else \"only trips of 3 weeks or more\"\n",
+    );
+    std::fs::write(&file, text).unwrap();
+    let o = run(&["play", file.to_str().unwrap(), "--seed", "1", "--quiet"]);
+    let err = stderr(&o);
+    assert!(!o.status.success(), "{err}");
+    assert!(err.contains("leaves this player stuck"), "{err}");
+    assert!(err.contains("`wait`: not before week 100"), "{err}");
+    assert!(err.contains("`take`: only trips of 3 weeks or more (2 of the 2 choices tried)"), "{err}");
+}

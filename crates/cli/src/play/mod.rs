@@ -264,8 +264,11 @@ pub fn play_script(
             .legal()
             .map_err(|f| format!("{me} has no legal action, because {}", fail_text(&f, sources)))?;
         if choices.is_empty() {
+            let why: Vec<String> =
+                view::why_stuck(&game, sources).iter().map(|l| format!("\n  {l}")).collect();
             return Err(Stop::Error(format!(
-                "{me} has no legal action and the game has not ended: the ruleset leaves this player stuck"
+                "{me} has no legal action and the game has not ended: the ruleset leaves this player stuck{}",
+                why.concat()
             )));
         }
         let from_script = script.as_mut().and_then(script::Script::next_line);

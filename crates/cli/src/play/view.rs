@@ -153,6 +153,73 @@ pub fn fail_text(f: &Fail, sources: &[(String, String)]) -> String {
     }
 }
 
+/// Why the player to move has no legal choice, action by action: a
+/// parameter with nothing to choose from, or the reason most of the
+/// action's choices fail (of up to 2,000 tried), with how many it refuses.
+pub fn why_stuck(game: &Game, sources: &[(String, String)]) -> Vec<String> {
+    const TRIED: usize = 2_000;
+    let Some(me) = game.current() else { return Vec::new() };
+    let r = game.rules;
+    let asked: Vec<model::ActionId> = game.asks().iter().filter(|(p, _)| *p == me).map(|(_, a)| *a).collect();
+    let mut out = Vec::new();
+    for (i, action) in r.actions.iter().enumerate() {
+        let id = model::ActionId::new(i);
+        if (!asked.is_empty() && !asked.contains(&id)) || (asked.is_empty() && action.asked) {
+            continue;
+        }
+        if action.params.iter().any(|p| matches!(p.domain, ParamDomain::SetOf(_))) {
+            out.push(format!("`{}`: every set it could give is refused", action.name));
+            continue;
+        }
+        let domains = match game.domains(action, me) {
+            Ok(d) => d,
+            Err(f) => {
+                out.push(format!("`{}`: {}", action.name, fail_text(&f, sources)));
+                continue;
+            }
+        };
+        if let Some((p, _)) = action.params.iter().zip(&domains).find(|(_, d)| d.is_empty()) {
+            out.push(format!("`{}`: there is no `{}` to choose", action.name, p.name));
+            continue;
+        }
+        // The combinations in order, as a counter over the domains.
+        let mut reasons: Vec<(String, usize)> = Vec::new();
+        let mut index = vec![0usize; domains.len()];
+        for _ in 0..TRIED {
+            let args: Vec<V> = index.iter().zip(&domains).map(|(k, d)| d[*k]).collect();
+            if let Err(f) = game.check(&Choice::new(id, args)) {
+                let text = fail_text(&f, sources);
+                match reasons.iter_mut().find(|(t, _)| *t == text) {
+                    Some((_, n)) => *n += 1,
+                    None => reasons.push((text, 1)),
+                }
+            }
+            let mut k = domains.len();
+            loop {
+                if k == 0 {
+                    break;
+                }
+                k -= 1;
+                index[k] += 1;
+                if index[k] < domains[k].len() {
+                    break;
+                }
+                index[k] = 0;
+            }
+            if k == 0 && index.iter().all(|x| *x == 0) {
+                break;
+            }
+        }
+        reasons.sort_by_key(|r| std::cmp::Reverse(r.1));
+        let tried: usize = reasons.iter().map(|(_, n)| n).sum();
+        if let Some((text, n)) = reasons.first() {
+            let of = if tried == 1 { String::new() } else { format!(" ({n} of the {tried} choices tried)") };
+            out.push(format!("`{}`: {text}{of}", action.name));
+        }
+    }
+    out
+}
+
 /// The table as the player to move sees it, at their decision.
 pub fn table(game: &Game, me: PlayerId) -> String {
     table_as(game, Some(me))
