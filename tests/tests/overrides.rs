@@ -114,3 +114,17 @@ fn thebes_for_five_players_is_a_house_rule_of_two_cases_and_plays_four_as_the_ba
         assert_eq!(a.cards(za).collect::<Vec<_>>(), b.cards(zb).collect::<Vec<_>>());
     }
 }
+
+#[test]
+fn a_display_of_five_is_a_one_line_house_rule_because_setup_and_refills_read_the_rows_slots() {
+    let five = chronoscope_tests::scenario::load("rulesets/thebes/house/display-of-five.ruleset");
+    let (mut g, _) = Game::new(&five, 3, 4).unwrap();
+    let display = chronoscope_tests::scenario::zone(&g, "display", None, None);
+    assert_eq!(g.count(display), 5);
+    // Every take is refilled to five while research cards remain.
+    for _ in 0..6 {
+        let take = g.choices().into_iter().find(|c| five.actions[c.action].name == "take").unwrap();
+        g.step(&take).unwrap();
+        assert_eq!(g.count(display), 5);
+    }
+}

@@ -524,6 +524,8 @@ pub enum Builtin {
     Abs,
     Distance,
     Count,
+    /// How many slots a row has (`slots(display)`).
+    Slots,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -560,6 +560,14 @@ impl Interp<'_> {
                     _ => return rule(span, "distance is between two places"),
                 }
             }
+            // A row's slots, fixed by its declaration (0 for other zones).
+            Builtin::Slots => {
+                let z = self.zone_inst(&args[0], st, f)?;
+                match self.lay.instance(z).source {
+                    Ok(id) => self.r.zones[id].slots.len() as i64,
+                    Err(_) => 0,
+                }
+            }
             Builtin::Count => match &args[0].kind {
                 ExprKind::Local(_) => match self.eval(&args[0], st, f)? {
                     V::Set(s) => f.set_items(s).len() as i64,

@@ -458,6 +458,7 @@ impl<'f> Checker<'f> {
             "abs" => Some(Builtin::Abs),
             "distance" => Some(Builtin::Distance),
             "count" => Some(Builtin::Count),
+            "slots" => Some(Builtin::Slots),
             _ => None,
         };
         if let Some(b) = builtin {
@@ -470,6 +471,7 @@ impl<'f> Checker<'f> {
                 }
                 Builtin::Abs => (vec![Ty::Int], Ty::Int),
                 Builtin::Distance => (vec![Ty::Place(None), Ty::Place(None)], Ty::Int),
+                Builtin::Slots => (vec![Ty::Zone], Ty::Int),
                 // A zone, or a set a player chose (`count(give)`).
                 Builtin::Count => match lowered.first() {
                     Some((_, Ty::Domain(inner), _)) if **inner == Ty::Card => {

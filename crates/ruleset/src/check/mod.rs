@@ -123,7 +123,7 @@ struct Checker<'f> {
 
 const BUILTIN_NAMES: &[&str] = &["me", "players", "player_count"];
 
-const FUNCTIONS: &[&str] = &["min", "max", "abs", "distance", "count", "sum", "any", "all", "first"];
+const FUNCTIONS: &[&str] = &["min", "max", "abs", "distance", "count", "slots", "sum", "any", "all", "first"];
 const MAX_PLAYERS: i64 = 16;
 const MAX_TABLE_CELLS: i64 = 100_000;
 /// The most components a ruleset may have, every copy counted
