@@ -32,8 +32,8 @@ pub struct Entry {
 
 /// The order groups are printed in.
 const GROUPS: &[&str] = &[
-    "game", "options", "board", "kinds", "cards", "tokens", "zones", "counters", "tables", "setup", "turns",
-    "actions", "rules", "scoring",
+    "game", "options", "tags", "board", "kinds", "cards", "tokens", "zones", "counters", "tables", "setup",
+    "turns", "actions", "rules", "scoring",
 ];
 
 pub fn run(a: &Path, b: &Path, json: bool) -> ExitCode {
@@ -85,6 +85,7 @@ pub fn human(a: &str, b: &str, entries: &[Entry]) -> String {
             };
             let value = match (&e.old, &e.new) {
                 (Some(o), Some(n)) => format!(": {} -> {}", short(o), short(n)),
+                (None, Some(n)) | (Some(n), None) if n.is_empty() => String::new(),
                 (None, Some(n)) => format!(": {}", short(n)),
                 (Some(o), None) => format!(": {}", short(o)),
                 (None, None) => String::new(),
@@ -126,12 +127,15 @@ pub struct Side<'a> {
     pub r: &'a Ruleset,
     pub origin: &'a ruleset::Origin,
     pub sources: &'a [(String, String)],
+    /// Every declared name with where (for what the model keeps no span
+    /// of: tags).
+    pub outline: &'a [ruleset::outline::Declared],
 }
 
 impl<'a> Side<'a> {
     /// One side of a comparison: a checked ruleset and where it came from.
     pub fn new(r: &'a Ruleset, checked: &'a ruleset::Checked) -> Self {
-        Side { r, origin: &checked.origin, sources: &checked.sources }
+        Side { r, origin: &checked.origin, sources: &checked.sources, outline: &checked.outline }
     }
 
     /// Where an edition last changed part of an item (a component, a table
@@ -293,6 +297,18 @@ pub fn diff(a: Side, b: Side) -> Vec<Entry> {
             .collect::<BTreeMap<_, _>>()
     };
     compare(&mut out, "options", options(a), options(b));
+
+    let tags = |s: Side| {
+        s.r.tags
+            .iter()
+            .map(|t| {
+                let at =
+                    s.outline.iter().find(|d| d.what == "tag" && d.name == *t).map(|d| s.at(d.name_span));
+                (format!("tag {t}"), (String::new(), at.unwrap_or_default()))
+            })
+            .collect::<BTreeMap<_, _>>()
+    };
+    compare(&mut out, "tags", tags(a), tags(b));
 
     let board = |s: Side| {
         let mut m = BTreeMap::new();

@@ -1063,3 +1063,17 @@ fn a_stuck_player_is_told_which_requirement_blocks_each_action() {
     assert!(err.contains("`wait`: not before week 100"), "{err}");
     assert!(err.contains("`take`: only trips of 3 weeks or more (2 of the 2 choices tried)"), "{err}");
 }
+
+#[test]
+fn diff_lists_an_added_tag_and_option_with_their_lines() {
+    let dir = temp("diff-tags");
+    let thebes = dir.join("thebes.ruleset");
+    std::fs::copy(root().join(THEBES), &thebes).unwrap();
+    let house = dir.join("telegram.ruleset");
+    std::fs::write(&house, "extends \"thebes.ruleset\"\ntag telegram\noption telegram_weeks = 1\n").unwrap();
+    let o = run(&["diff", thebes.to_str().unwrap(), house.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(out.contains(&format!("tags\n  + tag telegram\n      {}:2", house.display())), "{out}");
+    assert!(out.contains(&format!("  + telegram_weeks: 1\n      {}:3", house.display())), "{out}");
+    let _ = std::fs::remove_dir_all(dir);
+}
