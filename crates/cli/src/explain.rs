@@ -46,10 +46,7 @@ pub fn explain(
     let shown = args.game.display();
     let (script, seed, players) = read_for_replay(sources, &args.game)?;
     let total = script.actions.len();
-    let at = |span: model::Span| {
-        let o = origin(sources, span);
-        format!("{}:{}", o.file, o.line)
-    };
+    let at = |span: model::Span| file_line(sources, span);
     if args.score || args.action.is_none() {
         let (game, _) = play_to(rules, sources, &args.game, &script, (seed, players), total)?;
         let (sheet, trace) = game.scores_traced().map_err(|f| fail_text(&f, sources))?;
@@ -97,6 +94,12 @@ pub fn explain(
     }
     write_reads(out, &game, sources, &trace)?;
     Ok(())
+}
+
+/// `thebes.ruleset:441`.
+fn file_line(sources: &[(String, String)], span: model::Span) -> String {
+    let o = origin(sources, span);
+    format!("{}:{}", o.file, o.line)
 }
 
 /// A value as the log writes it, without quotes.
@@ -154,10 +157,7 @@ fn write_reads(
     trace: &[Traced],
 ) -> Result<(), Stop> {
     let r = game.rules;
-    let at = |span: model::Span| {
-        let o = origin(sources, span);
-        format!("{}:{}", o.file, o.line)
-    };
+    let at = |span: model::Span| file_line(sources, span);
     // Where a let or table is defined, short when in the file that asked.
     let defined = |span: model::Span, asked: model::Span| {
         let o = origin(sources, span);
