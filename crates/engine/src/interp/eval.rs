@@ -77,7 +77,7 @@ impl Interp<'_> {
             }
             ExprKind::Let { id, args } => match self.consts.get(id.index()) {
                 Some(Some(v)) => *v,
-                _ => self.call(*id, args, e.span, st, f, Self::eval)?,
+                _ => self.call(*id, args, e, st, f, Self::eval)?,
             },
             ExprKind::Aggregate { func, value, var, domain, filter } => {
                 self.aggregate(*func, value.as_deref(), *var, domain, filter.as_deref(), st, f)?
@@ -107,7 +107,7 @@ impl Interp<'_> {
         &self,
         id: LetId,
         args: &[Expr],
-        at: Span,
+        site: &Expr,
         st: &State,
         f: &mut Frame,
         value: impl Fn(&Self, &Expr, &State, &mut Frame) -> R<T>,
@@ -119,14 +119,34 @@ impl Interp<'_> {
             let v = self.eval(a, st, f)?;
             inner.set(i, v);
         }
-        let Some(trace) = self.trace else { return value(self, body, st, &mut inner) };
-        let given: Vec<V> = (0..args.len()).map(|i| inner.peek(i).copied().unwrap_or(V::None)).collect();
-        let v = value(self, body, st, &mut inner)?;
-        trace.borrow_mut().push(super::Traced {
-            what: super::TracedKind::Let(id, given),
-            value: v.as_v(),
-            at,
-        });
+        match self.trace {
+            None => value(self, body, st, &mut inner),
+            Some(_) => self.call_traced(id, args.len(), site, st, &mut inner, value),
+        }
+    }
+
+    /// The rest of `call` when the trace is on (`explain`): kept out of the
+    /// way of the untraced path, which every let call takes in play.
+    #[cold]
+    #[inline(never)]
+    fn call_traced<T: super::AsV>(
+        &self,
+        id: LetId,
+        arity: usize,
+        site: &Expr,
+        st: &State,
+        inner: &mut Frame,
+        value: impl Fn(&Self, &Expr, &State, &mut Frame) -> R<T>,
+    ) -> R<T> {
+        let given: Vec<V> = (0..arity).map(|i| inner.peek(i).copied().unwrap_or(V::None)).collect();
+        let v = value(self, &self.r.lets[id].body, st, inner)?;
+        if let Some(trace) = self.trace {
+            trace.borrow_mut().push(super::Traced {
+                what: super::TracedKind::Let(id, given),
+                value: v.as_v(),
+                at: site.span,
+            });
+        }
         Ok(v)
     }
 
@@ -165,7 +185,7 @@ impl Interp<'_> {
             },
             ExprKind::Let { id, args } => match self.consts.get(id.index()) {
                 Some(Some(V::Int(n))) => return Ok(*n),
-                _ => return self.call(*id, args, e.span, st, f, Self::int),
+                _ => return self.call(*id, args, e, st, f, Self::int),
             },
             ExprKind::If(c, a, b) => {
                 return if self.bool(c, st, f)? { self.int(a, st, f) } else { self.int(b, st, f) };
@@ -258,7 +278,7 @@ impl Interp<'_> {
             },
             ExprKind::Let { id, args } => match self.consts.get(id.index()) {
                 Some(Some(V::Bool(b))) => return Ok(*b),
-                _ => return self.call(*id, args, e.span, st, f, Self::bool),
+                _ => return self.call(*id, args, e, st, f, Self::bool),
             },
             ExprKind::If(c, a, b) => {
                 return if self.bool(c, st, f)? { self.bool(a, st, f) } else { self.bool(b, st, f) };
@@ -313,9 +333,8 @@ impl Interp<'_> {
         }
         match t.get(ks) {
             Some(v) => {
-                if let Some(trace) = self.trace {
-                    let what = super::TracedKind::Table(table, ks.to_vec());
-                    trace.borrow_mut().push(super::Traced { what, value: V::Int(v), at: span });
+                if self.trace.is_some() {
+                    self.trace_table(table, ks, v, span);
                 }
                 Ok(v)
             }
@@ -328,6 +347,16 @@ impl Interp<'_> {
                     format!("table `{}` has no entry at {} ({})", t.name, at.join(", "), dims.join(", ")),
                 )
             }
+        }
+    }
+
+    /// Note a table entry read (`explain`), out of the way of play.
+    #[cold]
+    #[inline(never)]
+    fn trace_table(&self, table: TableId, keys: &[i64], v: i64, span: Span) {
+        if let Some(trace) = self.trace {
+            let what = super::TracedKind::Table(table, keys.to_vec());
+            trace.borrow_mut().push(super::Traced { what, value: V::Int(v), at: span });
         }
     }
 
