@@ -356,3 +356,26 @@ fn the_table_shows_the_standings_of_each_majority_with_what_each_player_has() {
         }
     }
 }
+
+#[test]
+fn a_failed_require_all_names_the_first_element_it_fails_for() {
+    let thebes = scenario::load("rulesets/thebes/thebes.ruleset");
+    let (mut g, _) = Game::new(&thebes, 2, 1).unwrap();
+    // "Small exhibition, London" needs artifacts the player lacks.
+    let exhibition = scenario::component(&g, "Small exhibition, London");
+    let row = scenario::zone(&g, "exhibitions", None, None);
+    g.put(exhibition, row, engine::At::Top);
+    let choice = engine::notation::parse(&g, "exhibit \"Small exhibition, London\"").unwrap();
+    let Err(engine::Fail::Illegal { reason, .. }) = g.check(&choice) else {
+        panic!("legal with no artifacts")
+    };
+    // The first site, in the class's order, whose need is not met.
+    let sites = ["Greece", "Crete", "Egypt", "Palestine", "Mesopotamia"];
+    let label = chronoscope_cli::play::view::label(&thebes, exhibition);
+    let first = sites.iter().find(|s| label.contains(&format!("{s} "))).unwrap();
+    assert_eq!(
+        reason,
+        format!("you lack the artifacts this exhibition needs (not met for {first})"),
+        "{label}"
+    );
+}

@@ -33,7 +33,10 @@ impl Interp<'_> {
             StmtKind::Require { cond, message } => {
                 if !self.bool(cond, st, f)? {
                     let reason = match message {
-                        Some(m) if self.reasons => m.clone(),
+                        Some(m) if self.reasons => match self.first_unmet(cond, st, f)? {
+                            Some(which) => format!("{m} (not met for {which})"),
+                            None => m.clone(),
+                        },
                         _ => String::new(),
                     };
                     return Err(Box::new(Fail::Illegal { reason, span: s.span }));
@@ -46,6 +49,38 @@ impl Interp<'_> {
             _ => return Ok(false),
         }
         Ok(true)
+    }
+
+    /// For a failed `require all(x in D where P)` over the places of a class
+    /// or the players: the first element of D that P refuses, by name, so
+    /// the message can say which (`you lack the artifacts this exhibition
+    /// needs (not met for Greece)`).
+    /// Never an error of its own: what it cannot work out, it leaves out.
+    fn first_unmet(&self, cond: &Expr, st: &State, f: &mut Frame) -> R<Option<String>> {
+        let ExprKind::Aggregate { func: Aggregate::All, value, var, domain, filter } = &cond.kind else {
+            return Ok(None);
+        };
+        let Some(test) = filter.as_deref().or(value.as_deref()) else { return Ok(None) };
+        // Places of a class and players only: "not met for Greece" reads
+        // well; which component of a set or zone fails seldom does.
+        let elements = match self.eval(domain, st, f) {
+            Ok(d @ (V::Class(_) | V::Players)) => match self.elements(&d, st, domain.span) {
+                Ok(e) => e,
+                Err(_) => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        for el in elements {
+            f.set(*var, el);
+            if let Ok(false) = self.bool(test, st, f) {
+                return Ok(Some(match el {
+                    V::Place(p) => self.r.places[p].name.clone(),
+                    V::Player(p) => p.to_string(),
+                    other => self.describe(&other),
+                }));
+            }
+        }
+        Ok(None)
     }
 
     pub fn exec(&mut self, stmts: &[Stmt], st: &mut State, f: &mut Frame) -> R<()> {
