@@ -53,15 +53,14 @@ impl Interp<'_> {
 
     /// For a failed `require all(x in D where P)` over the places of a class
     /// or the players: the first element of D that P refuses, by name, so
-    /// the message can say which (`you lack the artifacts this exhibition
-    /// needs (not met for Greece)`).
+    /// the message can say which (`REASON (not met for PLACE)`).
     /// Never an error of its own: what it cannot work out, it leaves out.
     fn first_unmet(&self, cond: &Expr, st: &State, f: &mut Frame) -> R<Option<String>> {
         let ExprKind::Aggregate { func: Aggregate::All, value, var, domain, filter } = &cond.kind else {
             return Ok(None);
         };
         let Some(test) = filter.as_deref().or(value.as_deref()) else { return Ok(None) };
-        // Places of a class and players only: "not met for Greece" reads
+        // Places of a class and players only: "not met for PLACE" reads
         // well; which component of a set or zone fails seldom does.
         let elements = match self.eval(domain, st, f) {
             Ok(d @ (V::Class(_) | V::Players)) => match self.elements(&d, st, domain.span) {
