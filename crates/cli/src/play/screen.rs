@@ -132,10 +132,10 @@ impl Write for Transcript {
 pub struct Page {
     /// `Thebes · action 12 · P1 (you) to move`.
     pub heading: String,
-    /// The table, one entry per line before wrapping; the first `bold` are
-    /// the turn order, the players and the score.
+    /// The table, one entry per line before wrapping; the first `heads`
+    /// (not indented) are the turn order, the score and the standings.
     pub table: Vec<String>,
-    pub bold: usize,
+    pub heads: usize,
     /// The players' lines in `table` (not indented; the seat's own bold).
     pub players: std::ops::Range<usize>,
     pub groups: Vec<Group>,
@@ -161,7 +161,7 @@ impl Page {
         table.extend(parts.order);
         table.extend(parts.score);
         table.extend(parts.standings);
-        let bold = table.len();
+        let heads = table.len();
         table.extend(parts.zones);
         let players = table.len();
         table.extend(parts.players);
@@ -173,7 +173,7 @@ impl Page {
             .flat_map(|(g, group)| (0..group.entries.len()).map(move |e| (g, e)))
             .collect();
         let players_end = players + game.players();
-        Page { heading, table, bold, players: players..players_end, groups, rows }
+        Page { heading, table, heads, players: players..players_end, groups, rows }
     }
 }
 
@@ -447,7 +447,7 @@ fn draw_table(frame: &mut Frame, page: &Page, ui: &Ui, area: Rect) {
     let mut lines: Vec<Line> = Vec::new();
     for (i, entry) in page.table.iter().enumerate() {
         let player = page.players.contains(&i);
-        let indent = if i < page.bold || player { "" } else { "  " };
+        let indent = if i < page.heads || player { "" } else { "  " };
         let style = if player && entry.contains("(you)") {
             Style::new().add_modifier(Modifier::BOLD)
         } else {

@@ -194,19 +194,7 @@ pub fn why_stuck(game: &Game, sources: &[(String, String)]) -> Vec<String> {
                     None => reasons.push((text, 1)),
                 }
             }
-            let mut k = domains.len();
-            loop {
-                if k == 0 {
-                    break;
-                }
-                k -= 1;
-                index[k] += 1;
-                if index[k] < domains[k].len() {
-                    break;
-                }
-                index[k] = 0;
-            }
-            if k == 0 && index.iter().all(|x| *x == 0) {
+            if !next_combination(&mut index, &domains) {
                 break;
             }
         }
@@ -218,6 +206,19 @@ pub fn why_stuck(game: &Game, sources: &[(String, String)]) -> Vec<String> {
         }
     }
     out
+}
+
+/// Step `index` to the next combination of the domains, the last one
+/// fastest; `false` once every combination has been gone through.
+fn next_combination(index: &mut [usize], domains: &[Vec<V>]) -> bool {
+    for k in (0..index.len()).rev() {
+        index[k] += 1;
+        if index[k] < domains[k].len() {
+            return true;
+        }
+        index[k] = 0;
+    }
+    false
 }
 
 /// The table as the player to move sees it, at their decision.
