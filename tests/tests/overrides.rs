@@ -1,6 +1,7 @@
-//! Overrides at the grain of one `by players` case, on a small generic
-//! ruleset: an edition replaces one case, takes a count out of a case that
-//! covers several, or adds a case for a count the base never had.
+//! Overrides at the grain of one `by players` case or one named rule, on a
+//! small generic ruleset: an edition replaces one case, takes a count out of
+//! a case that covers several, adds a case for a count the base never had,
+//! or replaces or empties one `rule NAME { ... }` block.
 
 use engine::{Game, Program};
 use model::PlayerId;
@@ -19,11 +20,16 @@ setup {
     3, 4: { for p in players { draw 1 from deck to p.hand } }
   }
   by players aside {
-    2, 3, 4: { draw 1 from deck to aside }
+    2, 3, 4: { rule set_aside { draw 1 from deck to aside } }
   }
 }
 turns clockwise
-action pass { draw 1 from deck to aside }
+action pass {
+  rule pass_draw {
+    let n = 1
+    draw n from deck to aside
+  }
+}
 end when count(deck) == 0
 score coins = count(me.hand)
 "#;
@@ -41,6 +47,13 @@ fn program(edition: &str) -> Program {
     let checked = check(edition);
     let codes: Vec<&str> = checked.diagnostics.iter().map(|d| d.code.as_str()).collect();
     Program::new(checked.ruleset.unwrap_or_else(|| panic!("checks clean: {codes:?}")))
+}
+
+/// Cards in `zone` (not per player) after setup with `players`.
+fn shared(p: &Program, players: usize, zone: &str) -> usize {
+    let (g, _) = Game::new(p, players, 1).unwrap();
+    let z = p.zones.iter().position(|z| z.name == zone).unwrap();
+    g.count(g.layout.zone(model::ZoneId::new(z), None, None))
 }
 
 /// Cards in each hand after setup with `players`.
@@ -127,4 +140,130 @@ fn a_display_of_five_is_a_one_line_house_rule_because_setup_and_refills_read_the
         g.step(&take).unwrap();
         assert_eq!(g.count(display), 5);
     }
+}
+
+#[test]
+fn a_named_rule_runs_in_place_and_an_override_replaces_only_its_statements() {
+    let base = program("");
+    assert_eq!(shared(&base, 2, "aside"), 1);
+    let p = program("override rule set_aside { draw 3 from deck to aside }");
+    assert_eq!(shared(&p, 2, "aside"), 3);
+    // The deal around it is the base's.
+    assert_eq!(dealt(&p, 2), [2, 2]);
+    assert_eq!(dealt(&p, 3), [1, 1, 1]);
+}
+
+#[test]
+fn remove_rule_empties_the_block_and_the_action_still_plays() {
+    let p = program("remove rule pass_draw");
+    assert_eq!(shared(&p, 2, "aside"), 1);
+    let (mut g, _) = Game::new(&p, 2, 1).unwrap();
+    let pass = g.choices().into_iter().next().unwrap();
+    g.step(&pass).unwrap();
+    let aside = g.layout.zone(
+        model::ZoneId::new(p.zones.iter().position(|z| z.name == "aside").unwrap()),
+        None,
+        None,
+    );
+    assert_eq!(g.count(aside), 1, "the pass draws nothing once its rule is removed");
+}
+
+#[test]
+fn a_rules_lets_stay_inside_it_and_an_unknown_rule_name_gets_a_suggestion() {
+    let c = check("override rule pass_drawing { draw 2 from deck to aside }");
+    assert_eq!(codes(&c), ["ruleset::extends::nothing_to_override"]);
+    assert_eq!(c.diagnostics[0].message, "the base has no rule `pass_drawing` to override");
+    assert!(
+        c.diagnostics[0].help.as_deref().unwrap_or("").contains("pass_draw"),
+        "{:?}",
+        c.diagnostics[0].help
+    );
+    // `n` is the rule's own: an override that reads it after replacing the
+    // rule's statements is told the name is unknown.
+    let c = check("override action pass { rule pass_draw { let n = 2 } draw n from deck to aside }");
+    assert_eq!(codes(&c), ["ruleset::check::unknown_name"]);
+}
+
+#[test]
+fn a_rule_name_given_twice_is_an_error_naming_both() {
+    let c = check("override action pass { rule set_aside { } }");
+    assert_eq!(codes(&c), ["ruleset::check::duplicate_definition"]);
+    assert_eq!(c.diagnostics[0].message, "`set_aside` is defined twice");
+}
+
+/// Check a house rule of `lines` over the bundled ruleset at `base`
+/// (relative to the repository), as `check_file` reads files.
+fn house(base: &str, lines: &str) -> ruleset::Checked {
+    let root = chronoscope_tests::repo_root();
+    let base = root.join(base).display().to_string();
+    let text = format!("extends \"{base}\"\n{lines}");
+    ruleset::check_file("house.ruleset", &mut |p| match p {
+        "house.ruleset" => Ok(text.clone().into_bytes()),
+        other => std::fs::read(other).map_err(|e| e.to_string()),
+    })
+}
+
+fn house_program(base: &str, lines: &str) -> Program {
+    let c = house(base, lines);
+    let found = codes(&c);
+    Program::new(c.ruleset.unwrap_or_else(|| panic!("checks clean: {found:?}")))
+}
+
+#[test]
+fn archaeology_hands_of_five_is_one_line_overriding_the_named_rule_hands() {
+    let p = house_program(
+        "rulesets/archaeology/archaeology.ruleset",
+        "override rule hands { for p in players { draw 5 from deck to p.hand } }",
+    );
+    let (g, _) = Game::new(&p, 3, 1).unwrap();
+    for seat in 0..3 {
+        assert_eq!(g.count(chronoscope_tests::scenario::zone(&g, "hand", Some(seat), None)), 5);
+    }
+    assert_eq!(
+        g.count(chronoscope_tests::scenario::zone(&g, "market", None, None)),
+        5,
+        "the market is the base's"
+    );
+}
+
+#[test]
+fn thebes_without_first_dig_bonus_is_one_line_and_leaves_the_bags_full() {
+    let base = chronoscope_tests::scenario::load("rulesets/thebes/thebes.ruleset");
+    let p = house_program("rulesets/thebes/thebes.ruleset", "remove rule first_dig_bonus");
+    let (a, _) = Game::new(&base, 3, 5).unwrap();
+    let (b, _) = Game::new(&p, 3, 5).unwrap();
+    for site in ["Greece", "Crete", "Egypt", "Palestine", "Mesopotamia"] {
+        let bonus = |g: &Game| g.count(chronoscope_tests::scenario::zone(g, "bonus", None, Some(site)));
+        let bag = |g: &Game| g.count(chronoscope_tests::scenario::zone(g, "bag", None, Some(site)));
+        assert_eq!((bonus(&a), bonus(&b)), (1, 0), "{site}");
+        assert_eq!(bag(&b), bag(&a) + 1, "{site}");
+    }
+}
+
+#[test]
+fn an_override_of_a_kind_changes_only_the_attributes_it_lists() {
+    // One wider range and one card that uses it: the kind's other
+    // attributes (city, site, books, tags) stay as the base declares them.
+    let lines = "override kind research { weeks: 1..8 shown }\n\
+                 override cards research_cards { \"Car, Moscow\" { weeks: 8 } }";
+    let p = house_program("rulesets/thebes/thebes.ruleset", lines);
+    let base = chronoscope_tests::scenario::load("rulesets/thebes/thebes.ruleset");
+    let k = |p: &Program| p.kinds.iter().find(|k| k.name == "research").unwrap().slots.len();
+    assert_eq!(k(&p), k(&base));
+    // Without the kind's line, the card's 8 weeks are out of its range.
+    let c = house(
+        "rulesets/thebes/thebes.ruleset",
+        "override cards research_cards { \"Car, Moscow\" { weeks: 8 } }",
+    );
+    assert_eq!(codes(&c), ["ruleset::check::out_of_range"]);
+}
+
+#[test]
+fn an_editions_game_without_players_or_actions_keeps_the_bases() {
+    let p =
+        house_program("rulesets/archaeology/archaeology.ruleset", "game arch_h \"Archaeology, house\" { }");
+    let base = chronoscope_tests::scenario::load("rulesets/archaeology/archaeology.ruleset");
+    assert_eq!(p.game.name, "arch_h");
+    assert_eq!((p.game.min_players, p.game.max_players), (base.game.min_players, base.game.max_players));
+    assert_eq!(p.game.max_actions, base.game.max_actions);
 }

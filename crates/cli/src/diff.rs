@@ -335,22 +335,22 @@ pub fn diff(a: Side, b: Side) -> Vec<Entry> {
     };
     compare(&mut out, "board", board(a), board(b));
 
+    // One entry per attribute: an edition that widens one range shows that
+    // line, not the whole kind.
     let kinds = |s: Side| {
-        s.r.kinds
-            .iter()
-            .map(|k| {
-                let slots: Vec<String> = k
-                    .slots
-                    .iter()
-                    .map(|(attr, t, d)| {
-                        let back = if k.back.contains(attr) { " on back" } else { "" };
-                        let shown = if k.shown.contains(attr) { " shown" } else { "" };
-                        format!("{}: {}{back}{shown} = {}", s.r.attr_name(*attr), s.ty(t), s.value(d))
-                    })
-                    .collect();
-                (k.name.clone(), (slots.join(", "), s.at(k.span)))
-            })
-            .collect::<BTreeMap<_, _>>()
+        let mut m = BTreeMap::new();
+        for k in &s.r.kinds {
+            for (i, (attr, t, d)) in k.slots.iter().enumerate() {
+                let back = if k.back.contains(attr) { " on back" } else { "" };
+                let shown = if k.shown.contains(attr) { " shown" } else { "" };
+                let at = s.at(k.slot_spans.get(i).copied().unwrap_or(k.span));
+                m.insert(
+                    format!("{}.{}", k.name, s.r.attr_name(*attr)),
+                    (format!("{}{back}{shown} = {}", s.ty(t), s.value(d)), at),
+                );
+            }
+        }
+        m
     };
     compare(&mut out, "kinds", kinds(a), kinds(b));
 

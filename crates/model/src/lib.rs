@@ -152,6 +152,9 @@ pub struct Kind {
     /// exhibition's needs and points.
     pub shown: Vec<AttrId>,
     pub span: Span,
+    /// Where each of `slots` is declared (an edition's override of one
+    /// attribute is in the edition's file).
+    pub slot_spans: Vec<Span>,
 }
 
 impl Kind {

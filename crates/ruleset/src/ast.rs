@@ -58,6 +58,8 @@ pub enum ItemKind {
     },
     /// `override by players [NAME] 5: { ... }`: one case of the base's `by players`.
     PlayersCase(Option<Ident>, PlayerCase),
+    /// `override rule NAME { ... }`: the base's named block of that name.
+    Rule(Ident, Block),
     Game(Game),
     Option(OptionDecl),
     Place(PlaceDecl),
@@ -436,6 +438,93 @@ pub enum StmtKind {
         cases: Vec<PlayerCase>,
         span: Span,
     },
+    /// `rule NAME { ... }`: a named block, run in place, that an edition
+    /// overrides or removes by its name.
+    Rule {
+        name: Ident,
+        body: Block,
+    },
+}
+
+impl Item {
+    /// The statement block an item runs, with what it is (`setup`, `action
+    /// dig`): where named rules and `by players` are found.
+    pub fn body_mut(&mut self) -> Option<(String, &mut Block)> {
+        Some(match &mut self.kind {
+            ItemKind::Setup(b) => ("setup".to_string(), b),
+            ItemKind::AfterAction(b) => ("after action".to_string(), b),
+            ItemKind::Action(a) => (format!("action {}", a.name.name), &mut a.body),
+            ItemKind::Procedure(p) => (format!("procedure {}", p.name.name), &mut p.body),
+            _ => return None,
+        })
+    }
+
+    /// The statement block an item runs, if any.
+    pub fn body(&self) -> Option<&Block> {
+        match &self.kind {
+            ItemKind::Setup(b) | ItemKind::AfterAction(b) => Some(b),
+            ItemKind::Action(a) => Some(&a.body),
+            ItemKind::Procedure(p) => Some(&p.body),
+            _ => None,
+        }
+    }
+}
+
+impl StmtKind {
+    /// The blocks a statement holds: an `if`'s branches, a loop's body, the
+    /// cases of `by players`, a named rule's body.
+    pub fn blocks(&self) -> Vec<&Block> {
+        match self {
+            StmtKind::If { then, otherwise, .. } => std::iter::once(then).chain(otherwise.as_ref()).collect(),
+            StmtKind::For { body, .. } | StmtKind::Repeat { body, .. } | StmtKind::Rule { body, .. } => {
+                vec![body]
+            }
+            StmtKind::ByPlayers { cases, .. } => cases.iter().map(|c| &c.body).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// [`StmtKind::blocks`], to change.
+    pub fn blocks_mut(&mut self) -> Vec<&mut Block> {
+        match self {
+            StmtKind::If { then, otherwise, .. } => std::iter::once(then).chain(otherwise.as_mut()).collect(),
+            StmtKind::For { body, .. } | StmtKind::Repeat { body, .. } | StmtKind::Rule { body, .. } => {
+                vec![body]
+            }
+            StmtKind::ByPlayers { cases, .. } => cases.iter_mut().map(|c| &mut c.body).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl Block {
+    /// The names of every `rule NAME { ... }` in the block, however deeply
+    /// nested, in file order.
+    pub fn rule_names<'a>(&'a self, out: &mut Vec<&'a Ident>) {
+        for stmt in &self.stmts {
+            if let StmtKind::Rule { name, .. } = &stmt.kind {
+                out.push(name);
+            }
+            for b in stmt.kind.blocks() {
+                b.rule_names(out);
+            }
+        }
+    }
+
+    /// The body of the rule named `want`, however deeply nested.
+    pub fn rule_mut(&mut self, want: &str) -> Option<&mut Block> {
+        let named = |s: &Stmt| matches!(&s.kind, StmtKind::Rule { name, .. } if name.name == want);
+        let holds = |b: &Block| {
+            let mut names = Vec::new();
+            b.rule_names(&mut names);
+            names.iter().any(|n| n.name == want)
+        };
+        let i = self.stmts.iter().position(|s| named(s) || s.kind.blocks().into_iter().any(holds))?;
+        if named(&self.stmts[i]) {
+            return self.stmts[i].kind.blocks_mut().into_iter().next();
+        }
+        self.stmts[i].kind.blocks_mut().into_iter().find_map(|b| b.rule_mut(want))
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -39,7 +39,8 @@ fn key(item: &Item) -> Option<(&'static str, String)> {
         ItemKind::Extends(..)
         | ItemKind::Remove { .. }
         | ItemKind::TableCell { .. }
-        | ItemKind::PlayersCase(..) => return None,
+        | ItemKind::PlayersCase(..)
+        | ItemKind::Rule(..) => return None,
     })
 }
 
@@ -78,6 +79,7 @@ pub fn reject_edition_items(file: &mut File, diags: &mut Vec<Diagnostic>) {
             ItemKind::Remove { what, .. } => (what.span, "`remove`"),
             ItemKind::TableCell { name, .. } => (name.span, "`override table ...[...]`"),
             ItemKind::PlayersCase(..) => (item.span, "`override by players`"),
+            ItemKind::Rule(..) => (item.span, "`override rule`"),
             _ => match item.overrides {
                 Some(span) => (span, "`override`"),
                 None => return true,
@@ -109,6 +111,10 @@ pub fn merge(base: File, child: File, diags: &mut Vec<Diagnostic>) -> (File, Vec
             }
             ItemKind::PlayersCase(name, case) => {
                 players_case(&mut items, name.as_ref(), case.clone(), item.span, diags, &mut changes);
+                continue;
+            }
+            ItemKind::Rule(name, body) => {
+                named_rule(&mut items, name, Some(body.clone()), item.span, diags, &mut changes);
                 continue;
             }
             _ => {}
@@ -150,6 +156,13 @@ pub fn merge(base: File, child: File, diags: &mut Vec<Diagnostic>) -> (File, Vec
                 // An edition names itself: its `game` replaces the base's.
                 let mut item = item;
                 item.base = Some(item_name_span(&items[i]));
+                // What the edition's `game` leaves out stays the base's: a
+                // house rule that names itself keeps the player counts and
+                // the action limit.
+                if let (ItemKind::Game(new), ItemKind::Game(old)) = (&mut item.kind, &items[i].kind) {
+                    new.players = new.players.or(old.players);
+                    new.actions = new.actions.or(old.actions);
+                }
                 changes.push(Change { item: "game".into(), how: "overridden", span: item.span });
                 items[i] = item;
             }
@@ -206,6 +219,28 @@ pub fn merge(base: File, child: File, diags: &mut Vec<Diagnostic>) -> (File, Vec
                     }
                 }
                 match (&mut items[i].kind, item.kind) {
+                    (ItemKind::Kind(b), ItemKind::Kind(k)) => {
+                        // Only the attributes listed change: one wider range
+                        // is one line, not the whole kind again.
+                        for attr in k.attrs {
+                            let how = match b.attrs.iter_mut().find(|a| a.name.name == attr.name.name) {
+                                Some(a) => {
+                                    *a = attr.clone();
+                                    "overridden"
+                                }
+                                None => {
+                                    b.attrs.push(attr.clone());
+                                    "added"
+                                }
+                            };
+                            changes.push(Change {
+                                item: format!("kind {} attribute {}", b.name.name, attr.name.name),
+                                how,
+                                span: attr.name.span,
+                            });
+                        }
+                        items[i].changed_by.push(item.span);
+                    }
                     (ItemKind::Group(b), ItemKind::Group(g)) => {
                         merge_group(b, g, diags, &mut changes);
                         items[i].changed_by.push(item.span);
@@ -397,6 +432,10 @@ fn remove(
     diags: &mut Vec<Diagnostic>,
     changes: &mut Vec<Change>,
 ) {
+    if what.name == "rule" && instance.is_none() {
+        named_rule(items, name, None, span, diags, changes);
+        return;
+    }
     let Some(kind) = kind_word(&what.name) else {
         diags.push(
             Diagnostic::error(
@@ -406,7 +445,7 @@ fn remove(
             )
             .label("not a removable kind of item")
             .help(
-                "remove an option, kind, cards, zone, counter, piece, table, let, procedure, action or score",
+                "remove an option, kind, cards, zone, counter, piece, table, let, procedure, action, score or rule",
             ),
         );
         return;
@@ -555,6 +594,49 @@ fn table_cell(
     }
 }
 
+/// `override rule NAME { ... }` (with a body) or `remove rule NAME`
+/// (without): the base's named block of that name, wherever it is, gets the
+/// new statements or none.
+fn named_rule(
+    items: &mut [Item],
+    name: &Ident,
+    body: Option<Block>,
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+    changes: &mut Vec<Change>,
+) {
+    for item in items.iter_mut() {
+        let Some((within, block)) = item.body_mut() else { continue };
+        let Some(found) = block.rule_mut(&name.name) else { continue };
+        let how = if body.is_some() { "overridden" } else { "removed" };
+        *found = body.unwrap_or(Block { stmts: Vec::new(), span: found.span });
+        changes.push(Change { item: format!("{within}, rule {}", name.name), how, span });
+        item.changed_by.push(span);
+        return;
+    }
+    let mut names = Vec::new();
+    for item in items.iter() {
+        if let Some(b) = item.body() {
+            b.rule_names(&mut names);
+        }
+    }
+    let help = help_for(&name.name, names.iter().map(|n| n.name.as_str()));
+    let verb = if body.is_some() { "override" } else { "remove" };
+    diags.push(
+        Diagnostic::error(
+            Code::NothingToOverride,
+            name.span,
+            format!("the base has no rule `{}` to {verb}", name.name),
+        )
+        .label("no `rule` of this name in the base")
+        .help(help.unwrap_or_else(|| {
+            "the base names a block with `rule NAME { ... }` inside a setup, an action or a procedure; \
+                 override the whole item if it has none"
+                .into()
+        })),
+    );
+}
+
 /// Every `by players` statement in the items' bodies, with the item it is in.
 type Found<'a> = (String, Option<String>, &'a mut Vec<PlayerCase>, Span);
 
@@ -562,37 +644,23 @@ fn by_players_in(items: &mut [Item]) -> Vec<Found<'_>> {
     fn walk<'a>(block: &'a mut Block, within: &str, out: &mut Vec<Found<'a>>) {
         for stmt in &mut block.stmts {
             match &mut stmt.kind {
+                // Nested `by players` inside a case are not reached: a case
+                // is the unit an override replaces.
                 StmtKind::ByPlayers { name, cases, span } => {
-                    let span = *span;
-                    // Nested `by players` inside a case are not reached:
-                    // a case is the unit an override replaces.
-                    out.push((within.to_string(), name.as_ref().map(|n| n.name.clone()), cases, span));
+                    out.push((within.to_string(), name.as_ref().map(|n| n.name.clone()), cases, *span));
                 }
-                StmtKind::If { then, otherwise, .. } => {
-                    walk(then, within, out);
-                    if let Some(o) = otherwise {
-                        walk(o, within, out);
+                other => {
+                    for b in other.blocks_mut() {
+                        walk(b, within, out);
                     }
                 }
-                StmtKind::For { body, .. } | StmtKind::Repeat { body, .. } => walk(body, within, out),
-                _ => {}
             }
         }
     }
     let mut out = Vec::new();
     for item in items {
-        match &mut item.kind {
-            ItemKind::Setup(b) => walk(b, "setup", &mut out),
-            ItemKind::AfterAction(b) => walk(b, "after action", &mut out),
-            ItemKind::Action(a) => {
-                let within = format!("action {}", a.name.name);
-                walk(&mut a.body, &within, &mut out);
-            }
-            ItemKind::Procedure(p) => {
-                let within = format!("procedure {}", p.name.name);
-                walk(&mut p.body, &within, &mut out);
-            }
-            _ => {}
+        if let Some((within, body)) = item.body_mut() {
+            walk(body, &within, &mut out);
         }
     }
     out

@@ -70,12 +70,18 @@ pub fn outline(file: &ast::File) -> Vec<Declared> {
             | ItemKind::Remove { .. }
             | ItemKind::TableCell { .. }
             | ItemKind::PlayersCase(..)
+            | ItemKind::Rule(..)
             | ItemKind::Route(_)
             | ItemKind::Setup(_)
             | ItemKind::Turns(_)
             | ItemKind::AfterAction(_)
             | ItemKind::End(_)
             | ItemKind::Tiebreak(_) => {}
+        }
+        if let Some(body) = item.body() {
+            let mut rules = Vec::new();
+            body.rule_names(&mut rules);
+            rules.into_iter().for_each(|r| add("rule", r));
         }
     }
     out

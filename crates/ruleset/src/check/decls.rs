@@ -153,6 +153,7 @@ impl<'f> Checker<'f> {
         let mut slots = Vec::new();
         let mut back = Vec::new();
         let mut shown = Vec::new();
+        let mut spans = Vec::new();
         let mut seen: HashMap<&str, Span> = HashMap::new();
         for a in &k.attrs {
             if let Some(prev) = seen.get(a.name.name.as_str()) {
@@ -176,11 +177,13 @@ impl<'f> Checker<'f> {
             let required = a.default.is_none() && !matches!(ty, Type::Optional(_) | Type::Tags);
             let default = if required { Value::None } else { default_for(&ty, default) };
             slots.push((attr, ty, default));
+            spans.push(a.name.span);
         }
         self.note_provenance(format!("kind {}", k.name.name), &item.notes);
         self.kinds[id].slots = slots;
         self.kinds[id].back = back;
         self.kinds[id].shown = shown;
+        self.kinds[id].slot_spans = spans;
     }
 
     pub(super) fn zone_item(&mut self, z: &ast::ZoneDecl, item: &ast::Item, id: ZoneId) {

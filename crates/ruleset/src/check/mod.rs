@@ -201,6 +201,22 @@ impl<'f> Checker<'f> {
         let mut tiebreak_items = Vec::new();
         let mut hook_items = Vec::new();
 
+        // Named rules (`rule NAME { ... }`) are found by their name alone,
+        // wherever they are: a name may be given once.
+        let mut rules: HashMap<&str, Span> = HashMap::new();
+        for body in file.items.iter().filter_map(ast::Item::body) {
+            let mut names = Vec::new();
+            body.rule_names(&mut names);
+            for n in names {
+                match rules.get(n.name.as_str()) {
+                    Some(prev) => self.error(errors::defined_twice(n, "rule", *prev, "rule")),
+                    None => {
+                        rules.insert(&n.name, n.span);
+                    }
+                }
+            }
+        }
+
         // Pass 1: game, options and places first, since everything refers
         // to them; then every other name.
         for item in &file.items {
@@ -230,7 +246,11 @@ impl<'f> Checker<'f> {
         for item in &file.items {
             match &item.kind {
                 // Consumed by the merge of an edition with its base.
-                K::Extends(..) | K::Remove { .. } | K::TableCell { .. } | K::PlayersCase(..) => {}
+                K::Extends(..)
+                | K::Remove { .. }
+                | K::TableCell { .. }
+                | K::PlayersCase(..)
+                | K::Rule(..) => {}
                 K::Game(_) | K::Option(_) | K::Place(_) | K::Tags(_) => {}
                 K::Route(r) => route_items.push((r, item)),
                 K::Kind(k) => {
@@ -242,6 +262,7 @@ impl<'f> Checker<'f> {
                             back: Vec::new(),
                             shown: Vec::new(),
                             span: k.name.span,
+                            slot_spans: Vec::new(),
                         });
                         kind_items.push((k, item, id));
                     }

@@ -3,11 +3,26 @@
 use super::*;
 
 impl<'f> Checker<'f> {
+    /// A block's statements; a named rule's are spliced in where it stands
+    /// (its name is for editions; its `let`s stay inside it).
     pub(super) fn block(&mut self, b: &ast::Block, cx: &mut Cx) -> Vec<Stmt> {
-        let mark = cx.mark();
-        let out = b.stmts.iter().map(|s| self.stmt(s, cx)).collect();
-        cx.reset(mark);
+        let mut out = Vec::new();
+        self.block_into(b, cx, &mut out);
         out
+    }
+
+    fn block_into(&mut self, b: &ast::Block, cx: &mut Cx, out: &mut Vec<Stmt>) {
+        let mark = cx.mark();
+        for s in &b.stmts {
+            match &s.kind {
+                ast::StmtKind::Rule { body, .. } => self.block_into(body, cx, out),
+                _ => {
+                    let s = self.stmt(s, cx);
+                    out.push(s);
+                }
+            }
+        }
+        cx.reset(mark);
     }
 
     pub(super) fn stmt(&mut self, s: &ast::Stmt, cx: &mut Cx) -> Stmt {
@@ -209,6 +224,14 @@ impl<'f> Checker<'f> {
                 }
             }
             S::ByPlayers { name, cases, span } => self.by_players(name.as_ref(), cases, *span, cx),
+            // Spliced by `block`, the only caller: a rule is never checked
+            // as one statement. Its statements as an always-true branch keep
+            // the meaning should that change.
+            S::Rule { body, .. } => StmtKind::If {
+                cond: Expr { kind: ExprKind::Bool(true), span: s.span },
+                then: self.block(body, cx),
+                otherwise: Vec::new(),
+            },
         };
         Stmt { kind, span: s.span }
     }

@@ -100,6 +100,7 @@ pub const KEYWORDS: &[Keyword] = &[
     kw(&["set"], Rule::kw_set, "sr"),
     kw(&["advance"], Rule::kw_advance, "sr"),
     kw(&["by"], Rule::kw_by, "s"),
+    kw(&["rule"], Rule::kw_rule, "s"),
     kw(&["move"], Rule::kw_move, "sr"),
     kw(&["draw"], Rule::kw_draw, "sr"),
     kw(&["from"], Rule::kw_from, ""),

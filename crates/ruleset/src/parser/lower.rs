@@ -106,6 +106,12 @@ impl Lower<'_> {
                 }
                 ItemKind::PlayersCase(name, case.expect("grammar: the case"))
             }
+            Rule::rule_stmt => {
+                let mut it = it;
+                let name = self.ident(it.next().expect("grammar: rule name"));
+                let body = self.block(it.next().expect("grammar: rule body"));
+                ItemKind::Rule(name, body)
+            }
             Rule::game_item => self.game_item(it, &mut notes),
             Rule::option_item => self.option_item(it),
             Rule::place_item => self.place_item(it, false),
@@ -762,6 +768,11 @@ impl Lower<'_> {
                     }
                 }
                 StmtKind::ByPlayers { name, cases, span }
+            }
+            Rule::rule_stmt => {
+                let name = self.ident(next("rule name"));
+                let body = self.block(next("rule body"));
+                StmtKind::Rule { name, body }
             }
             other => unreachable!("grammar: {other:?} is not a statement"),
         };

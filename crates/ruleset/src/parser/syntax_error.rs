@@ -84,6 +84,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::kw_set => "`set`",
         Rule::kw_advance => "`advance`",
         Rule::kw_by => "`by`",
+        Rule::kw_rule => "`rule`",
         Rule::kw_move => "`move`",
         Rule::kw_draw => "`draw`",
         Rule::kw_from => "`from`",
@@ -199,7 +200,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         | Rule::for_stmt
         | Rule::repeat_stmt
         | Rule::do_stmt
-        | Rule::by_players_stmt => "a statement",
+        | Rule::by_players_stmt
+        | Rule::rule_stmt => "a statement",
         Rule::player_case => "a player count such as `2, 3: { ... }`",
         Rule::players_case_item => "`by players 5: { ... }`",
         Rule::selection | Rule::select_all | Rule::select_first => "what to move",
