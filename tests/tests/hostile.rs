@@ -36,6 +36,44 @@ fn long_runs_of_signs_are_refused() {
     assert!(codes(&checked).contains(&Code::TooDeep));
 }
 
+/// Chains that nest without brackets: each was a stack overflow in the
+/// checker (100,000 `+1`, 5,000 `if ... then ... else` in release builds) before the depth
+/// limit.
+#[test]
+fn chains_that_nest_without_brackets_are_refused_past_the_depth_limit() {
+    let head = "game g \"G\" { players 2..3 }\nplace city A\ncounter c = 0\n";
+    let plus = format!("{head}let x = 1{}\n", "+1".repeat(100_000));
+    let fields = format!("{head}let x = c{}\n", ".b".repeat(100_000));
+    let conds = format!("{head}let x = {}0\n", "if yes then 1 else ".repeat(1_000));
+    let else_ifs = format!(
+        "{head}setup {{\n  if c == 0 {{ set c = 1 }}\n{}}}\n",
+        (0..1_000).map(|i| format!("  else if c == {i} {{ set c = 1 }}\n")).collect::<String>()
+    );
+    for (what, text) in [("+", plus), (".b", fields), ("if-then-else", conds), ("else if", else_ifs)] {
+        let checked = check_source(&text);
+        assert_eq!(codes(&checked), [Code::TooDeep], "{what}");
+        assert_eq!(checked.diagnostics[0].message, "nested more than 256 deep", "{what}");
+    }
+    // Below the limit the same chains check as usual.
+    let fine = format!("{head}let x = 1{}\nscore s = x\n", "+1".repeat(200));
+    assert!(!codes(&check_source(&fine)).contains(&Code::TooDeep));
+}
+
+#[test]
+fn input_that_exhausts_the_parsers_stack_is_too_complex_and_its_report_on_a_long_line_is_drawn() {
+    // 100,000 nested `if`s on one line: pest's stack guard gives up before
+    // any lowering runs. The report's line is 1.9 MB long: miette cannot
+    // draw a label past column 65535 (it panicked), so the place is given
+    // in words.
+    let text = format!("let x = {}0\n", "if yes then 1 else ".repeat(100_000));
+    let checked = check_source(&text);
+    assert_eq!(codes(&checked), [Code::TooComplex]);
+    let shown = chronoscope_tests::render("long.ruleset", &text, &checked);
+    assert!(shown.contains("(at long.ruleset:1:"), "{shown}");
+    assert!(shown.contains("the line is too long to show"), "{shown}");
+    assert!(shown.len() < 2_000, "the long line is not drawn: {} bytes", shown.len());
+}
+
 #[test]
 fn a_50_megabyte_file_is_refused_without_parsing() {
     let text = "// padding\n".repeat(50 * 1024 * 1024 / 11);

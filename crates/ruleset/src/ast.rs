@@ -470,6 +470,48 @@ impl Item {
     }
 }
 
+impl ExprKind {
+    /// Call `f` on each direct sub-expression.
+    pub fn children<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
+        match self {
+            ExprKind::Int(_) | ExprKind::Text(_) | ExprKind::Bool(_) | ExprKind::None | ExprKind::Name(_) => {
+            }
+            ExprKind::Unary(_, a) | ExprKind::Field(a, _) | ExprKind::PlayersFrom(a) => f(a),
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
+                f(a);
+                f(b);
+            }
+            ExprKind::Call(_, args) => args.iter().for_each(f),
+            ExprKind::Aggregate { value, domain, filter, .. } => {
+                value.iter().for_each(|v| f(v));
+                f(domain);
+                filter.iter().for_each(|v| f(v));
+            }
+            ExprKind::If(a, b, c) => {
+                f(a);
+                f(b);
+                f(c);
+            }
+        }
+    }
+
+    /// Move the direct sub-expressions out into `out`, leaving leaves.
+    pub fn take_children(&mut self, out: &mut Vec<Expr>) {
+        match std::mem::replace(self, ExprKind::None) {
+            ExprKind::Unary(_, a) | ExprKind::Field(a, _) | ExprKind::PlayersFrom(a) => out.push(*a),
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => out.extend([*a, *b]),
+            ExprKind::Call(_, args) => out.extend(args),
+            ExprKind::Aggregate { value, domain, filter, .. } => {
+                out.extend(value.map(|v| *v));
+                out.push(*domain);
+                out.extend(filter.map(|v| *v));
+            }
+            ExprKind::If(a, b, c) => out.extend([*a, *b, *c]),
+            other => *self = other,
+        }
+    }
+}
+
 impl StmtKind {
     /// The blocks a statement holds: an `if`'s branches, a loop's body, the
     /// cases of `by players`, a named rule's body.

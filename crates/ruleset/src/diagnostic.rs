@@ -264,29 +264,49 @@ impl Report {
             let (name, text) = sources.get(file).cloned().unwrap_or_default();
             miette::NamedSource::new(name, text)
         };
+        // A label on a line too long to draw is said in words instead.
+        let where_ = |span: Span| {
+            let (name, text) =
+                sources.get(span.file).map(|(n, t)| (n.as_str(), t.as_str())).unwrap_or_default();
+            too_long_to_draw(text, span.start).map(|(line, col)| format!("{name}:{line}:{col}"))
+        };
         let home = d.label.span.file;
-        let mut labels = vec![miette::LabeledSpan::new_primary_with_span(
-            (!d.label.text.is_empty()).then(|| d.label.text.clone()),
-            source_span(d.label.span),
-        )];
+        let mut message = d.message.clone();
+        let mut labels = Vec::new();
+        match where_(d.label.span) {
+            Some(at) => {
+                message.push_str(&format!(" (at {at}: {}; the line is too long to show)", d.label.text))
+            }
+            None => labels.push(miette::LabeledSpan::new_primary_with_span(
+                (!d.label.text.is_empty()).then(|| d.label.text.clone()),
+                source_span(d.label.span),
+            )),
+        }
         let mut related = Vec::new();
         for l in &d.related {
-            if l.span.file == home {
+            let far = where_(l.span);
+            if l.span.file == home && far.is_none() {
                 labels.push(miette::LabeledSpan::new_with_span(Some(l.text.clone()), source_span(l.span)));
             } else {
                 related.push(Report {
-                    message: l.text.clone(),
+                    message: match &far {
+                        Some(at) => format!("{} (at {at})", l.text),
+                        None => l.text.clone(),
+                    },
                     code: None,
                     severity: miette::Severity::Advice,
                     help: None,
                     source: named(l.span.file),
-                    labels: vec![miette::LabeledSpan::new_primary_with_span(None, source_span(l.span))],
+                    labels: match far {
+                        Some(_) => Vec::new(),
+                        None => vec![miette::LabeledSpan::new_primary_with_span(None, source_span(l.span))],
+                    },
                     related: Vec::new(),
                 });
             }
         }
         Report {
-            message: d.message.clone(),
+            message,
             code: Some(d.code.as_str()),
             severity: match d.severity {
                 Severity::Error => miette::Severity::Error,
@@ -298,6 +318,19 @@ impl Report {
             related,
         }
     }
+}
+
+/// Lines longer than this (in bytes) are not drawn under a report: nobody
+/// reads them, and miette cannot draw a label past column 65535.
+pub const MAX_DRAWN_LINE: usize = 1000;
+
+/// The line and column of `offset` when its line is longer than
+/// [`MAX_DRAWN_LINE`].
+fn too_long_to_draw(text: &str, offset: usize) -> Option<(usize, usize)> {
+    let offset = offset.min(text.len());
+    let start = text.as_bytes()[..offset].iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+    let end = text.as_bytes()[offset..].iter().position(|b| *b == b'\n').map_or(text.len(), |i| offset + i);
+    (end - start > MAX_DRAWN_LINE).then(|| line_col(text, offset))
 }
 
 impl fmt::Display for Report {

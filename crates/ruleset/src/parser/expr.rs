@@ -5,7 +5,7 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 
 use super::keywords::is_silent as is_keyword;
 use super::lower::Lower;
-use super::{Rule, MAX_NESTING};
+use super::{Rule, MAX_DEPTH, MAX_NESTING};
 use crate::ast::*;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::span::Span;
@@ -33,8 +33,82 @@ fn pratt() -> &'static PrattParser<Rule> {
     })
 }
 
+thread_local! {
+    /// How deep the lowering of expressions and statements has recursed on
+    /// this thread (the nested `Lower`s of the Pratt closures share it).
+    static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// One level of lowering recursion, given back when dropped.
+pub(super) struct Level;
+
+impl Level {
+    /// Enter a level; `None` when that would be deeper than `MAX_DEPTH`.
+    pub(super) fn enter() -> Option<Level> {
+        DEPTH.with(|d| {
+            (d.get() < MAX_DEPTH).then(|| {
+                d.set(d.get() + 1);
+                Level
+            })
+        })
+    }
+}
+
+impl Drop for Level {
+    fn drop(&mut self) {
+        DEPTH.with(|d| d.set(d.get() - 1));
+    }
+}
+
+pub(super) fn too_deep(span: Span) -> Diagnostic {
+    Diagnostic::error(Code::TooDeep, span, format!("nested more than {MAX_DEPTH} deep"))
+        .label("this part is too deep")
+        .help("each `else if`, `if ... then ... else`, operator or `.field` of a chain nests one level deeper; split the chain or name parts with `let`")
+}
+
+/// The depth of an expression tree, walked without recursion (a tree too
+/// deep for the checker must not exhaust the stack here either).
+fn depth(e: &Expr) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(e, 1usize)];
+    while let Some((e, d)) = stack.pop() {
+        deepest = deepest.max(d);
+        if d > MAX_DEPTH {
+            break;
+        }
+        e.kind.children(&mut |c| stack.push((c, d + 1)));
+    }
+    deepest
+}
+
+/// Take a tree apart without recursion: dropping a deep `Box` chain the
+/// ordinary way recurses once per level.
+fn dismantle(e: Expr) {
+    let mut stack = vec![e];
+    while let Some(mut e) = stack.pop() {
+        e.kind.take_children(&mut stack);
+    }
+}
+
 impl Lower<'_> {
     pub(super) fn expr(&mut self, pair: Pair<Rule>) -> Expr {
+        let span = self.span(&pair);
+        let Some(_level) = Level::enter() else {
+            self.diags.push(too_deep(span));
+            return Expr { kind: ExprKind::Int(0), span };
+        };
+        let e = self.expr_unchecked(pair);
+        // Operator and `.field` chains are built by a loop, not recursion:
+        // their depth is measured on the tree.
+        if depth(&e) > MAX_DEPTH {
+            self.diags.push(too_deep(span));
+            dismantle(e);
+            return Expr { kind: ExprKind::Int(0), span };
+        }
+        e
+    }
+
+    fn expr_unchecked(&mut self, pair: Pair<Rule>) -> Expr {
         let span = self.span(&pair);
         // The Pratt parser recurses once per prefix operator: refuse long runs
         // before it can exhaust the stack.

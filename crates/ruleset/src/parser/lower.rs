@@ -680,6 +680,10 @@ impl Lower<'_> {
 
     pub(super) fn stmt(&mut self, pair: Pair<Rule>) -> Stmt {
         let span = self.span(&pair);
+        let Some(_level) = super::expr::Level::enter() else {
+            self.diags.push(super::expr::too_deep(span));
+            return Stmt { kind: StmtKind::EndTurn, span };
+        };
         let rule = pair.as_rule();
         let parts: Vec<Pair<Rule>> = pair.into_inner().collect();
         // Positions of keywords matter for `move`/`draw`; most statements
@@ -795,7 +799,13 @@ impl Lower<'_> {
 
     pub(super) fn if_stmt(&mut self, parts: Vec<Pair<Rule>>) -> StmtKind {
         let mut it = parts.into_iter().filter(|p| !is_keyword(p.as_rule()));
-        let cond = self.expr(it.next().expect("grammar: if condition"));
+        let first = it.next().expect("grammar: if condition");
+        // An `else if` chain nests without braces.
+        let Some(_level) = super::expr::Level::enter() else {
+            self.diags.push(super::expr::too_deep(self.span(&first)));
+            return StmtKind::EndTurn;
+        };
+        let cond = self.expr(first);
         let then = self.block(it.next().expect("grammar: if body"));
         let otherwise = it.next().map(|p| {
             if p.as_rule() == Rule::if_stmt {

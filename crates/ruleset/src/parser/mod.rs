@@ -33,6 +33,10 @@ struct RulesetParser;
 pub const MAX_FILE_BYTES: usize = 16 * 1024 * 1024;
 /// Brackets, braces and parentheses nested deeper than this are refused.
 pub const MAX_NESTING: usize = 64;
+/// Expressions and statements nested deeper than this (counting operators,
+/// `.field`, `if ... then ... else` and `else if` chains, which need no
+/// brackets) are refused: the checker and the engine walk them recursively.
+pub const MAX_DEPTH: usize = 256;
 /// Bound on pest's work, so hostile input cannot make it backtrack forever.
 const CALL_LIMIT: usize = 400_000_000;
 
@@ -96,7 +100,19 @@ pub fn parse_file(source: &str, file_id: usize) -> (File, Vec<Diagnostic>) {
         Ok(pairs) => {
             let mut lower = Lower { offset: 0, file: file_id, diags: &mut diags };
             let file = lower.file(pairs);
+            // Past the depth limit the lowered file has holes: checking it
+            // would only report them. The first report says where.
+            if let Some(deep) = diags.iter().position(|d| d.code == Code::TooDeep) {
+                return (File::default(), vec![diags.swap_remove(deep)]);
+            }
             (file, diags)
+        }
+        // A limit of pest's (its call budget, its stack guard) was reached:
+        // parsing the pieces again would take as long and end the same way
+        // (the whole-file error stands even when every piece parses).
+        Err(whole) if matches!(whole.variant, pest::error::ErrorVariant::CustomError { .. }) => {
+            diags.push(syntax_error(&whole, source, file_id, 0, source.len()));
+            (File::default(), diags)
         }
         Err(whole) => with_error_detail(|| {
             // Recovery: parse each item on its own.
