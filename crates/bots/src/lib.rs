@@ -230,14 +230,23 @@ impl Bot for GreedyBot {
 /// iterations or `mcts:500ms`; plain `mcts` thinks 1 s a move).
 pub const KINDS: &[&str] = &["random", "greedy", "mcts"];
 
-/// Make a bot by name; `seed` is the game seed mixed with the seat.
-pub fn make(kind: &str, seed: u64) -> Option<Box<dyn Bot + Send>> {
+/// Make a bot by name; `seed` is the game seed mixed with the seat. The
+/// error says why a name is refused (an unknown kind, a budget out of range).
+pub fn make(kind: &str, seed: u64) -> Result<Box<dyn Bot + Send>, String> {
     match kind {
-        "random" => Some(Box::new(RandomBot::new(seed))),
-        "greedy" => Some(Box::new(GreedyBot::new(seed))),
-        _ => parse_mcts(kind).map(|b| Box::new(MctsBot::new(seed, b)) as Box<dyn Bot + Send>),
+        "random" => Ok(Box::new(RandomBot::new(seed))),
+        "greedy" => Ok(Box::new(GreedyBot::new(seed))),
+        _ if kind.starts_with("mcts") => {
+            parse_mcts(kind).map(|b| Box::new(MctsBot::new(seed, b)) as Box<dyn Bot + Send>)
+        }
+        _ => Err(format!("unknown bot `{kind}`; bots are: {}", KINDS.join(", "))),
     }
 }
+
+/// The most iterations an `mcts` seat may be given a move.
+pub const MAX_ITERATIONS: u32 = 10_000_000;
+/// The longest an `mcts` seat may be given to think about a move: an hour.
+pub const MAX_MILLIS: u64 = 3_600_000;
 
 /// How long the search may think about one move.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -456,20 +465,34 @@ impl Bot for MctsBot {
     }
 }
 
-/// Read `mcts`, `mcts:2000` (iterations) or `mcts:500ms`.
-pub fn parse_mcts(spec: &str) -> Option<Budget> {
-    let rest = spec.strip_prefix("mcts")?;
+/// Read `mcts`, `mcts:2000` (iterations), `mcts:500ms` or `mcts:2s`.
+pub fn parse_mcts(spec: &str) -> Result<Budget, String> {
+    let bad = || {
+        format!(
+            "`{spec}`: an mcts budget is `mcts:N` iterations (1 to {MAX_ITERATIONS}), `mcts:Nms` or `mcts:Ns` \
+             (1 ms to {} s)",
+            MAX_MILLIS / 1000
+        )
+    };
+    let rest = spec.strip_prefix("mcts").ok_or_else(bad)?;
     if rest.is_empty() {
-        return Some(Budget::Millis(1000));
+        return Ok(Budget::Millis(1000));
     }
-    let n = rest.strip_prefix(':')?;
+    let n = rest.strip_prefix(':').ok_or_else(bad)?;
+    let number = |text: &str, scale: u64, max: u64| {
+        text.parse::<u64>()
+            .ok()
+            .and_then(|v| v.checked_mul(scale))
+            .filter(|v| (1..=max).contains(v))
+            .ok_or_else(bad)
+    };
     if let Some(ms) = n.strip_suffix("ms") {
-        return ms.parse().ok().filter(|m| *m > 0).map(Budget::Millis);
+        return number(ms, 1, MAX_MILLIS).map(Budget::Millis);
     }
     if let Some(sec) = n.strip_suffix('s') {
-        return sec.parse::<u64>().ok().filter(|s| *s > 0).map(|s| Budget::Millis(s * 1000));
+        return number(sec, 1000, MAX_MILLIS).map(Budget::Millis);
     }
-    n.parse().ok().filter(|k| *k > 0).map(Budget::Iterations)
+    number(n, 1, MAX_ITERATIONS as u64).map(|k| Budget::Iterations(k as u32))
 }
 
 #[cfg(test)]
@@ -478,14 +501,29 @@ mod tests {
 
     #[test]
     fn mcts_budgets_are_read_from_the_seat_name() {
-        assert_eq!(parse_mcts("mcts"), Some(Budget::Millis(1000)));
-        assert_eq!(parse_mcts("mcts:2000"), Some(Budget::Iterations(2000)));
-        assert_eq!(parse_mcts("mcts:500ms"), Some(Budget::Millis(500)));
-        assert_eq!(parse_mcts("mcts:2s"), Some(Budget::Millis(2000)));
-        for bad in ["mcts:", "mcts:0", "mcts:fast", "mcts2000", "random"] {
-            assert_eq!(parse_mcts(bad), None, "{bad}");
+        assert_eq!(parse_mcts("mcts"), Ok(Budget::Millis(1000)));
+        assert_eq!(parse_mcts("mcts:2000"), Ok(Budget::Iterations(2000)));
+        assert_eq!(parse_mcts("mcts:500ms"), Ok(Budget::Millis(500)));
+        assert_eq!(parse_mcts("mcts:2s"), Ok(Budget::Millis(2000)));
+        assert_eq!(parse_mcts("mcts:3600s"), Ok(Budget::Millis(MAX_MILLIS)));
+        // Zero, words, and numbers past the limits (which overflowed `u32`
+        // or, in seconds, wrapped when turned into milliseconds).
+        for bad in [
+            "mcts:",
+            "mcts:0",
+            "mcts:0ms",
+            "mcts:fast",
+            "mcts2000",
+            "mcts:10000001",
+            "mcts:999999999999",
+            "mcts:3601s",
+            "mcts:99999999999999999s",
+            "mcts:18446744073709551616ms",
+        ] {
+            let err = parse_mcts(bad).unwrap_err();
+            assert!(err.contains("1 to 10000000") && err.contains("1 ms to 3600 s"), "{bad}: {err}");
         }
-        assert!(make("mcts:10", 1).is_some());
-        assert!(make("oracle", 1).is_none());
+        assert!(make("mcts:10", 1).is_ok());
+        assert_eq!(make("oracle", 1).err().unwrap(), "unknown bot `oracle`; bots are: random, greedy, mcts");
     }
 }

@@ -97,9 +97,7 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
     let (loaded, rules) = load(&args.file)?;
     let (players, seats) = seating(&rules, args.seats.as_deref(), args.players)?;
     for s in &seats {
-        if bots::make(s, 0).is_none() {
-            return Err(format!("unknown bot `{s}`; bots are: {}", bots::KINDS.join(", ")));
-        }
+        bots::make(s, 0)?;
     }
     if args.games == 0 {
         return Err("--games must be at least 1".into());

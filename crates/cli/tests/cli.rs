@@ -620,6 +620,17 @@ fn play_refuses_bad_seats_and_counts() {
     let o = run(&["play", THEBES, "--players", "6"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("Thebes is for 2 to 4 players, not 6"), "{}", stderr(&o));
+    // A budget of a billion years a move was accepted and never ended.
+    for (cmd, code) in [("play", 1), ("simulate", 2)] {
+        let o = run(&[cmd, THEBES, "--seats", "mcts:99999999999999999ms,random", "--seed", "1"]);
+        assert_eq!(o.status.code(), Some(code), "{cmd}");
+        assert_eq!(
+            stderr(&o).trim(),
+            "error: `mcts:99999999999999999ms`: an mcts budget is `mcts:N` iterations (1 to 10000000), \
+             `mcts:Nms` or `mcts:Ns` (1 ms to 3600 s)",
+            "{cmd}"
+        );
+    }
 }
 
 const EDITIONS: &[&str] = &[
