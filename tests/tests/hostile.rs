@@ -242,3 +242,44 @@ fn routes_past_their_limit_and_repeated_routes_are_reported_without_quadratic_wo
     assert_eq!(repeated, 1985 + 1, "each repeated route, and the limit");
     assert!(checked.ruleset.is_none());
 }
+
+/// Lets that read lets, and procedures that call procedures, run one
+/// inside the other in the checker and in the engine: 20,000 of either
+/// overflowed the stack, in whichever order they are written.
+#[test]
+fn chains_of_lets_and_procedures_past_their_limits_are_refused() {
+    let base =
+        std::fs::read_to_string(chronoscope_tests::repo_root().join("tests/fixtures/valid/mini.ruleset"))
+            .expect("the valid fixture");
+    let n = 20_000;
+    let forward: String = (0..n).map(|i| format!("let a{i} = a{} + 1\n", i + 1)).collect();
+    let backward: String = (0..n).rev().map(|i| format!("let a{i} = a{} + 1\n", i + 1)).collect();
+    for (order, lets) in [("forward", forward), ("backward", backward)] {
+        let text = format!("{base}\nlet a{n} = 1\n{lets}score deep_score = a0\n");
+        let checked = check_source(&text);
+        assert_eq!(codes(&checked), [Code::Recursion], "{order}");
+        assert!(checked.diagnostics[0].message.ends_with("goes more than 512 levels deep"), "{order}");
+    }
+    let procs: String = (0..n).map(|i| format!("procedure p{i}() {{ do p{}() }}\n", i + 1)).collect();
+    let text = format!("{base}\nprocedure p{n}() {{ }}\n{procs}");
+    let checked = check_source(&text);
+    assert_eq!(codes(&checked), [Code::Recursion]);
+    assert!(checked.diagnostics[0].message.ends_with("starts a chain of more than 64 procedure calls"));
+}
+
+#[test]
+fn a_chain_of_lets_within_the_limit_checks_and_plays() {
+    let base =
+        std::fs::read_to_string(chronoscope_tests::repo_root().join("tests/fixtures/valid/mini.ruleset"))
+            .expect("the valid fixture");
+    let n = 200;
+    let lets: String = (0..n).map(|i| format!("let a{i} = a{} + 1\n", i + 1)).collect();
+    let text = format!("{base}\nlet a{n} = 1\n{lets}score deep_score = a0\n");
+    let checked = check_source(&text);
+    assert!(!checked.has_errors(), "{}", chronoscope_tests::render("chain", &text, &checked));
+    let program = engine::Program::new(checked.ruleset.unwrap());
+    let (game, _) = engine::Game::new(&program, 2, 1).unwrap();
+    let sheet = game.scores().unwrap();
+    let row = sheet.rows.iter().find(|(name, _)| name == "deep_score").expect("the score row");
+    assert_eq!(row.1, [n as i64 + 1, n as i64 + 1]);
+}

@@ -324,6 +324,19 @@ impl<'f> Checker<'f> {
 
     /// The type of a let's value, lowering its body on first use.
     pub(super) fn let_type(&mut self, id: LetId) -> Ty {
+        let ty = self.let_type_lowered(id);
+        // Reading the let here evaluates its body this much deeper.
+        let reach = self.depth + self.let_depth[id.index()];
+        self.peak = self.peak.max(reach);
+        if reach > MAX_EVAL_DEPTH && !self.depth_reported {
+            self.depth_reported = true;
+            let decl = self.let_decls[id.index()];
+            self.error(errors::evaluation_too_deep(&decl.name, MAX_EVAL_DEPTH));
+        }
+        ty
+    }
+
+    fn let_type_lowered(&mut self, id: LetId) -> Ty {
         match &self.let_state[id.index()] {
             LetState::Done(t) => return t.clone(),
             LetState::InProgress => {
@@ -339,7 +352,11 @@ impl<'f> Checker<'f> {
         let mut cx = Cx::new(true, "a let");
         let tys = self.let_param_tys[id.index()].clone();
         let params = self.lower_params(decl.params.as_deref().unwrap_or(&[]), &tys, &mut cx);
+        let (start, outer_peak) = (self.depth, self.peak);
+        self.peak = start;
         let (body, ty) = self.value(&decl.body, &mut cx);
+        self.let_depth[id.index()] = self.peak - start;
+        self.peak = outer_peak.max(self.peak);
         self.current_procedure = saved;
         // An earlier recursion error may have finished this let already.
         if !matches!(self.let_state[id.index()], LetState::Done(_)) {

@@ -884,6 +884,26 @@ pub fn let_recursion(name: &Ident) -> Diagnostic {
         .help("a let cannot call itself, directly or through others")
 }
 
+pub fn call_chain_too_long(span: Span, name: &str, max: usize) -> Diagnostic {
+    Diagnostic::error(
+        Code::Recursion,
+        span,
+        format!("`{name}` starts a chain of more than {max} procedure calls"),
+    )
+    .label("calls a procedure that calls another, and so on")
+    .help("each call runs inside the one before; merge procedures so that chains stay short")
+}
+
+pub fn evaluation_too_deep(name: &Ident, max: usize) -> Diagnostic {
+    Diagnostic::error(
+        Code::Recursion,
+        name.span,
+        format!("reading `{}` goes more than {max} levels deep", name.name),
+    )
+    .label("a let that reads lets that read lets, and the expressions around them")
+    .help("each let read runs inside the expression that reads it; shorten the chain of lets")
+}
+
 pub fn procedure_recursion(span: Span, name: &str) -> Diagnostic {
     Diagnostic::error(Code::Recursion, span, format!("`{name}` ends up calling itself"))
         .label("this call closes a loop")

@@ -26,7 +26,25 @@ impl<'f> Checker<'f> {
         }
     }
 
+    /// Lower an expression. The depth counts every expression inside
+    /// another, through the bodies of the lets it reads (lowered on first
+    /// use): the engine evaluates them the same way, one inside the other,
+    /// so a bound here bounds its stack too.
     pub(super) fn expr(&mut self, e: &ast::Expr, cx: &mut Cx) -> (Expr, Ty) {
+        if self.depth >= MAX_EVAL_DEPTH {
+            // Reported where the let that went too deep is read: the
+            // peak past the limit makes that let's depth say so.
+            self.peak = MAX_EVAL_DEPTH + 1;
+            return (Expr { kind: ExprKind::Int(0), span: e.span }, Ty::Unknown);
+        }
+        self.depth += 1;
+        self.peak = self.peak.max(self.depth);
+        let out = self.expr_at(e, cx);
+        self.depth -= 1;
+        out
+    }
+
+    fn expr_at(&mut self, e: &ast::Expr, cx: &mut Cx) -> (Expr, Ty) {
         use ast::ExprKind as E;
         let span = e.span;
         let mk = |kind| Expr { kind, span };

@@ -116,6 +116,14 @@ struct Checker<'f> {
     /// The component limit was reported (once).
     too_many_components: bool,
     current_procedure: Option<ProcedureId>,
+    /// How deep expression lowering has recursed (see `expr`).
+    depth: usize,
+    /// The deepest `depth` reached, counting the depth of lets read.
+    peak: usize,
+    /// How deep each let's body goes, its reads of lets included.
+    let_depth: Vec<usize>,
+    /// `MAX_EVAL_DEPTH` was passed and said once.
+    depth_reported: bool,
     actions: Vec<Action>,
     scores: Vec<Score>,
     provenance: Vec<Provenance>,
@@ -139,6 +147,12 @@ pub const MAX_ROUTES: usize = 10_000;
 pub const DEFAULT_MAX_ACTIONS: u64 = 10_000;
 /// The most a `game` item may allow.
 pub const MAX_ACTIONS: u64 = 1_000_000;
+/// Expressions inside expressions, counted through the lets they read: the
+/// engine evaluates them recursively, so deeper is refused at check time.
+/// (One written expression may nest 256 deep: `parser::MAX_DEPTH`.)
+pub const MAX_EVAL_DEPTH: usize = 512;
+/// Procedures calling procedures, each inside the one before.
+pub const MAX_CALL_CHAIN: usize = 64;
 /// The most values one action parameter may take (docs/limits.md).
 pub const MAX_PARAM_VALUES: u128 = 10_000;
 /// The most combinations of parameter values one action may have.
@@ -183,6 +197,10 @@ impl<'f> Checker<'f> {
             procedure_calls: Vec::new(),
             too_many_components: false,
             current_procedure: None,
+            depth: 0,
+            peak: 0,
+            let_depth: Vec::new(),
+            depth_reported: false,
             actions: Vec::new(),
             scores: Vec::new(),
             provenance: Vec::new(),
@@ -330,6 +348,7 @@ impl<'f> Checker<'f> {
                         self.lets.push(None);
                         self.let_decls.push(l);
                         self.let_state.push(LetState::Pending);
+                        self.let_depth.push(0);
                         self.let_param_tys.push(Vec::new());
                         self.note_provenance(format!("let {}", l.name.name), &item.notes);
                     }

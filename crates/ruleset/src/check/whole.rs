@@ -42,31 +42,61 @@ impl<'f> Checker<'f> {
         dist
     }
 
+    /// Procedures that call themselves, directly or through others, and
+    /// chains of calls deeper than the engine runs (`MAX_CALL_CHAIN`). A
+    /// depth-first walk with its own stack: a chain of thousands of
+    /// procedures must not exhaust the checker's.
     pub(super) fn procedure_recursion(&mut self) {
         let n = self.procedure_calls.len();
         // 0 = unvisited, 1 = on the stack, 2 = done.
         let mut state = vec![0u8; n];
+        // The longest chain of calls starting at each finished procedure.
+        let mut chain = vec![1usize; n];
+        let mut too_long = false;
         for start in ProcedureId::all(n) {
-            if state[start.index()] == 0 {
-                self.visit_procedure(start, &mut state);
+            if state[start.index()] != 0 {
+                continue;
             }
-        }
-    }
-
-    pub(super) fn visit_procedure(&mut self, id: ProcedureId, state: &mut [u8]) {
-        state[id.index()] = 1;
-        for (callee, span) in self.procedure_calls[id.index()].clone() {
-            match state[callee.index()] {
-                1 => {
-                    let name =
-                        self.procedures[callee.index()].as_ref().map_or(String::new(), |p| p.name.clone());
-                    self.error(errors::procedure_recursion(span, &name));
+            state[start.index()] = 1;
+            let mut stack = vec![(start, 0usize)];
+            while let Some((id, next)) = stack.last_mut() {
+                let (id, i) = (*id, *next);
+                *next += 1;
+                match self.procedure_calls[id.index()].get(i).copied() {
+                    Some((callee, span)) => match state[callee.index()] {
+                        1 => {
+                            let name = self.procedures[callee.index()]
+                                .as_ref()
+                                .map_or(String::new(), |p| p.name.clone());
+                            self.error(errors::procedure_recursion(span, &name));
+                        }
+                        0 => {
+                            state[callee.index()] = 1;
+                            stack.push((callee, 0));
+                        }
+                        _ => {}
+                    },
+                    None => {
+                        state[id.index()] = 2;
+                        stack.pop();
+                        let deepest = self.procedure_calls[id.index()]
+                            .iter()
+                            .filter(|(c, _)| state[c.index()] == 2)
+                            .map(|(c, _)| chain[c.index()])
+                            .max()
+                            .unwrap_or(0);
+                        chain[id.index()] = deepest + 1;
+                        if chain[id.index()] > MAX_CALL_CHAIN && !too_long {
+                            too_long = true;
+                            if let Some(p) = &self.procedures[id.index()] {
+                                let (name, span) = (p.name.clone(), p.span);
+                                self.error(errors::call_chain_too_long(span, &name, MAX_CALL_CHAIN));
+                            }
+                        }
+                    }
                 }
-                0 => self.visit_procedure(callee, state),
-                _ => {}
             }
         }
-        state[id.index()] = 2;
     }
 
     /// `end turn` and `until end turn` go together; somebody must be able
