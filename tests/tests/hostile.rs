@@ -283,3 +283,24 @@ fn a_chain_of_lets_within_the_limit_checks_and_plays() {
     let row = sheet.rows.iter().find(|(name, _)| name == "deep_score").expect("the score row");
     assert_eq!(row.1, [n as i64 + 1, n as i64 + 1]);
 }
+
+#[test]
+fn a_misspelled_name_200000_characters_long_is_reported_without_a_suggestion() {
+    // Its edit distance to the known name of the same length was computed
+    // cell by cell: 40 billion cells, hours of checking.
+    let base =
+        std::fs::read_to_string(chronoscope_tests::repo_root().join("tests/fixtures/valid/mini.ruleset"))
+            .expect("the valid fixture");
+    let known = "x".repeat(200_000);
+    let typo = format!("{}y", "x".repeat(199_999));
+    let text = format!("{base}\nlet {known} = 1\nscore long_score = {typo}\n");
+    let checked = check_source(&text);
+    let unknown: Vec<_> = checked.diagnostics.iter().filter(|d| d.code == Code::UnknownName).collect();
+    assert_eq!(unknown.len(), 1);
+    assert_eq!(unknown[0].help.as_deref(), Some("define it, or check the spelling"));
+    // Short names still get theirs.
+    let text = format!("{base}\nlet long_name = 1\nscore long_score = long_nmae\n");
+    let checked = check_source(&text);
+    let help = checked.diagnostics.iter().find(|d| d.code == Code::UnknownName).and_then(|d| d.help.clone());
+    assert_eq!(help.as_deref(), Some("did you mean `long_name`?"));
+}

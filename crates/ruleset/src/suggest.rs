@@ -23,14 +23,29 @@ fn distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-/// How many candidates one check may compare in all. A file with thousands
-/// of unknown names would otherwise compare each with thousands of names:
-/// past the budget, mistakes get no "did you mean" (the first hundreds
-/// still do, and nobody reads further).
-pub const BUDGET: u64 = 2_000_000;
+/// How much comparing one check may do in all, in units of one candidate
+/// looked at plus one per cell of its edit-distance table. A file with
+/// thousands of unknown names would otherwise compare each with thousands
+/// of names: past the budget, mistakes get no "did you mean" (the first
+/// hundreds still do, and nobody reads further).
+pub const BUDGET: u64 = 300_000_000;
+
+/// Names longer than this get no suggestion and are not suggested: their
+/// edit distance would cost their lengths multiplied (two names of 200,000
+/// characters took hours), and no typo of such a name is worth one.
+pub const MAX_NAME: usize = 255;
 
 thread_local! {
     static LEFT: std::cell::Cell<u64> = const { std::cell::Cell::new(BUDGET) };
+}
+
+/// Spend `cost` of the budget; false once it is gone.
+fn spend(cost: u64) -> bool {
+    LEFT.with(|l| {
+        let left = l.get();
+        l.set(left.saturating_sub(cost));
+        left >= cost
+    })
 }
 
 /// Give this thread's next check a fresh budget.
@@ -47,15 +62,19 @@ pub fn budget_left() -> bool {
 /// The candidate closest to `name`, if it is close enough to be a typo:
 /// at most a third of the name's length in edits (at least one).
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    if name.len() > MAX_NAME {
+        return None;
+    }
     let limit = (name.chars().count() / 3).max(1);
     let len = name.chars().count();
     candidates
         .into_iter()
-        .filter(|c| *c != name)
+        .filter(|c| *c != name && c.len() <= MAX_NAME)
         // Spend the budget; a name whose length is too far off cannot be
         // close enough, and costs no edit distance.
-        .filter(|_| LEFT.with(|l| l.replace(l.get().saturating_sub(1))) > 0)
+        .filter(|_| spend(1))
         .filter(|c| c.len().abs_diff(name.len()) <= 4 * limit && c.chars().count().abs_diff(len) <= limit)
+        .filter(|c| spend((c.len() * name.len()) as u64))
         .map(|c| (distance(name, c), c))
         .filter(|(d, _)| *d <= limit)
         .min_by(|(da, a), (db, b)| da.cmp(db).then_with(|| a.cmp(b)))
