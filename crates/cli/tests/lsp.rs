@@ -220,6 +220,27 @@ fn hover_definition_completion_and_symbols_follow_names_across_files() {
 }
 
 #[test]
+fn a_named_rule_is_hovered_as_overridden_and_its_definition_is_the_bases_rule() {
+    let mut c = Client::start();
+    let path = root().join("rulesets/archaeology/house/hands.ruleset");
+    let text = "extends \"../archaeology.ruleset\"\noverride rule hands { for p in players { draw 5 from deck to p.hand } }\n";
+    let house = c.open(&path, text);
+    assert_eq!(c.diagnostics_for(&house), Vec::<Value>::new());
+    let doc = json!({ "uri": house });
+    let hover =
+        c.request("textDocument/hover", json!({ "textDocument": doc, "position": at(text, "hands") }));
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(shown.contains("**rule** `hands`") && shown.contains("draw 5 from deck"), "{shown}");
+    let def =
+        c.request("textDocument/definition", json!({ "textDocument": doc, "position": at(text, "hands") }));
+    let base_path = root().join("rulesets/archaeology/archaeology.ruleset");
+    let base_text = std::fs::read_to_string(&base_path).unwrap();
+    assert_eq!(def[0]["uri"], json!(uri(&base_path)), "{def}");
+    assert_eq!(def[0]["range"]["start"], at(&base_text, "hands {"), "{def}");
+    c.stop();
+}
+
+#[test]
 fn a_malformed_request_gets_an_error_and_the_server_goes_on() {
     let mut c = Client::start();
     c.send(&json!({ "jsonrpc": "2.0", "id": 99, "method": "textDocument/hover", "params": { "textDocument": {} } }));

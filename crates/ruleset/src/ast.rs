@@ -540,17 +540,24 @@ impl StmtKind {
 }
 
 impl Block {
-    /// The names of every `rule NAME { ... }` in the block, however deeply
-    /// nested, in file order.
-    pub fn rule_names<'a>(&'a self, out: &mut Vec<&'a Ident>) {
+    /// Every `rule NAME { ... }` in the block, however deeply nested, in
+    /// file order: its name and its body.
+    pub fn rules<'a>(&'a self, out: &mut Vec<(&'a Ident, &'a Block)>) {
         for stmt in &self.stmts {
-            if let StmtKind::Rule { name, .. } = &stmt.kind {
-                out.push(name);
+            if let StmtKind::Rule { name, body } = &stmt.kind {
+                out.push((name, body));
             }
             for b in stmt.kind.blocks() {
-                b.rule_names(out);
+                b.rules(out);
             }
         }
+    }
+
+    /// The names of every rule in the block ([`Block::rules`]).
+    pub fn rule_names<'a>(&'a self, out: &mut Vec<&'a Ident>) {
+        let mut rules = Vec::new();
+        self.rules(&mut rules);
+        out.extend(rules.into_iter().map(|(n, _)| n));
     }
 
     /// The body of the rule named `want`, however deeply nested.

@@ -78,10 +78,21 @@ pub fn outline(file: &ast::File) -> Vec<Declared> {
             | ItemKind::End(_)
             | ItemKind::Tiebreak(_) => {}
         }
+        // A named rule is shown as its body is now (an edition's override
+        // of it, say), under the name the base gave it.
         if let Some(body) = item.body() {
             let mut rules = Vec::new();
-            body.rule_names(&mut rules);
-            rules.into_iter().for_each(|r| add("rule", r));
+            body.rules(&mut rules);
+            for (name, block) in rules {
+                out.push(Declared {
+                    what: "rule",
+                    name: name.name.clone(),
+                    name_span: name.span,
+                    item: block.span,
+                    base: None,
+                    notes: Vec::new(),
+                });
+            }
         }
     }
     out
