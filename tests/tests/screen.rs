@@ -260,3 +260,34 @@ fn the_screen_of_a_seat_is_the_same_whatever_lies_hidden_from_it() {
     }
     assert_eq!(compared, 9);
 }
+
+#[test]
+fn a_terminal_shrunk_to_any_size_down_to_nothing_is_drawn_without_panicking() {
+    let program = scenario::load("rulesets/thebes/thebes.ruleset");
+    let g = position(&program, 3, 2, 5);
+    let choices = g.choices();
+    let page = Page::new(&g, &choices);
+    for (w, h) in [
+        (0, 0),
+        (0, 5),
+        (5, 0),
+        (1, 1),
+        (2, 1),
+        (1, 5),
+        (5, 1),
+        (10, 3),
+        (20, 6),
+        (40, 10),
+        (109, 12),
+        (110, 12),
+        (300, 4),
+    ] {
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+        let ui = Ui::new();
+        terminal.draw(|f| draw(f, &page, &ui, &["a log line".to_string()])).unwrap();
+        // (The test backend cannot print a buffer with no columns.)
+        if w > 0 {
+            assert_eq!(terminal.backend().to_string().lines().count(), h as usize, "{w}x{h}");
+        }
+    }
+}
