@@ -655,6 +655,17 @@ fn diff_of_each_edition_and_house_rule_against_its_base() {
 }
 
 #[test]
+fn diff_of_a_named_rule_override_shows_the_changed_statement_at_both_lines() {
+    let o = run(&[
+        "diff",
+        "rulesets/archaeology/archaeology.ruleset",
+        "rulesets/archaeology/house/hands-of-five.ruleset",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    insta::assert_snapshot!(stdout(&o));
+}
+
+#[test]
 fn diff_of_a_ruleset_with_itself_is_empty() {
     let o = run(&["diff", THEBES, THEBES]);
     assert_eq!(o.status.code(), Some(0));
