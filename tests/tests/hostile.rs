@@ -3,6 +3,12 @@
 
 use ruleset::{check_bytes, check_source, Code};
 
+/// The small valid ruleset the hostile inputs are added to.
+fn mini() -> String {
+    std::fs::read_to_string(chronoscope_tests::repo_root().join("tests/fixtures/valid/mini.ruleset"))
+        .expect("the valid fixture")
+}
+
 fn codes(checked: &ruleset::Checked) -> Vec<Code> {
     checked.diagnostics.iter().map(|d| d.code).collect()
 }
@@ -180,9 +186,7 @@ fn a_control_character_is_refused_and_never_reaches_the_terminal() {
 fn calls_nested_sixty_deep_are_parsed_once_each() {
     // `max(max(...))` was parsed twice at every level (as an aggregate,
     // then as a call): 22 levels took more than 20 s, 60 would never end.
-    let base =
-        std::fs::read_to_string(chronoscope_tests::repo_root().join("tests/fixtures/valid/mini.ruleset"))
-            .expect("the valid fixture");
+    let base = mini();
     let mut e = "1".to_string();
     for _ in 0..60 {
         e = format!("max({e}, sum(c.weeks for c in deck where c.weeks > 0))");
@@ -196,9 +200,7 @@ fn calls_nested_sixty_deep_are_parsed_once_each() {
 fn thousands_of_unknown_names_are_each_reported_and_suggestions_stop_at_their_budget() {
     // Each unknown name used to be compared with every known one (6,000 of
     // each took 87 s): the comparisons now share a budget per check.
-    let base =
-        std::fs::read_to_string(chronoscope_tests::repo_root().join("tests/fixtures/valid/mini.ruleset"))
-            .expect("the valid fixture");
+    let base = mini();
     let known: String = (0..6000).map(|i| format!("let known_{i:04} = 1\n")).collect();
     let uses: String = (0..6000).map(|i| format!("let use_{i:04} = knwon_{i:04}\n")).collect();
     let text = format!("{base}{known}{uses}");
@@ -216,9 +218,7 @@ fn routes_past_their_limit_and_repeated_routes_are_reported_without_quadratic_wo
     // Distances are found from every place (places x routes), and each
     // route was compared with every earlier one: 2,000 places joined by
     // hundreds of thousands of route lines never finished checking.
-    let base =
-        std::fs::read_to_string(chronoscope_tests::repo_root().join("tests/fixtures/valid/mini.ruleset"))
-            .expect("the valid fixture");
+    let base = mini();
     let towns: Vec<String> = (0..1990).map(|i| format!("T{i}")).collect();
     let mut text = format!("{base}place town {}\nroute X - T0\n", towns.join(", "));
     // Every town to the next five: 9,925 distinct routes, under the limit,
@@ -248,9 +248,7 @@ fn routes_past_their_limit_and_repeated_routes_are_reported_without_quadratic_wo
 /// overflowed the stack, in whichever order they are written.
 #[test]
 fn chains_of_lets_and_procedures_past_their_limits_are_refused() {
-    let base =
-        std::fs::read_to_string(chronoscope_tests::repo_root().join("tests/fixtures/valid/mini.ruleset"))
-            .expect("the valid fixture");
+    let base = mini();
     let n = 20_000;
     let forward: String = (0..n).map(|i| format!("let a{i} = a{} + 1\n", i + 1)).collect();
     let backward: String = (0..n).rev().map(|i| format!("let a{i} = a{} + 1\n", i + 1)).collect();
@@ -269,9 +267,7 @@ fn chains_of_lets_and_procedures_past_their_limits_are_refused() {
 
 #[test]
 fn a_chain_of_lets_within_the_limit_checks_and_plays() {
-    let base =
-        std::fs::read_to_string(chronoscope_tests::repo_root().join("tests/fixtures/valid/mini.ruleset"))
-            .expect("the valid fixture");
+    let base = mini();
     let n = 200;
     let lets: String = (0..n).map(|i| format!("let a{i} = a{} + 1\n", i + 1)).collect();
     let text = format!("{base}\nlet a{n} = 1\n{lets}score deep_score = a0\n");
@@ -288,9 +284,7 @@ fn a_chain_of_lets_within_the_limit_checks_and_plays() {
 fn a_misspelled_name_200000_characters_long_is_reported_without_a_suggestion() {
     // Its edit distance to the known name of the same length was computed
     // cell by cell: 40 billion cells, hours of checking.
-    let base =
-        std::fs::read_to_string(chronoscope_tests::repo_root().join("tests/fixtures/valid/mini.ruleset"))
-            .expect("the valid fixture");
+    let base = mini();
     let known = "x".repeat(200_000);
     let typo = format!("{}y", "x".repeat(199_999));
     let text = format!("{base}\nlet {known} = 1\nscore long_score = {typo}\n");
