@@ -308,77 +308,137 @@ impl Thebes {
 
     /// Every legal move, in the engine's notation.
     pub fn legal(&self) -> Vec<(String, Move)> {
-        let mut out = Vec::new();
-        let Some(me) = self.current() else { return out };
-        let end = self.end_time();
-        let flags = [false, true];
-        for c in self.display.iter().flatten() {
-            // Copies of one name on display are numbered, as the notation does.
-            let name = &self.cards[*c].name;
-            let same: Vec<usize> =
-                self.display.iter().flatten().copied().filter(|o| self.cards[*o].name == *name).collect();
-            let copy = if same.len() > 1 {
-                format!("#{}", same.iter().position(|o| o == c).map_or(0, |k| k + 1))
-            } else {
-                String::new()
-            };
-            for z in flags {
-                let card = &self.cards[*c];
-                if let Some(t) = self.trip(me, card.city, z) {
-                    if self.time[me] + t + card.weeks <= end {
-                        let text = format!(
-                            "take {}{copy}{}",
-                            quote(&card.name),
-                            if z { " by_zeppelin" } else { "" }
-                        );
-                        out.push((text, Move::Take { card: *c, zeppelin: z }));
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.into_iter().map(|m| (self.notation(&m), m)).collect()
+    }
+
+    /// A move as the engine's notation writes it.
+    pub fn notation(&self, m: &Move) -> String {
+        let by = |z: bool| if z { " by_zeppelin" } else { "" };
+        match *m {
+            Move::Take { card, zeppelin } => {
+                // Copies of one name on display are numbered, as the notation does.
+                let name = &self.cards[card].name;
+                let same: Vec<usize> =
+                    self.display.iter().flatten().copied().filter(|o| self.cards[*o].name == *name).collect();
+                let copy = if same.len() > 1 {
+                    format!("#{}", same.iter().position(|o| *o == card).map_or(0, |k| k + 1))
+                } else {
+                    String::new()
+                };
+                format!("take {}{copy}{}", quote(name), by(zeppelin))
+            }
+            Move::Change { zeppelin } => format!("change{}", by(zeppelin)),
+            Move::Dig { site, special, rumours, lone_assistant, lone_shovel, weeks, zeppelin } => {
+                let mut text = format!("dig {} {weeks}", self.place_names[self.site_place[site]]);
+                for (on, name) in [
+                    (special, "use_special_permit"),
+                    (rumours, "use_rumours"),
+                    (lone_assistant, "lone_assistant"),
+                    (lone_shovel, "lone_shovel"),
+                    (zeppelin, "by_zeppelin"),
+                ] {
+                    if on {
+                        text.push(' ');
+                        text.push_str(name);
                     }
                 }
+                text
             }
+            Move::Exhibit { card, zeppelin } => {
+                format!("exhibit {}{}", quote(&self.cards[card].name), by(zeppelin))
+            }
+            Move::Stop => "stop".into(),
         }
-        for z in flags {
-            if let Some(t) = self.trip(me, self.warsaw, z) {
-                let streak = if self.last_changer == Some(me) { self.streak + 1 } else { 1 };
-                if self.time[me] + t + streak <= end {
-                    out.push((
-                        format!("change{}", if z { " by_zeppelin" } else { "" }),
-                        Move::Change { zeppelin: z },
-                    ));
+    }
+
+    /// Every legal move into `out` (cleared first), in the order `legal`
+    /// lists them. What a dig's legality reads is worked out once a turn
+    /// (holdings), once a site (books, permit, trips) and once a
+    /// combination of flags (knowledge); the durations are then one row of
+    /// the chronoscope.
+    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let Some(me) = self.current() else { return };
+        let end = self.end_time();
+        let flags = [false, true];
+        let trip_fits = |to: usize, z: bool, weeks: i64| {
+            self.trip(me, to, z).is_some_and(|t| self.time[me] + t + weeks <= end)
+        };
+        for c in self.display.iter().flatten() {
+            let card = &self.cards[*c];
+            for z in flags {
+                if trip_fits(card.city, z, card.weeks) {
+                    out.push(Move::Take { card: *c, zeppelin: z });
                 }
             }
         }
+        let streak = if self.last_changer == Some(me) { self.streak + 1 } else { 1 };
+        for z in flags {
+            if trip_fits(self.warsaw, z, streak) {
+                out.push(Move::Change { zeppelin: z });
+            }
+        }
+        let specials = self.holding(me, "special_permit");
+        let assistants = self.holding(me, "assistant");
+        let shovels = self.holding(me, "shovel");
+        let general = self.general(me);
         for s in 0..SITES {
+            let valid = self.permit_valid(me, s);
+            let site_books = self.site_books(me, s);
+            let has_rumours = self.tableau[me]
+                .iter()
+                .any(|c| self.cards[*c].has("rumours") && self.cards[*c].site == Some(s));
+            // The trip to the site, and whether the permit holds after it
+            // (a new year may have begun on the way), with and without a
+            // zeppelin.
+            let after_trip = flags.map(|z| {
+                self.trip(me, self.site_place[s], z).map(|t| {
+                    let time = self.time[me] + t;
+                    let year = self.first_year + (time - 1).max(0) / 52;
+                    (time, self.permit_year[me][s] < year)
+                })
+            });
             for special in flags {
+                if !(valid || special || self.at_once) || special && (specials == 0 || valid) {
+                    continue;
+                }
                 for rumours in flags {
+                    if rumours && !has_rumours {
+                        continue;
+                    }
                     for lone_assistant in flags {
+                        if lone_assistant && assistants != 1 {
+                            continue;
+                        }
                         for lone_shovel in flags {
+                            if lone_shovel && shovels != 1 {
+                                continue;
+                            }
+                            let books = site_books + if rumours { 2 } else { 0 };
+                            let helpers = self.helper(if lone_assistant { 2 } else { assistants });
+                            let specialized = books + helpers;
+                            if (if self.alone_can_dig { specialized } else { books }) < 1 {
+                                continue;
+                            }
+                            let knowledge = specialized + general.min(specialized);
                             for weeks in 1..=12 {
-                                for zeppelin in flags {
-                                    let m = Move::Dig {
-                                        site: s,
-                                        special,
-                                        rumours,
-                                        lone_assistant,
-                                        lone_shovel,
-                                        weeks,
-                                        zeppelin,
-                                    };
-                                    if self.dig_ok(me, &m) {
-                                        let mut text =
-                                            format!("dig {} {weeks}", self.place_names[self.site_place[s]]);
-                                        for (on, name) in [
-                                            (special, "use_special_permit"),
-                                            (rumours, "use_rumours"),
-                                            (lone_assistant, "lone_assistant"),
-                                            (lone_shovel, "lone_shovel"),
-                                            (zeppelin, "by_zeppelin"),
-                                        ] {
-                                            if on {
-                                                text.push(' ');
-                                                text.push_str(name);
-                                            }
-                                        }
-                                        out.push((text, m));
+                                if self.chrono(knowledge, weeks) <= 0 {
+                                    continue;
+                                }
+                                for (zeppelin, trip) in flags.into_iter().zip(after_trip) {
+                                    let Some((time, permit)) = trip else { continue };
+                                    if (permit || special) && time + weeks <= end {
+                                        out.push(Move::Dig {
+                                            site: s,
+                                            special,
+                                            rumours,
+                                            lone_assistant,
+                                            lone_shovel,
+                                            weeks,
+                                            zeppelin,
+                                        });
                                     }
                                 }
                             }
@@ -400,63 +460,14 @@ impl Thebes {
                 continue;
             }
             for z in flags {
-                if let Some(t) = self.trip(me, card.city, z) {
-                    if self.time[me] + t + card.weeks <= end {
-                        let text =
-                            format!("exhibit {}{}", quote(&card.name), if z { " by_zeppelin" } else { "" });
-                        out.push((text, Move::Exhibit { card: *c, zeppelin: z }));
-                    }
+                if trip_fits(card.city, z, card.weeks) {
+                    out.push(Move::Exhibit { card: *c, zeppelin: z });
                 }
             }
         }
         if self.year(me) == 1903 {
-            out.push(("stop".into(), Move::Stop));
+            out.push(Move::Stop);
         }
-        out
-    }
-
-    fn dig_ok(&self, me: usize, m: &Move) -> bool {
-        let Move::Dig { site: s, special, rumours, lone_assistant, lone_shovel, weeks, zeppelin } = *m else {
-            return false;
-        };
-        let valid = self.permit_valid(me, s);
-        if !(valid || special || self.at_once) {
-            return false;
-        }
-        if special && (self.holding(me, "special_permit") == 0 || valid) {
-            return false;
-        }
-        if rumours
-            && !self.tableau[me]
-                .iter()
-                .any(|c| self.cards[*c].has("rumours") && self.cards[*c].site == Some(s))
-        {
-            return false;
-        }
-        if lone_assistant && self.holding(me, "assistant") != 1
-            || lone_shovel && self.holding(me, "shovel") != 1
-        {
-            return false;
-        }
-        let books = self.site_books(me, s) + if rumours { 2 } else { 0 };
-        let helpers =
-            if lone_assistant { self.helper(2) } else { self.helper(self.holding(me, "assistant")) };
-        let specialized = books + helpers;
-        if (if self.alone_can_dig { specialized } else { books }) < 1 {
-            return false;
-        }
-        let knowledge = specialized + self.general(me).min(specialized);
-        if self.chrono(knowledge, weeks) <= 0 {
-            return false;
-        }
-        let Some(t) = self.trip(me, self.site_place[s], zeppelin) else { return false };
-        // After the trip, the permit again (a new year may have begun).
-        let time_after_trip = self.time[me] + t;
-        let year_after = self.first_year + (time_after_trip - 1).max(0) / 52;
-        if !(self.permit_year[me][s] < year_after || special) {
-            return false;
-        }
-        time_after_trip + weeks <= self.end_time()
     }
 
     // ------------------------------------------------------------ moves

@@ -586,7 +586,11 @@ fn pruned_enumeration_finds_exactly_the_legal_choices() {
 fn the_hand_written_reference_agrees_with_the_engine_on_legal_moves_weeks_and_scores() {
     use chronoscope_tests::reference::{draws_of, replay, Thebes};
     let rules = thebes();
-    for (players, seed) in [(2, 61), (3, 62), (4, 63), (4, 64)] {
+    // 40 games: the reference's legal moves are worked out with the
+    // invariants hoisted (for the benchmark), so they are held to the
+    // engine's on many turns.
+    let games = (2..=4).flat_map(|players| (61..=73).map(move |seed| (players, seed))).chain([(4, 64)]);
+    for (players, seed) in games {
         let (mut g, _) = Game::new(&rules, players, seed).unwrap();
         let mut t = Thebes::from_game(&g);
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
