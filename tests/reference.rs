@@ -14,10 +14,46 @@ use model::{AttrId, ComponentId, CounterId, PieceId, PlaceId, PlayerId, Ruleset,
 
 const SITES: usize = 5;
 
+/// The tags the rules read, one bit each on a card.
+#[derive(Clone, Copy, Debug)]
+enum Tag {
+    Artifact,
+    Assistant,
+    Blank,
+    Book,
+    Car,
+    Congress,
+    Exhibition,
+    GeneralBook,
+    Rumours,
+    Shovel,
+    SpecialPermit,
+    Specialized,
+    Zeppelin,
+}
+
+/// Each tag's name in the ruleset.
+const TAG_NAMES: [(&str, Tag); 13] = [
+    ("artifact", Tag::Artifact),
+    ("assistant", Tag::Assistant),
+    ("blank", Tag::Blank),
+    ("book", Tag::Book),
+    ("car", Tag::Car),
+    ("congress", Tag::Congress),
+    ("exhibition", Tag::Exhibition),
+    ("general_book", Tag::GeneralBook),
+    ("rumours", Tag::Rumours),
+    ("shovel", Tag::Shovel),
+    ("special_permit", Tag::SpecialPermit),
+    ("specialized", Tag::Specialized),
+    ("zeppelin", Tag::Zeppelin),
+];
+
 #[derive(Clone, Debug)]
 pub struct Card {
     pub name: String,
-    tags: Vec<String>,
+    /// A bit per `Tag`.
+    tags: u32,
     city: usize,
     weeks: i64,
     site: Option<usize>,
@@ -29,8 +65,8 @@ pub struct Card {
 }
 
 impl Card {
-    fn has(&self, tag: &str) -> bool {
-        self.tags.iter().any(|t| t == tag)
+    fn has(&self, tag: Tag) -> bool {
+        self.tags & (1 << tag as u32) != 0
     }
 }
 
@@ -155,7 +191,11 @@ impl Thebes {
                 };
                 Card {
                     name: c.name.clone(),
-                    tags: c.tags.iter().map(|t| r.tags[*t].clone()).collect(),
+                    tags: c
+                        .tags
+                        .iter()
+                        .filter_map(|t| TAG_NAMES.iter().find(|(n, _)| *n == r.tags[*t]))
+                        .fold(0, |bits, (_, tag)| bits | 1 << *tag as u32),
                     city: place("city").unwrap_or(0),
                     weeks: int("weeks"),
                     site: place("site").and_then(|p| site_of_place[p]),
@@ -247,7 +287,7 @@ impl Thebes {
         (1903 + 1 - self.first_year) * 52 + 1
     }
 
-    fn holding(&self, p: usize, tag: &str) -> i64 {
+    fn holding(&self, p: usize, tag: Tag) -> i64 {
         self.tableau[p].iter().filter(|c| self.cards[**c].has(tag)).count() as i64
     }
 
@@ -259,19 +299,19 @@ impl Thebes {
         let cards: i64 = self.tableau[p]
             .iter()
             .map(|c| &self.cards[*c])
-            .filter(|c| c.site == Some(s) && c.has("specialized"))
+            .filter(|c| c.site == Some(s) && c.has(Tag::Specialized))
             .map(|c| c.books)
             .sum();
         cards
             + self.finds[p]
                 .iter()
-                .filter(|t| self.cards[**t].has("book") && self.cards[**t].site == Some(s))
+                .filter(|t| self.cards[**t].has(Tag::Book) && self.cards[**t].site == Some(s))
                 .count() as i64
     }
 
     fn general(&self, p: usize) -> i64 {
         self.tableau[p].iter().map(|c| self.cards[*c].general).sum::<i64>()
-            + self.finds[p].iter().filter(|t| self.cards[**t].has("general_book")).count() as i64
+            + self.finds[p].iter().filter(|t| self.cards[**t].has(Tag::GeneralBook)).count() as i64
     }
 
     fn permit_valid(&self, p: usize, s: usize) -> bool {
@@ -286,9 +326,9 @@ impl Thebes {
     fn trip(&self, p: usize, to: usize, zeppelin: bool) -> Option<i64> {
         let steps = self.dist[self.pos[p]][to];
         if zeppelin {
-            return (self.holding(p, "zeppelin") > 0 && steps > 0).then_some(0);
+            return (self.holding(p, Tag::Zeppelin) > 0 && steps > 0).then_some(0);
         }
-        let cars = self.holding(p, "car");
+        let cars = self.holding(p, Tag::Car);
         let saving = if cars > 0 && steps >= 3 {
             if self.car_stacks {
                 cars
@@ -302,7 +342,7 @@ impl Thebes {
     }
 
     fn research_left(&self) -> bool {
-        let research = |c: &usize| !self.cards[*c].has("exhibition");
+        let research = |c: &usize| !self.cards[*c].has(Tag::Exhibition);
         self.deck.iter().any(research) || self.discard.iter().any(research) || self.pile3.iter().any(research)
     }
 
@@ -380,16 +420,16 @@ impl Thebes {
                 out.push(Move::Change { zeppelin: z });
             }
         }
-        let specials = self.holding(me, "special_permit");
-        let assistants = self.holding(me, "assistant");
-        let shovels = self.holding(me, "shovel");
+        let specials = self.holding(me, Tag::SpecialPermit);
+        let assistants = self.holding(me, Tag::Assistant);
+        let shovels = self.holding(me, Tag::Shovel);
         let general = self.general(me);
         for s in 0..SITES {
             let valid = self.permit_valid(me, s);
             let site_books = self.site_books(me, s);
             let has_rumours = self.tableau[me]
                 .iter()
-                .any(|c| self.cards[*c].has("rumours") && self.cards[*c].site == Some(s));
+                .any(|c| self.cards[*c].has(Tag::Rumours) && self.cards[*c].site == Some(s));
             // The trip to the site, and whether the permit holds after it
             // (a new year may have begun on the way), with and without a
             // zeppelin.
@@ -452,7 +492,7 @@ impl Thebes {
             let enough = (0..SITES).all(|s| {
                 let have = self.finds[me]
                     .iter()
-                    .filter(|t| self.cards[**t].has("artifact") && self.cards[**t].site == Some(s))
+                    .filter(|t| self.cards[**t].has(Tag::Artifact) && self.cards[**t].site == Some(s))
                     .count() as i64;
                 have >= card.needs.iter().find(|(q, _)| *q == s).map_or(0, |(_, n)| *n)
             });
@@ -503,12 +543,15 @@ impl Thebes {
             Move::Dig { site: s, special, rumours, lone_assistant, lone_shovel, weeks, zeppelin } => {
                 let start_year = self.year(me);
                 let books = self.site_books(me, s) + if rumours { 2 } else { 0 };
-                let helpers =
-                    if lone_assistant { self.helper(2) } else { self.helper(self.holding(me, "assistant")) };
+                let helpers = if lone_assistant {
+                    self.helper(2)
+                } else {
+                    self.helper(self.holding(me, Tag::Assistant))
+                };
                 let specialized = books + helpers;
                 let knowledge = specialized + self.general(me).min(specialized);
                 let shovels =
-                    if lone_shovel { self.helper(2) } else { self.helper(self.holding(me, "shovel")) };
+                    if lone_shovel { self.helper(2) } else { self.helper(self.holding(me, Tag::Shovel)) };
                 self.travel(me, self.site_place[s], zeppelin);
                 let dig_year = self.year(me);
                 self.time[me] += weeks;
@@ -523,7 +566,7 @@ impl Thebes {
                     drawn.push(self.bags[s].remove(i));
                 }
                 for t in drawn {
-                    if self.cards[t].has("blank") {
+                    if self.cards[t].has(Tag::Blank) {
                         self.bags[s].push(t);
                     } else {
                         self.finds[me].insert(0, t);
@@ -532,20 +575,20 @@ impl Thebes {
                 let bonus = std::mem::take(&mut self.bonus[s]);
                 self.finds[me].extend(bonus);
                 if special {
-                    self.discard_first(me, |c| c.has("special_permit"));
+                    self.discard_first(me, |c| c.has(Tag::SpecialPermit));
                 } else {
                     let used_in = if self.at_once { dig_year } else { start_year };
                     self.permit_year[me][s] =
                         if self.refresh_when_crossing { used_in } else { self.year(me) };
                 }
                 if rumours {
-                    self.discard_first(me, |c| c.has("rumours") && c.site == Some(s));
+                    self.discard_first(me, |c| c.has(Tag::Rumours) && c.site == Some(s));
                 }
                 if lone_assistant {
-                    self.discard_first(me, |c| c.has("assistant"));
+                    self.discard_first(me, |c| c.has(Tag::Assistant));
                 }
                 if lone_shovel {
-                    self.discard_first(me, |c| c.has("shovel"));
+                    self.discard_first(me, |c| c.has(Tag::Shovel));
                 }
             }
             Move::Exhibit { card, zeppelin } => {
@@ -571,7 +614,7 @@ impl Thebes {
         let weeks = self.trip(p, to, zeppelin).expect("a legal trip");
         self.pos[p] = to;
         if zeppelin {
-            self.discard_first(p, |c| c.has("zeppelin"));
+            self.discard_first(p, |c| c.has(Tag::Zeppelin));
         } else {
             self.time[p] += weeks;
         }
@@ -592,7 +635,7 @@ impl Thebes {
             }
             let i = pick("deck", &self.deck, &self.cards);
             let c = self.deck.remove(i);
-            if self.cards[c].has("exhibition") {
+            if self.cards[c].has(Tag::Exhibition) {
                 if let Some(out) = self.exhibitions[2].take() {
                     self.discard.insert(0, out);
                 }
@@ -615,7 +658,7 @@ impl Thebes {
                 .map(|p| {
                     self.finds[p]
                         .iter()
-                        .filter(|t| self.cards[**t].has("artifact"))
+                        .filter(|t| self.cards[**t].has(Tag::Artifact))
                         .map(|t| self.cards[*t].value)
                         .sum()
                 })
@@ -626,13 +669,13 @@ impl Thebes {
                 .map(|p| {
                     self.tableau[p]
                         .iter()
-                        .filter(|c| self.cards[**c].has("exhibition"))
+                        .filter(|c| self.cards[**c].has(Tag::Exhibition))
                         .map(|c| self.cards[*c].points)
                         .sum()
                 })
                 .collect(),
         );
-        rows.push((0..n).map(|p| self.congress[self.holding(p, "congress").min(7) as usize]).collect());
+        rows.push((0..n).map(|p| self.congress[self.holding(p, Tag::Congress).min(7) as usize]).collect());
         for s in 0..SITES {
             let books: Vec<i64> = (0..n).map(|p| self.site_books(p, s)).collect();
             let best = books.iter().copied().max().unwrap_or(0);
