@@ -8,6 +8,8 @@
 //! be compared action by action: the same legal choices, the same weeks, the
 //! same final score.
 
+use std::sync::Arc;
+
 use chronoscope_cli::play::log::LogEvent;
 use engine::{Game, V};
 use model::{AttrId, ComponentId, CounterId, PieceId, PlaceId, PlayerId, Ruleset, Value, ZoneId};
@@ -73,14 +75,15 @@ impl Card {
 /// The whole state, components by the engine's numbering.
 #[derive(Clone, Debug)]
 pub struct Thebes {
-    pub cards: Vec<Card>,
-    place_names: Vec<String>,
+    /// The fixed data, shared by every copy of a game.
+    pub cards: Arc<[Card]>,
+    place_names: Arc<[String]>,
     site_place: Vec<usize>,
     warsaw: usize,
-    dist: Vec<Vec<i64>>,
-    chrono: Vec<Vec<i64>>,
-    congress: Vec<i64>,
-    helper_bonus: Vec<i64>,
+    dist: Arc<[Vec<i64>]>,
+    chrono: Arc<[Vec<i64>]>,
+    congress: Arc<[i64]>,
+    helper_bonus: Arc<[i64]>,
     helper_cap: i64,
     car_stacks: bool,
     alone_can_dig: bool,
