@@ -236,11 +236,17 @@ pub fn make(kind: &str, seed: u64) -> Result<Box<dyn Bot + Send>, String> {
     match kind {
         "random" => Ok(Box::new(RandomBot::new(seed))),
         "greedy" => Ok(Box::new(GreedyBot::new(seed))),
-        _ if kind.starts_with("mcts") => {
+        _ if names_a_bot(kind) => {
             parse_mcts(kind).map(|b| Box::new(MctsBot::new(seed, b)) as Box<dyn Bot + Send>)
         }
         _ => Err(format!("unknown bot `{kind}`; bots are: {}", KINDS.join(", "))),
     }
+}
+
+/// Whether `name` names a kind of bot, budget or not (`greedy`, `mcts`,
+/// `mcts:2000`): `make` then builds it or says what is wrong with it.
+pub fn names_a_bot(name: &str) -> bool {
+    KINDS.contains(&name) || name.starts_with("mcts")
 }
 
 /// The most iterations an `mcts` seat may be given a move.

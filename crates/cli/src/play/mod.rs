@@ -203,12 +203,10 @@ pub fn play_script(
         let bot_seed = crate::simulate::bot_seed(seed, i);
         let seat = match word {
             "human" => Seat::Human,
-            kind if kind == "random" || kind == "greedy" || kind.starts_with("mcts") => {
-                match bots::make(kind, bot_seed) {
-                    Ok(b) => Seat::Bot(b),
-                    Err(why) => return Err(Stop::Error(why)),
-                }
-            }
+            kind if bots::names_a_bot(kind) => match bots::make(kind, bot_seed) {
+                Ok(b) => Seat::Bot(b),
+                Err(why) => return Err(Stop::Error(why)),
+            },
             kind => {
                 return Err(Stop::Error(format!(
                     "unknown seat `{kind}`; seats are: human, {}",
