@@ -680,10 +680,6 @@ impl Lower<'_> {
 
     pub(super) fn stmt(&mut self, pair: Pair<Rule>) -> Stmt {
         let span = self.span(&pair);
-        let Some(_level) = super::expr::Level::enter() else {
-            self.diags.push(super::expr::too_deep(span));
-            return Stmt { kind: StmtKind::EndTurn, span };
-        };
         let rule = pair.as_rule();
         let parts: Vec<Pair<Rule>> = pair.into_inner().collect();
         // Positions of keywords matter for `move`/`draw`; most statements
@@ -800,7 +796,8 @@ impl Lower<'_> {
     pub(super) fn if_stmt(&mut self, parts: Vec<Pair<Rule>>) -> StmtKind {
         let mut it = parts.into_iter().filter(|p| !is_keyword(p.as_rule()));
         let first = it.next().expect("grammar: if condition");
-        // An `else if` chain nests without braces.
+        // An `else if` chain nests without braces (every other nesting of
+        // statements is bounded by the brace depth).
         let Some(_level) = super::expr::Level::enter() else {
             self.diags.push(super::expr::too_deep(self.span(&first)));
             return StmtKind::EndTurn;
