@@ -57,6 +57,19 @@ action mark(n: 1..3) {
   advance me.time by n
 }
 
+// A procedure as the first change, opening with a requirement: the search
+// runs its opening `let` and `require` on each complete choice before any
+// trial (`TrialPlan::prelude`).
+procedure pay(n: int) {
+  let have = count(me.kept)
+  require have >= n else "not enough kept"
+  advance me.time by n
+}
+action spend(n: 1..3) {
+  do pay(n)
+  move first c in me.kept to supply
+}
+
 after action {
   require count(me.hand) <= 2 else "at most two in hand"
   require me.time <= 12 else "the time runs out at 12"
@@ -91,6 +104,11 @@ fn the_trial_plan_keeps_what_a_later_require_reads_and_drops_the_rest() {
     // mark: nobody's require reads `marks`.
     assert_eq!(plan.body[action("mark")], vec![false, true]);
     assert!(plan.hook.iter().all(|h| h == &vec![true, true]));
+    // spend: `pay` opens with a let and a require, run before any trial.
+    let pre = plan.prelude[action("spend")].expect("a prelude");
+    assert_eq!((pre.stmt, r.procedures[pre.procedure].name.as_str(), pre.len), (0, "pay", 2));
+    let others = r.actions.iter().filter(|a| a.name != "spend");
+    assert!(others.map(|a| plan.prelude[action(&a.name)]).all(|p| p.is_none()));
 }
 
 #[test]

@@ -135,6 +135,8 @@ fn a_game_that_cannot_end_stops_at_its_action_limit_with_an_error_naming_it() {
 }
 
 /// Each let calls the one before it twice: reading the last is 2^40 calls.
+/// The requirement comes after a change, so each choice is tried on a copy
+/// of the state, where no let value is remembered between calls.
 fn doubling_lets() -> String {
     let mut text = String::from(
         "game d \"Doubling\" { players 2..2 }\ncounter time per player = 0\nturns by lowest time\nlet a0 = me.time + 1\n",
@@ -142,9 +144,27 @@ fn doubling_lets() -> String {
     for i in 1..=40 {
         text.push_str(&format!("let a{i} = a{} + a{}\n", i - 1, i - 1));
     }
-    text.push_str("action go {\n  require a40 >= 0\n  advance me.time by 1\n}\n");
+    text.push_str("action go {\n  advance me.time by 1\n  require a40 >= 0\n}\n");
     text.push_str("end when all(p in players where p.time >= 3)\nscore s = me.time\n");
     text
+}
+
+#[test]
+fn a_let_called_again_on_an_unchanged_state_is_worked_out_once() {
+    // The same doubling lets, read by a leading requirement: while the
+    // search and the start of an action read the state as it is, each let
+    // is worked out once, so a40 costs 41 calls, not 2^40.
+    let text = doubling_lets().replace(
+        "action go {\n  advance me.time by 1\n  require a40 >= 0\n}",
+        "action go {\n  require a40 >= 0\n  advance me.time by 1\n}",
+    );
+    let program = program(&text);
+    let (mut g, _) = Game::new(&program, 2, 1).expect("setup");
+    let choices = g.legal().expect("listed within the work limit");
+    assert_eq!(choices.len(), 1);
+    assert!(g.work_done() < 1_000, "{} steps", g.work_done());
+    g.step(&choices[0]).expect("applied within the work limit");
+    assert!(g.work_done() < 1_000, "{} steps", g.work_done());
 }
 
 #[test]

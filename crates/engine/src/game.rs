@@ -7,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::event::Event;
 
-use crate::interp::{Fail, Frame, Interp, Traced, MAX_WORK};
+use crate::interp::{Fail, Frame, Interp, Memo, Traced, MAX_WORK};
 use crate::legality::{SetBound, TrialPlan};
 use crate::state::{shuffle, Cells, Layout, State, ZoneInst, V};
 
@@ -268,6 +268,7 @@ impl<'p> Game<'p> {
             reasons: true,
             work: &self.work,
             trace: None,
+            memo: None,
         }
     }
 
@@ -355,6 +356,8 @@ impl<'p> Game<'p> {
         // after each.
         let scratch = std::cell::RefCell::new(None);
         let broken = std::cell::RefCell::new(None);
+        // The search reads `self.state` only: lets are worked out once.
+        let memo = std::cell::RefCell::new(Memo::new(self.rules.lets.len(), Some(me)));
         let asked = self.state.asks.first().map(|(_, a)| *a);
         for (id, action) in self.rules.actions.iter().enumerate() {
             let id = ActionId::new(id);
@@ -400,6 +403,7 @@ impl<'p> Game<'p> {
                 start,
                 scratch: &scratch,
                 broken: &broken,
+                memo: &memo,
             };
             self.enumerate(&search, &mut frame, &mut args, &mut out);
         }
@@ -424,28 +428,33 @@ impl<'p> Game<'p> {
     /// parameter, and drop the whole subtree when one fails. Each complete
     /// choice that survives is tried for real.
     fn enumerate(&self, search: &Search, frame: &mut Frame, args: &mut Vec<V>, out: &mut Vec<Choice>) {
-        let Search { id, action, plan, domains, me, trial, start, scratch, broken } = *search;
+        let Search { id, action, plan, domains, me, trial, start, scratch, broken, memo } = *search;
         let depth = args.len();
-        let it = self.interp(false);
-        for stmt in plan[depth].iter().map(|i| &action.body.stmts[*i]) {
-            // As `Interp::pure`, but a failing `require` only prunes: no
-            // reason is built for the thousands of combinations ruled out.
-            match &stmt.kind {
-                StmtKind::Require { cond, .. } => match it.bool(cond, &self.state, frame) {
-                    Ok(true) => {}
-                    Ok(false) => return,
-                    Err(f) => return note_broken(broken, *f),
-                },
-                StmtKind::Let { slot, value } => match it.eval(value, &self.state, frame) {
-                    Ok(v) => frame.set(*slot, v),
-                    Err(f) => return note_broken(broken, *f),
-                },
-                _ => {}
-            }
+        let it = Interp { memo: Some(memo), ..self.interp(false) };
+        if !self.leading(&it, plan[depth].iter().map(|i| &action.body.stmts[*i]), frame, broken) {
+            return;
         }
         if depth == domains.len() {
-            // Every leading statement has run on this frame: a trial goes on
-            // from the first change.
+            // Every leading statement has run on this frame. The opening
+            // requirements of a procedure called as the first change read
+            // the same state: they drop a choice without a trial.
+            if let Some(pre) = &self.program.trials.prelude[id.index()] {
+                let StmtKind::Do { args: call, .. } = &action.body.stmts[pre.stmt].kind else {
+                    unreachable!("a prelude is a `do`")
+                };
+                let mut inner = Frame::new(Some(me));
+                for (i, a) in call.iter().enumerate() {
+                    match it.eval(a, &self.state, frame) {
+                        Ok(v) => inner.set(i, v),
+                        Err(f) => return note_broken(broken, *f),
+                    }
+                }
+                let opening = &self.rules.procedures[pre.procedure].body.stmts[..pre.len];
+                if !self.leading(&it, opening.iter(), &mut inner, broken) {
+                    return;
+                }
+            }
+            // A trial goes on from the first change.
             let legal = !trial || {
                 let mut slot = scratch.borrow_mut();
                 let st = slot.get_or_insert_with(|| self.state.clone());
@@ -510,6 +519,40 @@ impl<'p> Game<'p> {
             self.enumerate(search, frame, args, out);
             args.pop();
         }
+    }
+
+    /// Run leading `let`s and `require`s on the state as it is: whether
+    /// every `require` holds. As `Interp::pure`, but a failing `require`
+    /// only prunes: no reason is built for the thousands of combinations
+    /// ruled out. A rule error is noted and prunes too.
+    fn leading<'s>(
+        &self,
+        it: &Interp,
+        stmts: impl Iterator<Item = &'s Stmt>,
+        frame: &mut Frame,
+        broken: &std::cell::RefCell<Option<Fail>>,
+    ) -> bool {
+        for stmt in stmts {
+            match &stmt.kind {
+                StmtKind::Require { cond, .. } => match it.bool(cond, &self.state, frame) {
+                    Ok(true) => {}
+                    Ok(false) => return false,
+                    Err(f) => {
+                        note_broken(broken, *f);
+                        return false;
+                    }
+                },
+                StmtKind::Let { slot, value } => match it.eval(value, &self.state, frame) {
+                    Ok(v) => frame.set(*slot, v),
+                    Err(f) => {
+                        note_broken(broken, *f);
+                        return false;
+                    }
+                },
+                _ => {}
+            }
+        }
+        true
     }
 
     /// The sets of `pool` (as `sets_of`) that keep the bounds: each bound's
@@ -661,10 +704,13 @@ impl<'p> Game<'p> {
             .get(choice.action.index())
             .ok_or_else(|| Fail::Illegal { reason: "no such action".into(), span: model::Span::default() })?;
         let mut frame = Frame::with_sets(Some(me), choice.args.clone(), choice.sets.clone());
-        let mut it = Interp { trace, ..self.interp(record) };
         // Most choices fail on a `require` before anything changes: find
-        // out on the real state, without copying it.
+        // out on the real state, without copying it. Lets called there are
+        // worked out once, as in the search (unless each call is traced).
+        let memo = std::cell::RefCell::new(Memo::new(self.rules.lets.len(), Some(me)));
+        let mut it = Interp { trace, memo: trace.is_none().then_some(&memo), ..self.interp(record) };
         let start = it.probe(&action.body.stmts, &self.state, &mut frame)?;
+        it.memo = None;
         self.run_from(&mut it, action, me, frame, start)
     }
 
@@ -1108,6 +1154,8 @@ struct Search<'a> {
     scratch: &'a std::cell::RefCell<Option<State>>,
     /// The first rule error met while trying choices.
     broken: &'a std::cell::RefCell<Option<Fail>>,
+    /// Lets worked out on `Game::state` (never in a trial).
+    memo: &'a std::cell::RefCell<Memo>,
 }
 
 /// Keep the first rule error (not a failing `require`, which only means

@@ -115,14 +115,33 @@ impl Interp<'_> {
         let body = &self.r.lets[id].body;
         self.spend(1, body.span)?;
         let mut inner = Frame::new(f.me);
+        let mut key = [V::None; super::MEMO_ARGS];
         for (i, a) in args.iter().enumerate() {
             let v = self.eval(a, st, f)?;
             inner.set(i, v);
+            if let Some(k) = key.get_mut(i) {
+                *k = v;
+            }
         }
-        match self.trace {
-            None => value(self, body, st, &mut inner),
-            Some(_) => self.call_traced(id, args.len(), site, st, &mut inner, value),
+        // A set stands for its frame's list: not a key.
+        let memo = self.memo.filter(|m| {
+            args.len() <= super::MEMO_ARGS
+                && !key.iter().any(|v| matches!(v, V::Set(_)))
+                && m.borrow().serves(f.me)
+        });
+        if let Some(memo) = memo {
+            if let Some(v) = memo.borrow().get(id, T::MODE, &key).and_then(T::from_v) {
+                return Ok(v);
+            }
         }
+        let v = match self.trace {
+            None => value(self, body, st, &mut inner)?,
+            Some(_) => self.call_traced(id, args.len(), site, st, &mut inner, value)?,
+        };
+        if let Some(memo) = memo {
+            memo.borrow_mut().put(id, T::MODE, key, v.as_v());
+        }
+        Ok(v)
     }
 
     /// The rest of `call` when the trace is on (`explain`): kept out of the

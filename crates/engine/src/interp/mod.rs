@@ -172,6 +172,46 @@ pub struct Interp<'a> {
     /// Where to note each let called and table read, with its value (for
     /// `explain`); `None` in play.
     pub trace: Option<&'a std::cell::RefCell<Vec<Traced>>>,
+    /// Let values already worked out on the state being read, while it
+    /// stays as it is (the search for legal choices); `None` elsewhere.
+    pub memo: Option<&'a std::cell::RefCell<Memo>>,
+}
+
+/// How many arguments a let call may have to be remembered (`Memo`).
+const MEMO_ARGS: usize = 4;
+
+/// The values of let calls on one state for one `me`, by let, arguments
+/// and the kind of value asked for (a let read as a number gives 0 for
+/// `none`). A let reads nothing but the state, its arguments and who `me`
+/// is, so while the state stays as it is, a call with the same arguments
+/// gives the same value. The search for legal choices calls the same lets
+/// for every combination of parameters: each is worked out once, and its
+/// work (`MAX_WORK`) counted once.
+pub struct Memo {
+    me: Option<PlayerId>,
+    by_let: Vec<Vec<(u8, [V; MEMO_ARGS], V)>>,
+}
+
+impl Memo {
+    pub fn new(lets: usize, me: Option<PlayerId>) -> Memo {
+        Memo { me, by_let: vec![Vec::new(); lets] }
+    }
+
+    /// Whether calls made with this `me` may use it.
+    fn serves(&self, me: Option<PlayerId>) -> bool {
+        self.me == me
+    }
+
+    fn get(&self, id: LetId, mode: u8, key: &[V; MEMO_ARGS]) -> Option<V> {
+        let known = self.by_let.get(id.index())?;
+        known.iter().find(|(m, k, _)| *m == mode && k == key).map(|(_, _, v)| *v)
+    }
+
+    fn put(&mut self, id: LetId, mode: u8, key: [V; MEMO_ARGS], v: V) {
+        if let Some(known) = self.by_let.get_mut(id.index()) {
+            known.push((mode, key, v));
+        }
+    }
 }
 
 /// A value the rules read while they ran: a let called or a table entry
@@ -192,26 +232,51 @@ pub enum TracedKind {
     Table(model::TableId, Vec<i64>),
 }
 
-/// A value a traced let gives, as a `V`.
-pub trait AsV {
+/// A value a let gives (a value, a number or a yes/no, as the caller
+/// asked), as a `V` and back (for the trace and the `Memo`).
+pub trait AsV: Sized {
+    /// Which of the three: a let read as a number and as a value may
+    /// differ (`none` and 0).
+    const MODE: u8;
     fn as_v(&self) -> V;
+    fn from_v(v: V) -> Option<Self>;
 }
 
 impl AsV for V {
+    const MODE: u8 = 0;
     fn as_v(&self) -> V {
         *self
+    }
+    fn from_v(v: V) -> Option<V> {
+        Some(v)
     }
 }
 
 impl AsV for i64 {
+    const MODE: u8 = 1;
     fn as_v(&self) -> V {
         V::Int(*self)
+    }
+    fn from_v(v: V) -> Option<i64> {
+        if let V::Int(n) = v {
+            Some(n)
+        } else {
+            None
+        }
     }
 }
 
 impl AsV for bool {
+    const MODE: u8 = 2;
     fn as_v(&self) -> V {
         V::Bool(*self)
+    }
+    fn from_v(v: V) -> Option<bool> {
+        if let V::Bool(b) = v {
+            Some(b)
+        } else {
+            None
+        }
     }
 }
 
