@@ -583,7 +583,8 @@ fn pruned_enumeration_finds_exactly_the_legal_choices() {
 }
 
 #[test]
-fn the_hand_written_reference_agrees_with_the_engine_on_legal_moves_weeks_and_scores() {
+fn the_hand_written_reference_agrees_with_the_engine_on_legal_moves_weeks_and_scores_and_picks_each_move_by_counting(
+) {
     use chronoscope_tests::reference::{draws_of, replay, Thebes};
     let rules = thebes();
     // 40 games: the reference's legal moves are worked out with the
@@ -604,9 +605,25 @@ fn the_hand_written_reference_agrees_with_the_engine_on_legal_moves_weeks_and_sc
             engine.sort();
             expected.sort();
             assert_eq!(engine, expected, "{players}p seed {seed} action {step}: legal moves");
+            // Picking by counting families finds each listed move.
+            let mut listed = Vec::new();
+            t.legal_moves(&mut listed);
+            for (k, m) in listed.iter().enumerate() {
+                assert_eq!(
+                    t.random_move(|n| {
+                        assert_eq!(
+                            n as usize,
+                            listed.len(),
+                            "{players}p seed {seed} action {step}: how many"
+                        );
+                        k as u32
+                    }),
+                    Some(*m)
+                );
+            }
             let choice = &choices[rng.gen_range(0..choices.len())];
             let text = notation::format(&g, choice);
-            let m = reference.iter().find(|(s, _)| *s == text).map(|(_, m)| m.clone()).unwrap();
+            let m = reference.iter().find(|(s, _)| *s == text).map(|(_, m)| *m).unwrap();
             let events = g.apply(choice).unwrap();
             t.apply(&m, &mut replay(draws_of(&named(&g, &events))));
             for p in 0..players {
