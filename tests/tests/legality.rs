@@ -132,3 +132,47 @@ fn pruned_trials_find_exactly_the_choices_a_full_run_allows() {
     }
     assert!(positions > 500, "{positions} positions");
 }
+
+/// A let read before and after a change: the search remembers let values
+/// only while the state is as it was (`engine::interp::Memo`).
+const MEMO: &str = r#"
+game m "Memo" { players 2..2 }
+counter time per player = 0
+counter marks per player = 0
+turns by lowest time
+let marks_of(p: player) = p.marks
+procedure mark() {
+  let was = marks_of(me)
+  advance me.marks by 1
+  require marks_of(me) == was + 1 else "the let sees the mark"
+}
+action go(n: 1..2) {
+  let before = marks_of(me)
+  if n == 2 { advance me.marks by 1 }
+  do mark()
+  require marks_of(me) == before + n else "the let sees every mark"
+  advance me.time by 1
+}
+end when all(p in players where p.time >= 3)
+score marked = me.marks
+"#;
+
+#[test]
+fn a_let_read_again_after_a_change_sees_the_change_in_the_search_and_in_play() {
+    let checked = ruleset::check_source(MEMO);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    let program = engine::Program::new(checked.ruleset.unwrap());
+    let (mut g, _) = Game::new(&program, 2, 1).unwrap();
+    let mut taken = 0;
+    while g.current().is_some() {
+        let choices = g.legal().expect("no rule error");
+        assert_eq!(choices.len(), 2, "both marks are legal at action {taken}");
+        assert_eq!(choices, brute_force_choices(&g));
+        // Always the double mark: 2 a turn, 3 turns each.
+        g.step(&choices[1]).expect("the double mark applies");
+        taken += 1;
+    }
+    assert_eq!(taken, 6);
+    let sheet = g.scores().unwrap();
+    assert_eq!(sheet.rows[0].1, vec![6, 6]);
+}

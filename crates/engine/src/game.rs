@@ -176,6 +176,9 @@ pub struct Game<'p> {
     /// `interp::MAX_WORK`); every public method that runs rules starts it
     /// at 0.
     work: std::cell::Cell<u64>,
+    /// Let values on the state as it is, for the call running now (see
+    /// `Memo`): kept between calls only for its allocations.
+    memo: std::cell::RefCell<Memo>,
 }
 
 impl<'p> Game<'p> {
@@ -240,8 +243,16 @@ impl<'p> Game<'p> {
             asks: Vec::new(),
             turn_ended: false,
         };
-        let mut game =
-            Game { rules, program, layout, consts: Vec::new(), state, seed, work: Default::default() };
+        let mut game = Game {
+            rules,
+            program,
+            layout,
+            consts: Vec::new(),
+            state,
+            seed,
+            work: Default::default(),
+            memo: Default::default(),
+        };
         let events = game.setup(record)?;
         // Lets fixed after setup: work them out once, on the state set up.
         let consts = {
@@ -357,7 +368,8 @@ impl<'p> Game<'p> {
         let scratch = std::cell::RefCell::new(None);
         let broken = std::cell::RefCell::new(None);
         // The search reads `self.state` only: lets are worked out once.
-        let memo = std::cell::RefCell::new(Memo::new(self.rules.lets.len(), Some(me)));
+        self.memo.borrow_mut().reset(self.rules.lets.len(), Some(me));
+        let memo = &self.memo;
         let asked = self.state.asks.first().map(|(_, a)| *a);
         for (id, action) in self.rules.actions.iter().enumerate() {
             let id = ActionId::new(id);
@@ -403,7 +415,7 @@ impl<'p> Game<'p> {
                 start,
                 scratch: &scratch,
                 broken: &broken,
-                memo: &memo,
+                memo,
             };
             self.enumerate(&search, &mut frame, &mut args, &mut out);
         }
@@ -707,10 +719,9 @@ impl<'p> Game<'p> {
         // Most choices fail on a `require` before anything changes: find
         // out on the real state, without copying it. Lets called there are
         // worked out once, as in the search (unless each call is traced).
-        let memo = std::cell::RefCell::new(Memo::new(self.rules.lets.len(), Some(me)));
-        let mut it = Interp { trace, memo: trace.is_none().then_some(&memo), ..self.interp(record) };
+        self.memo.borrow_mut().reset(self.rules.lets.len(), Some(me));
+        let mut it = Interp { trace, memo: trace.is_none().then_some(&self.memo), ..self.interp(record) };
         let start = it.probe(&action.body.stmts, &self.state, &mut frame)?;
-        it.memo = None;
         self.run_from(&mut it, action, me, frame, start)
     }
 
@@ -729,6 +740,7 @@ impl<'p> Game<'p> {
         if action.asked {
             // The ask this answers; asks the body makes queue behind the rest.
             st.asks.remove(0);
+            it.memo = None;
         }
         it.exec(&action.body.stmts[start..], &mut st, &mut frame)?;
         let mut hook = Frame::new(Some(me));
@@ -775,7 +787,8 @@ impl<'p> Game<'p> {
         frame: &mut Frame,
         start: usize,
     ) -> Result<(), Fail> {
-        let mut it = Interp { reasons: false, ..self.interp(false) };
+        // `st` is the state as the search reads it until the first change.
+        let mut it = Interp { reasons: false, memo: Some(&self.memo), ..self.interp(false) };
         let body = action.body.stmts.iter().zip(&self.program.trials.body[id.index()]).skip(start);
         for (s, keep) in body {
             if *keep {

@@ -90,6 +90,23 @@ impl Interp<'_> {
     }
 
     pub(super) fn stmt(&mut self, s: &Stmt, st: &mut State, f: &mut Frame) -> R<()> {
+        // Let values remembered on the state as it was hold until the
+        // first statement that changes it (a compound statement changes
+        // nothing by itself: what it runs says).
+        if self.memo.is_some()
+            && !matches!(
+                s.kind,
+                StmtKind::Require { .. }
+                    | StmtKind::Let { .. }
+                    | StmtKind::If { .. }
+                    | StmtKind::For { .. }
+                    | StmtKind::Repeat { .. }
+                    | StmtKind::Do { .. }
+                    | StmtKind::ByPlayers { .. }
+            )
+        {
+            self.memo = None;
+        }
         match &s.kind {
             StmtKind::Require { .. } | StmtKind::Let { .. } => {
                 self.pure(s, st, f)?;

@@ -187,14 +187,26 @@ const MEMO_ARGS: usize = 4;
 /// gives the same value. The search for legal choices calls the same lets
 /// for every combination of parameters: each is worked out once, and its
 /// work (`MAX_WORK`) counted once.
+#[derive(Default)]
 pub struct Memo {
     me: Option<PlayerId>,
     by_let: Vec<Vec<(u8, [V; MEMO_ARGS], V)>>,
 }
 
+/// A copy of a game starts with an empty memo.
+impl Clone for Memo {
+    fn clone(&self) -> Memo {
+        Memo::default()
+    }
+}
+
 impl Memo {
-    pub fn new(lets: usize, me: Option<PlayerId>) -> Memo {
-        Memo { me, by_let: vec![Vec::new(); lets] }
+    /// Forget every value, for a state about to be read for `me`; the
+    /// lists keep their room.
+    pub fn reset(&mut self, lets: usize, me: Option<PlayerId>) {
+        self.me = me;
+        self.by_let.resize_with(lets, Vec::new);
+        self.by_let.iter_mut().for_each(Vec::clear);
     }
 
     /// Whether calls made with this `me` may use it.
