@@ -12,8 +12,8 @@
 //! a few percent of their time);
 //! docs/performance.md has the figures. Before criterion's
 //! measurements, both run 200 games on the same seeds and the ratio is
-//! printed. Die Grabräuber's random games are measured too (it has no
-//! reference simulator).
+//! printed. Die Grabräuber's and Archaeology's random games are measured
+//! too (they have no reference simulator).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use engine::Game;
@@ -95,6 +95,7 @@ fn bench(c: &mut Criterion) {
     let rules = ruleset();
     ratio(&rules, 4, 200);
     let card_game = chronoscope_tests::scenario::load("rulesets/grabrauber/grabrauber.ruleset");
+    let trade_game = chronoscope_tests::scenario::load("rulesets/archaeology/archaeology.ruleset");
     let mut group = c.benchmark_group("random_games");
     group.sample_size(20);
     for players in [2, 4] {
@@ -120,6 +121,13 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             random_game(&card_game, 4, seed)
+        })
+    });
+    let mut seed = 0u64;
+    group.bench_function("engine_archaeology_4_players", |b| {
+        b.iter(|| {
+            seed += 1;
+            random_game(&trade_game, 4, seed)
         })
     });
     group.finish();

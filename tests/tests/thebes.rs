@@ -587,10 +587,11 @@ fn the_hand_written_reference_agrees_with_the_engine_on_legal_moves_weeks_and_sc
 ) {
     use chronoscope_tests::reference::{draws_of, replay, Thebes};
     let rules = thebes();
-    // 40 games: the reference's legal moves are worked out with the
-    // invariants hoisted (for the benchmark), so they are held to the
-    // engine's on many turns.
-    let games = (2..=4).flat_map(|players| (61..=73).map(move |seed| (players, seed))).chain([(4, 64)]);
+    // 40 games (`CHRONOSCOPE_REFERENCE_GAMES=N` for N): the reference is
+    // written for speed (counts kept as cards move, moves counted by
+    // family), so it is held to the engine's legal moves on many turns.
+    let n: u64 = std::env::var("CHRONOSCOPE_REFERENCE_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(40);
+    let games = (0..n).map(|i| (2 + (i % 3) as usize, 61 + i / 3));
     for (players, seed) in games {
         let (mut g, _) = Game::new(&rules, players, seed).unwrap();
         let mut t = Thebes::from_game(&g);

@@ -1167,7 +1167,7 @@ struct Search<'a> {
     scratch: &'a std::cell::RefCell<Option<State>>,
     /// The first rule error met while trying choices.
     broken: &'a std::cell::RefCell<Option<Fail>>,
-    /// Lets worked out on `Game::state` (never in a trial).
+    /// Lets worked out on `Game::state` (in a trial, until its first change).
     memo: &'a std::cell::RefCell<Memo>,
 }
 

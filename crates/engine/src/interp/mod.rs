@@ -172,8 +172,9 @@ pub struct Interp<'a> {
     /// Where to note each let called and table read, with its value (for
     /// `explain`); `None` in play.
     pub trace: Option<&'a std::cell::RefCell<Vec<Traced>>>,
-    /// Let values already worked out on the state being read, while it
-    /// stays as it is (the search for legal choices); `None` elsewhere.
+    /// Let values worked out on the game's state as it is (the search for
+    /// legal choices, and a trial or an action until its first change:
+    /// `exec` drops it there); `None` elsewhere.
     pub memo: Option<&'a std::cell::RefCell<Memo>>,
 }
 
