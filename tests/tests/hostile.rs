@@ -298,3 +298,26 @@ fn a_misspelled_name_200000_characters_long_is_reported_without_a_suggestion() {
     let help = checked.diagnostics.iter().find(|d| d.code == Code::UnknownName).and_then(|d| d.help.clone());
     assert_eq!(help.as_deref(), Some("did you mean `long_name`?"));
 }
+
+#[test]
+fn a_let_called_with_millions_of_different_arguments_in_one_listing_is_listed_without_a_growing_memo() {
+    // The engine remembers let values while it lists the choices; a let
+    // called for every pair of 1,500 places (2,250,000 different calls)
+    // filled a memo that each call then searched through: hours. The memo
+    // keeps `MEMO_PER_LET` calls of a let and works out the rest.
+    let towns: Vec<String> = (0..1500).map(|i| format!("T{i}")).collect();
+    let text = format!(
+        "game g \"Pairs\" {{ players 2..2 }}\nplace town {}\ncounter time per player = 0\nturns by lowest time\n\
+         let same(a: town, b: town) = if a == b then 1 else 0\n\
+         action go {{\n  require sum(sum(same(a, b) for b in town) for a in town) == 1500 else \"one a town\"\n  \
+         advance me.time by 1\n}}\nend when all(p in players where p.time >= 1)\nscore moved = me.time\n",
+        towns.join(", ")
+    );
+    let checked = check_source(&text);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    let program = engine::Program::new(checked.ruleset.unwrap());
+    let (g, _) = engine::Game::new(&program, 2, 1).unwrap();
+    let choices = g.legal().expect("listed within the work limit");
+    assert_eq!(choices.len(), 1);
+    assert!(g.work_done() > 2_250_000, "every call was made: {}", g.work_done());
+}

@@ -181,6 +181,12 @@ pub struct Interp<'a> {
 /// How many arguments a let call may have to be remembered (`Memo`).
 const MEMO_ARGS: usize = 4;
 
+/// How many calls of one let the `Memo` keeps: a let called with millions
+/// of different arguments in one search (a rule over every pair of a
+/// thousand places) would otherwise fill the memory and make each lookup
+/// go through millions. Past this, its calls are worked out each time.
+pub const MEMO_PER_LET: usize = 64;
+
 /// The values of let calls on one state for one `me`, by let, arguments
 /// and the kind of value asked for (a let read as a number gives 0 for
 /// `none`). A let reads nothing but the state, its arguments and who `me`
@@ -221,7 +227,7 @@ impl Memo {
     }
 
     fn put(&mut self, id: LetId, mode: u8, key: [V; MEMO_ARGS], v: V) {
-        if let Some(known) = self.by_let.get_mut(id.index()) {
+        if let Some(known) = self.by_let.get_mut(id.index()).filter(|k| k.len() < MEMO_PER_LET) {
             known.push((mode, key, v));
         }
     }
