@@ -7,7 +7,7 @@
 //! written for speed: fixed arrays, what the rules count (cards per tag,
 //! books per site, artifacts) kept up to date as cards and tokens move
 //! instead of scanned for, a dig's legal durations read off a bitmask of
-//! its chronoscope row, and no allocation once a game has begun. It has no
+//! its chronoscope row, and no allocation per turn. It has no
 //! setup of its own and does not model the order of hidden piles: each draw
 //! is chosen by a `pick` (the engine's draws, so the two can be compared
 //! action by action — the same legal choices, the same weeks, the same final
@@ -246,7 +246,7 @@ impl Family {
                 }
             }
             Family::Dig { site, flags: [special, rumours, lone_assistant, lone_shovel], land, air } => {
-                // Durations below w take `below` moves: each bit of either mask.
+                // Through the durations in order, land before air.
                 let mut k = k;
                 for w in bits(land | air) {
                     for (zeppelin, mask) in [(false, land), (true, air)] {
