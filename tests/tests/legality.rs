@@ -70,6 +70,15 @@ action spend(n: 1..3) {
   move first c in me.kept to supply
 }
 
+// A first part shared by the choices that differ only in the widest
+// parameter: the walk and the load read where, the wait how long
+// (`TrialPlan::prefix`).
+action wait_at(spot: 1..2, weeks: 1..4) {
+  advance me.time by spot
+  require count(me.hand) + spot <= 3 else "too much to carry that far"
+  advance me.time by weeks
+}
+
 after action {
   require count(me.hand) <= 2 else "at most two in hand"
   require me.time <= 12 else "the time runs out at 12"
@@ -109,6 +118,15 @@ fn the_trial_plan_keeps_what_a_later_require_reads_and_drops_the_rest() {
     assert_eq!((pre.stmt, r.procedures[pre.procedure].name.as_str(), pre.len), (0, "pay", 2));
     let others = r.actions.iter().filter(|a| a.name != "spend");
     assert!(others.map(|a| plan.prelude[action(&a.name)]).all(|p| p.is_none()));
+    // The shared first parts: up to the first statement that reads the
+    // widest parameter or binds a local, with the locals read before it.
+    let prefix = |name: &str| plan.prefix[action(name)].as_ref().map(|p| (p.split, p.key.clone()));
+    assert_eq!(prefix("wait_at"), Some((2, vec![0])), "the walk and the load, by where");
+    assert_eq!(prefix("draw_some"), Some((1, vec![])), "the time, shared by every count drawn");
+    assert_eq!(prefix("keep_some"), Some((1, vec![])), "the move, before the let");
+    assert_eq!(prefix("gamble"), None, "no parameter of three values or more");
+    assert_eq!(prefix("mark"), None, "the first statement kept reads the widest");
+    assert_eq!(prefix("spend"), None, "the procedure call reads the widest");
 }
 
 #[test]

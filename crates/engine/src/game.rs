@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::event::Event;
 
 use crate::interp::{Fail, Frame, Interp, Memo, Traced, MAX_WORK};
-use crate::legality::{SetBound, TrialPlan};
+use crate::legality::{self, SetBound, TrialPlan};
 use crate::state::{shuffle, Cells, Layout, State, ZoneInst, V};
 
 /// One action with its parameters chosen.
@@ -370,6 +370,7 @@ impl<'p> Game<'p> {
         // The search reads `self.state` only: lets are worked out once.
         self.memo.borrow_mut().reset(self.rules.lets.len(), Some(me));
         let memo = &self.memo;
+        let shared = std::cell::RefCell::new(SharedTrials::default());
         let asked = self.state.asks.first().map(|(_, a)| *a);
         for (id, action) in self.rules.actions.iter().enumerate() {
             let id = ActionId::new(id);
@@ -416,6 +417,7 @@ impl<'p> Game<'p> {
                 scratch: &scratch,
                 broken: &broken,
                 memo,
+                shared: &shared,
             };
             self.enumerate(&search, &mut frame, &mut args, &mut out);
         }
@@ -440,7 +442,7 @@ impl<'p> Game<'p> {
     /// parameter, and drop the whole subtree when one fails. Each complete
     /// choice that survives is tried for real.
     fn enumerate(&self, search: &Search, frame: &mut Frame, args: &mut Vec<V>, out: &mut Vec<Choice>) {
-        let Search { id, action, plan, domains, me, trial, start, scratch, broken, memo } = *search;
+        let Search { id, action, plan, domains, me, trial, start, scratch, broken, memo, shared } = *search;
         let depth = args.len();
         let it = Interp { memo: Some(memo), ..self.interp(false) };
         if !self.leading(&it, plan[depth].iter().map(|i| &action.body.stmts[*i]), frame, broken) {
@@ -473,7 +475,10 @@ impl<'p> Game<'p> {
                 // The trial binds only locals declared after the leading
                 // statements, which the search never reads: it may run on
                 // the search's own frame.
-                let result = self.trial_from(st, action, id, me, frame, start);
+                let result = match &self.program.trials.prefix[id.index()] {
+                    None => self.trial_range(st, action, id, me, frame, start, true),
+                    Some(prefix) => self.trial_after_prefix(st, action, id, me, frame, start, prefix, shared),
+                };
                 st.restore(&self.state);
                 match result {
                     Ok(()) => true,
@@ -777,8 +782,11 @@ impl<'p> Game<'p> {
     /// Whether a complete choice passes the requirements after the body's
     /// first change: on `st`, a copy of the state, run from `start` only the
     /// statements of the body and of `after action` that can matter to a
-    /// `require` (`legality::TrialPlan`).
-    fn trial_from(
+    /// `require` (`legality::TrialPlan`). With `fresh`, `st` is the state
+    /// as the search reads it (so the let memo holds until the first
+    /// change); otherwise a shared first part has already run on it.
+    #[allow(clippy::too_many_arguments)]
+    fn trial_range(
         &self,
         st: &mut State,
         action: &Action,
@@ -786,9 +794,10 @@ impl<'p> Game<'p> {
         me: PlayerId,
         frame: &mut Frame,
         start: usize,
+        fresh: bool,
     ) -> Result<(), Fail> {
-        // `st` is the state as the search reads it until the first change.
-        let mut it = Interp { reasons: false, memo: Some(&self.memo), ..self.interp(false) };
+        let memo = fresh.then_some(&self.memo);
+        let mut it = Interp { reasons: false, memo, ..self.interp(false) };
         let body = action.body.stmts.iter().zip(&self.program.trials.body[id.index()]).skip(start);
         for (s, keep) in body {
             if *keep {
@@ -802,6 +811,59 @@ impl<'p> Game<'p> {
             }
         }
         Ok(())
+    }
+
+    /// A trial whose first part (`legality::TrialPrefix`) several choices
+    /// share: that part runs once per value of the locals it reads, on a
+    /// state kept in `shared`; `st` (the scratch, equal to the game's
+    /// state) becomes a copy of it, and the rest runs there.
+    #[allow(clippy::too_many_arguments)]
+    fn trial_after_prefix(
+        &self,
+        st: &mut State,
+        action: &Action,
+        id: ActionId,
+        me: PlayerId,
+        frame: &mut Frame,
+        start: usize,
+        prefix: &legality::TrialPrefix,
+        shared: &std::cell::RefCell<SharedTrials>,
+    ) -> Result<(), Fail> {
+        let mut shared = shared.borrow_mut();
+        let key = |e: &SharedTrial| {
+            e.action == id && prefix.key.iter().zip(&e.key).all(|(s, v)| frame.get(*s) == *v)
+        };
+        let at = match shared.entries.iter().position(key) {
+            Some(at) => at,
+            None => {
+                // Run the shared part on a state of its own: a new one, or
+                // the oldest kept (two are kept).
+                let mut entry = if shared.entries.len() < SHARED_TRIALS {
+                    SharedTrial { action: id, key: Vec::new(), outcome: Ok(()), state: self.state.clone() }
+                } else {
+                    let mut e = shared.entries.remove(0);
+                    e.state.restore(&self.state);
+                    e
+                };
+                entry.action = id;
+                entry.key.clear();
+                entry.key.extend(prefix.key.iter().map(|s| frame.get(*s)));
+                let mut it = Interp { reasons: false, memo: Some(&self.memo), ..self.interp(false) };
+                let keep = &self.program.trials.body[id.index()];
+                entry.outcome = (start..prefix.split)
+                    .filter(|i| keep[*i])
+                    .try_for_each(|i| {
+                        it.exec(std::slice::from_ref(&action.body.stmts[i]), &mut entry.state, frame)
+                    })
+                    .map_err(|f| *f);
+                shared.entries.push(entry);
+                shared.entries.len() - 1
+            }
+        };
+        let entry = &shared.entries[at];
+        entry.outcome.clone()?;
+        st.restore(&entry.state);
+        self.trial_range(st, action, id, me, frame, prefix.split, false)
     }
 
     /// Whether a choice is legal now, and if not, why.
@@ -1169,6 +1231,27 @@ struct Search<'a> {
     broken: &'a std::cell::RefCell<Option<Fail>>,
     /// Lets worked out on `Game::state` (in a trial, until its first change).
     memo: &'a std::cell::RefCell<Memo>,
+    /// The shared first parts of trials (`trial_after_prefix`).
+    shared: &'a std::cell::RefCell<SharedTrials>,
+}
+
+/// How many shared trial parts one listing keeps (`trial_after_prefix`):
+/// a dig by land and by air alternate.
+const SHARED_TRIALS: usize = 2;
+
+/// The shared first parts of trials run during one listing.
+#[derive(Default)]
+struct SharedTrials {
+    entries: Vec<SharedTrial>,
+}
+
+struct SharedTrial {
+    action: ActionId,
+    /// The values of the locals the shared part read.
+    key: Vec<V>,
+    outcome: Result<(), Fail>,
+    /// The state after it.
+    state: State,
 }
 
 /// Keep the first rule error (not a failing `require`, which only means

@@ -92,6 +92,9 @@ pub struct TrialPlan {
     /// any trial, and drops the choices they refuse without copying the
     /// state (`Prelude`).
     pub prelude: Vec<Option<Prelude>>,
+    /// Per action: the part of a trial that several choices share (see
+    /// `TrialPrefix`), when there is one.
+    pub prefix: Vec<Option<TrialPrefix>>,
     /// Per let: it has no parameters and reads nothing that changes after
     /// setup (no zone, no `me`, only counters and pieces that no action,
     /// `after action` or procedure they run writes), so its value is fixed
@@ -142,7 +145,13 @@ impl TrialPlan {
             .collect();
         let set_bounds = r.actions.iter().zip(&levels).map(|(a, l)| set_bounds(a, l)).collect();
         let prelude = r.actions.iter().zip(&levels).map(|(a, l)| prelude(r, a, l)).collect();
-        TrialPlan { levels, at_level, body, hook, constant_lets, set_bounds, prelude }
+        let prefix = r
+            .actions
+            .iter()
+            .zip(levels.iter().zip(&body))
+            .map(|(action, (l, keep))| a.prefix(action, l, keep))
+            .collect();
+        TrialPlan { levels, at_level, body, hook, constant_lets, set_bounds, prelude, prefix }
     }
 }
 
@@ -168,6 +177,31 @@ fn prelude(r: &Ruleset, action: &Action, levels: &[usize]) -> Option<Prelude> {
         .take_while(|s| matches!(s.kind, StmtKind::Let { .. } | StmtKind::Require { .. }));
     let len = opening.enumerate().filter(|(_, s)| matches!(s.kind, StmtKind::Require { .. })).last()?.0 + 1;
     Some(Prelude { stmt, procedure: *procedure, len })
+}
+
+/// The first statements of an action's trial, up to the first that reads
+/// the parameter with the most values (a duration `1..12`, say): choices
+/// that differ only in later parameters run them alike. The search runs
+/// them once per `key` (the values of the locals they read) on a state of
+/// their own, and each choice's trial goes on from a copy of that state.
+/// Only kept statements that bind no local the rest could read.
+#[derive(Clone, Debug)]
+pub struct TrialPrefix {
+    /// The first body statement after the shared part.
+    pub split: usize,
+    /// The locals the shared part reads (parameters and leading lets).
+    pub key: Vec<usize>,
+}
+
+/// How many values a parameter's domain has, when the ruleset fixes it.
+fn domain_size(p: &Param) -> u64 {
+    match &p.domain {
+        ParamDomain::Type(Type::Bool) => 2,
+        ParamDomain::Type(Type::Int { lo: Some(lo), hi: Some(hi) }) => {
+            hi.saturating_sub(*lo).saturating_add(1).max(0) as u64
+        }
+        _ => 0,
+    }
 }
 
 /// A leading requirement that bounds a `set of` parameter from above:
@@ -261,6 +295,65 @@ struct Analysis<'r> {
 }
 
 impl Analysis<'_> {
+    /// The shared first part of an action's trial (`TrialPrefix`).
+    fn prefix(&mut self, action: &Action, levels: &[usize], keep: &[bool]) -> Option<TrialPrefix> {
+        let n = action.params.len();
+        if n > 64 || action.params.iter().any(|p| matches!(p.domain, ParamDomain::SetOf(_))) {
+            return None;
+        }
+        let start = levels.iter().position(|l| *l == usize::MAX)?;
+        // Which parameters each local depends on: a parameter itself, a
+        // leading let what its value reads.
+        let mut deps: Vec<u64> = (0..n).map(|k| 1 << k).collect();
+        let params_of = |reads: &[Res], deps: &[u64]| {
+            reads.iter().fold(0u64, |m, r| match r {
+                Res::Local(slot) => m | deps.get(*slot).copied().unwrap_or(0),
+                _ => m,
+            })
+        };
+        for s in &action.body.stmts[..start] {
+            if let StmtKind::Let { slot, value } = &s.kind {
+                let mut reads = Vec::new();
+                self.expr(value, &mut reads);
+                let d = params_of(&reads, &deps);
+                if *slot >= deps.len() {
+                    deps.resize(*slot + 1, 0);
+                }
+                deps[*slot] = d;
+            }
+        }
+        let kept: Vec<(usize, Fx)> = (start..action.body.stmts.len())
+            .filter(|i| keep[*i])
+            .map(|i| (i, self.stmt(&action.body.stmts[i])))
+            .collect();
+        let read = kept.iter().fold(0u64, |m, (_, fx)| m | params_of(&fx.reads, &deps));
+        // The parameter with the most values the trial reads.
+        let widest =
+            (0..n).filter(|k| read & (1 << k) != 0).max_by_key(|k| domain_size(&action.params[*k]))?;
+        if domain_size(&action.params[widest]) < 3 {
+            return None;
+        }
+        let split = kept
+            .iter()
+            .position(|(_, fx)| {
+                params_of(&fx.reads, &deps) & (1 << widest) != 0
+                    || fx.writes.iter().any(|w| matches!(w, Res::Local(_)))
+            })
+            .unwrap_or(kept.len());
+        if split == 0 {
+            return None;
+        }
+        let mut key: Vec<usize> = kept[..split]
+            .iter()
+            .flat_map(|(_, fx)| fx.reads.iter())
+            .filter_map(|r| if let Res::Local(slot) = r { Some(*slot) } else { None })
+            .collect();
+        key.sort_unstable();
+        key.dedup();
+        let split = kept.get(split).map_or(action.body.stmts.len(), |(i, _)| *i);
+        Some(TrialPrefix { split, key })
+    }
+
     /// Backwards over `stmts` with `live` what later needed statements
     /// read: whether each statement is needed. `live` grows by the reads of
     /// the needed ones.
