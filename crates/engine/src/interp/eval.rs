@@ -114,31 +114,44 @@ impl Interp<'_> {
     ) -> R<T> {
         let body = &self.r.lets[id].body;
         self.spend(1, body.span)?;
-        let mut inner = Frame::new(f.me);
+        // With a memo, the arguments are the key: looked up before any
+        // frame is made.
         let mut key = [V::None; super::MEMO_ARGS];
-        for (i, a) in args.iter().enumerate() {
-            let v = self.eval(a, st, f)?;
-            inner.set(i, v);
-            if let Some(k) = key.get_mut(i) {
-                *k = v;
+        let memo = match self.memo {
+            Some(memo) if args.len() <= super::MEMO_ARGS => {
+                for (k, a) in key.iter_mut().zip(args) {
+                    *k = self.eval(a, st, f)?;
+                }
+                // A set stands for its frame's list: not a key.
+                let usable = !key.iter().any(|v| matches!(v, V::Set(_))) && memo.borrow().serves(f.me);
+                if usable {
+                    if let Some(v) = memo.borrow().get(id, T::MODE, &key).and_then(T::from_v) {
+                        return Ok(v);
+                    }
+                }
+                Some(usable.then_some(memo))
             }
-        }
-        // A set stands for its frame's list: not a key.
-        let memo = self.memo.filter(|m| {
-            args.len() <= super::MEMO_ARGS
-                && !key.iter().any(|v| matches!(v, V::Set(_)))
-                && m.borrow().serves(f.me)
-        });
-        if let Some(memo) = memo {
-            if let Some(v) = memo.borrow().get(id, T::MODE, &key).and_then(T::from_v) {
-                return Ok(v);
+            _ => None,
+        };
+        let mut inner = Frame::new(f.me);
+        match memo {
+            Some(_) => {
+                for (i, v) in key.iter().take(args.len()).enumerate() {
+                    inner.set(i, *v);
+                }
+            }
+            None => {
+                for (i, a) in args.iter().enumerate() {
+                    let v = self.eval(a, st, f)?;
+                    inner.set(i, v);
+                }
             }
         }
         let v = match self.trace {
             None => value(self, body, st, &mut inner)?,
             Some(_) => self.call_traced(id, args.len(), site, st, &mut inner, value)?,
         };
-        if let Some(memo) = memo {
+        if let Some(Some(memo)) = memo {
             memo.borrow_mut().put(id, T::MODE, key, v.as_v());
         }
         Ok(v)
