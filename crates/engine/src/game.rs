@@ -179,7 +179,23 @@ pub struct Game<'p> {
     /// Let values on the state as it is, for the call running now (see
     /// `Memo`): kept between calls only for its allocations.
     memo: std::cell::RefCell<Memo>,
+    /// States no longer needed, kept for their allocations: a trial's
+    /// scratch, a shared trial part, the state an action replaced.
+    spare: std::cell::RefCell<Spare>,
 }
+
+/// A few spare states (`Game::copy_of_state`); a copy of a game has none.
+#[derive(Default)]
+struct Spare(Vec<State>);
+
+impl Clone for Spare {
+    fn clone(&self) -> Spare {
+        Spare::default()
+    }
+}
+
+/// How many spare states a game keeps.
+const SPARE_STATES: usize = 4;
 
 impl<'p> Game<'p> {
     /// Lay out a game for `players` from `seed`. The events are the setup's.
@@ -252,6 +268,7 @@ impl<'p> Game<'p> {
             seed,
             work: Default::default(),
             memo: Default::default(),
+            spare: Default::default(),
         };
         let events = game.setup(record)?;
         // Lets fixed after setup: work them out once, on the state set up.
@@ -290,6 +307,26 @@ impl<'p> Game<'p> {
 
     pub fn players(&self) -> usize {
         self.layout.players
+    }
+
+    /// A copy of the state: a spare one put back equal to it (zones not
+    /// written since stay shared), or a new clone.
+    fn copy_of_state(&self) -> State {
+        match self.spare.borrow_mut().0.pop() {
+            Some(mut st) => {
+                st.restore(&self.state);
+                st
+            }
+            None => self.state.clone(),
+        }
+    }
+
+    /// Keep a state no longer needed for its allocations.
+    fn recycle(&self, st: State) {
+        let mut spare = self.spare.borrow_mut();
+        if spare.0.len() < SPARE_STATES {
+            spare.0.push(st);
+        }
     }
 
     fn setup(&mut self, record: bool) -> Result<Vec<Event>, Fail> {
@@ -431,6 +468,12 @@ impl<'p> Game<'p> {
                 span: self.rules.game.span,
             });
         }
+        if let Some(st) = scratch.into_inner() {
+            self.recycle(st);
+        }
+        for e in shared.into_inner().entries {
+            self.recycle(e.state);
+        }
         match broken.into_inner() {
             Some(f) if out.is_empty() => Err(f),
             _ => Ok(out),
@@ -471,7 +514,7 @@ impl<'p> Game<'p> {
             // A trial goes on from the first change.
             let legal = !trial || {
                 let mut slot = scratch.borrow_mut();
-                let st = slot.get_or_insert_with(|| self.state.clone());
+                let st = slot.get_or_insert_with(|| self.copy_of_state());
                 // The trial binds only locals declared after the leading
                 // statements, which the search never reads: it may run on
                 // the search's own frame.
@@ -741,7 +784,7 @@ impl<'p> Game<'p> {
         mut frame: Frame,
         start: usize,
     ) -> Result<(State, Vec<Event>), Fail> {
-        let mut st = self.state.clone();
+        let mut st = self.copy_of_state();
         if action.asked {
             // The ask this answers; asks the body makes queue behind the rest.
             st.asks.remove(0);
@@ -839,7 +882,7 @@ impl<'p> Game<'p> {
                 // Run the shared part on a state of its own: a new one, or
                 // the oldest kept (two are kept).
                 let mut entry = if shared.entries.len() < SHARED_TRIALS {
-                    SharedTrial { action: id, key: Vec::new(), outcome: Ok(()), state: self.state.clone() }
+                    SharedTrial { action: id, key: Vec::new(), outcome: Ok(()), state: self.copy_of_state() }
                 } else {
                     let mut e = shared.entries.remove(0);
                     e.state.restore(&self.state);
@@ -981,7 +1024,8 @@ impl<'p> Game<'p> {
         })?;
         self.valid_args(choice, me)?;
         let (st, events) = self.try_on(choice, me, record, trace)?;
-        self.state = st;
+        let before = std::mem::replace(&mut self.state, st);
+        self.recycle(before);
         Ok(events)
     }
 

@@ -125,7 +125,7 @@ impl Interp<'_> {
                 // A set stands for its frame's list: not a key.
                 let usable = !key.iter().any(|v| matches!(v, V::Set(_))) && memo.borrow().serves(f.me);
                 if usable {
-                    if let Some(v) = memo.borrow().get(id, T::MODE, &key).and_then(T::from_v) {
+                    if let Some(v) = memo.borrow().get(id, T::MODE, &key, args.len()).and_then(T::from_v) {
                         return Ok(v);
                     }
                 }

@@ -221,9 +221,11 @@ impl Memo {
         self.me == me
     }
 
-    fn get(&self, id: LetId, mode: u8, key: &[V; MEMO_ARGS]) -> Option<V> {
+    /// The value of a call with `arity` arguments (`key` past them is
+    /// `none`, so only those are compared).
+    fn get(&self, id: LetId, mode: u8, key: &[V; MEMO_ARGS], arity: usize) -> Option<V> {
         let known = self.by_let.get(id.index())?;
-        known.iter().find(|(m, k, _)| *m == mode && k == key).map(|(_, _, v)| *v)
+        known.iter().find(|(m, k, _)| *m == mode && k[..arity] == key[..arity]).map(|(_, _, v)| *v)
     }
 
     fn put(&mut self, id: LetId, mode: u8, key: [V; MEMO_ARGS], v: V) {
