@@ -401,7 +401,7 @@ impl<'p> Game<'p> {
         }
         let mut out = Vec::new();
         // Trials run on one copy of the state (made at the first), put back
-        // after each.
+        // before each to what that trial starts from.
         let scratch = std::cell::RefCell::new(None);
         let broken = std::cell::RefCell::new(None);
         // The search reads `self.state` only: lets are worked out once.
@@ -468,7 +468,7 @@ impl<'p> Game<'p> {
                 span: self.rules.game.span,
             });
         }
-        if let Some(st) = scratch.into_inner() {
+        if let Some((st, _)) = scratch.into_inner() {
             self.recycle(st);
         }
         for e in shared.into_inner().entries {
@@ -514,15 +514,21 @@ impl<'p> Game<'p> {
             // A trial goes on from the first change.
             let legal = !trial || {
                 let mut slot = scratch.borrow_mut();
-                let st = slot.get_or_insert_with(|| self.copy_of_state());
+                let (st, as_game) = slot.get_or_insert_with(|| (self.copy_of_state(), true));
                 // The trial binds only locals declared after the leading
                 // statements, which the search never reads: it may run on
                 // the search's own frame.
                 let result = match &self.program.trials.prefix[id.index()] {
-                    None => self.trial_range(st, action, id, me, frame, start, true),
+                    None => {
+                        if !*as_game {
+                            st.restore(&self.state);
+                        }
+                        self.trial_range(st, action, id, me, frame, start, true)
+                    }
+                    // Puts `st` back to the shared part's state itself.
                     Some(prefix) => self.trial_after_prefix(st, action, id, me, frame, start, prefix, shared),
                 };
-                st.restore(&self.state);
+                *as_game = false;
                 match result {
                     Ok(()) => true,
                     Err(f) => {
@@ -858,8 +864,8 @@ impl<'p> Game<'p> {
 
     /// A trial whose first part (`legality::TrialPrefix`) several choices
     /// share: that part runs once per value of the locals it reads, on a
-    /// state kept in `shared`; `st` (the scratch, equal to the game's
-    /// state) becomes a copy of it, and the rest runs there.
+    /// state kept in `shared`; `st` (the scratch, whatever it holds)
+    /// becomes a copy of it, and the rest runs there.
     #[allow(clippy::too_many_arguments)]
     fn trial_after_prefix(
         &self,
@@ -1269,8 +1275,9 @@ struct Search<'a> {
     trial: bool,
     /// The body's first statement that changes the state.
     start: usize,
-    /// A copy of the state for trials, equal to the state between them.
-    scratch: &'a std::cell::RefCell<Option<State>>,
+    /// A copy of the state for trials, and whether it is still equal to
+    /// the game's (each trial puts it back to what it starts from).
+    scratch: &'a std::cell::RefCell<Option<(State, bool)>>,
     /// The first rule error met while trying choices.
     broken: &'a std::cell::RefCell<Option<Fail>>,
     /// Lets worked out on `Game::state` (in a trial, until its first change).
