@@ -194,3 +194,21 @@ fn a_let_read_again_after_a_change_sees_the_change_in_the_search_and_in_play() {
     let sheet = g.scores().unwrap();
     assert_eq!(sheet.rows[0].1, vec![6, 6]);
 }
+
+#[test]
+fn a_position_changed_by_hand_between_listing_and_applying_is_read_afresh() {
+    // Applying a choice reuses the let values its listing worked out, while
+    // the state is unchanged; a change through the position API in between
+    // must not be missed.
+    let checked = ruleset::check_source(MEMO);
+    let program = engine::Program::new(checked.ruleset.unwrap());
+    let (mut g, _) = Game::new(&program, 2, 1).unwrap();
+    let me = g.current().unwrap();
+    let choices = g.legal().unwrap();
+    let marks = g.rules.counter_named("marks").unwrap();
+    g.set_counter(marks, Some(me), None, engine::V::Int(5));
+    // `go 1` reads the marks before and after its own: 5, then 6.
+    let single = choices.iter().find(|c| c.args == [engine::V::Int(1)]).unwrap();
+    g.step(single).expect("the marks are read as they are now");
+    assert_eq!(g.counter(marks, Some(me), None), engine::V::Int(6));
+}

@@ -170,7 +170,7 @@ pub struct Game<'p> {
     /// `TrialPlan::constant_lets`). A test changing by hand a counter that
     /// no action changes is not seen by these.
     consts: Vec<Option<V>>,
-    pub(crate) state: State,
+    pub(crate) state: Tracked,
     pub seed: u64,
     /// Steps the current call into the engine has taken (see
     /// `interp::MAX_WORK`); every public method that runs rules starts it
@@ -182,6 +182,36 @@ pub struct Game<'p> {
     /// States no longer needed, kept for their allocations: a trial's
     /// scratch, a shared trial part, the state an action replaced.
     spare: std::cell::RefCell<Spare>,
+}
+
+/// The game's state, counting its changes: whatever changes it goes
+/// through `DerefMut`, which counts. Let values remembered for it (`Memo`)
+/// are kept from one call to the next while the count stays, so applying
+/// the choice a listing found reuses what the listing worked out.
+#[derive(Clone)]
+pub(crate) struct Tracked {
+    state: State,
+    changes: u64,
+}
+
+impl Tracked {
+    fn new(state: State) -> Tracked {
+        Tracked { state, changes: 0 }
+    }
+}
+
+impl std::ops::Deref for Tracked {
+    type Target = State;
+    fn deref(&self) -> &State {
+        &self.state
+    }
+}
+
+impl std::ops::DerefMut for Tracked {
+    fn deref_mut(&mut self) -> &mut State {
+        self.changes += 1;
+        &mut self.state
+    }
 }
 
 /// A few spare states (`Game::copy_of_state`); a copy of a game has none.
@@ -264,7 +294,7 @@ impl<'p> Game<'p> {
             program,
             layout,
             consts: Vec::new(),
-            state,
+            state: Tracked::new(state),
             seed,
             work: Default::default(),
             memo: Default::default(),
@@ -317,7 +347,7 @@ impl<'p> Game<'p> {
                 st.restore(&self.state);
                 st
             }
-            None => self.state.clone(),
+            None => State::clone(&self.state),
         }
     }
 
@@ -330,7 +360,7 @@ impl<'p> Game<'p> {
     }
 
     fn setup(&mut self, record: bool) -> Result<Vec<Event>, Fail> {
-        let mut st = self.state.clone();
+        let mut st = State::clone(&self.state);
         let mut it = self.interp(record);
         // Counters and pieces start where the ruleset says.
         for (id, c) in self.rules.counters.iter().enumerate() {
@@ -354,7 +384,7 @@ impl<'p> Game<'p> {
         it.exec(&self.rules.setup.stmts, &mut st, &mut frame)?;
         let events = it.events.take().unwrap_or_default();
         st.finished = st.asks.is_empty() && self.ended(&st)?;
-        self.state = st;
+        *self.state = st;
         Ok(events)
     }
 
@@ -405,7 +435,7 @@ impl<'p> Game<'p> {
         let scratch = std::cell::RefCell::new(None);
         let broken = std::cell::RefCell::new(None);
         // The search reads `self.state` only: lets are worked out once.
-        self.memo.borrow_mut().reset(self.rules.lets.len(), Some(me));
+        self.memo.borrow_mut().prepare(self.rules.lets.len(), Some(me), self.state.changes);
         let memo = &self.memo;
         let shared = std::cell::RefCell::new(SharedTrials::default());
         let asked = self.state.asks.first().map(|(_, a)| *a);
@@ -773,7 +803,7 @@ impl<'p> Game<'p> {
         // Most choices fail on a `require` before anything changes: find
         // out on the real state, without copying it. Lets called there are
         // worked out once, as in the search (unless each call is traced).
-        self.memo.borrow_mut().reset(self.rules.lets.len(), Some(me));
+        self.memo.borrow_mut().prepare(self.rules.lets.len(), Some(me), self.state.changes);
         let mut it = Interp { trace, memo: trace.is_none().then_some(&self.memo), ..self.interp(record) };
         let start = it.probe(&action.body.stmts, &self.state, &mut frame)?;
         self.run_from(&mut it, action, me, frame, start)
@@ -1030,7 +1060,7 @@ impl<'p> Game<'p> {
         })?;
         self.valid_args(choice, me)?;
         let (st, events) = self.try_on(choice, me, record, trace)?;
-        let before = std::mem::replace(&mut self.state, st);
+        let before = std::mem::replace(&mut *self.state, st);
         self.recycle(before);
         Ok(events)
     }

@@ -197,6 +197,9 @@ pub const MEMO_PER_LET: usize = 64;
 #[derive(Default)]
 pub struct Memo {
     me: Option<PlayerId>,
+    /// The count of changes of the game's state the values were worked
+    /// out at (`Game`'s `Tracked`).
+    stamp: Option<u64>,
     by_let: Vec<Vec<(u8, [V; MEMO_ARGS], V)>>,
 }
 
@@ -208,10 +211,16 @@ impl Clone for Memo {
 }
 
 impl Memo {
-    /// Forget every value, for a state about to be read for `me`; the
-    /// lists keep their room.
-    pub fn reset(&mut self, lets: usize, me: Option<PlayerId>) {
+    /// Ready the memo for reading the game's state, for `me`, after
+    /// `changes` changes: the values kept if they were worked out on that
+    /// same state for that same player, else forgotten (the lists keep
+    /// their room).
+    pub fn prepare(&mut self, lets: usize, me: Option<PlayerId>, changes: u64) {
+        if self.stamp == Some(changes) && self.me == me && self.by_let.len() == lets {
+            return;
+        }
         self.me = me;
+        self.stamp = Some(changes);
         self.by_let.resize_with(lets, Vec::new);
         self.by_let.iter_mut().for_each(Vec::clear);
     }
