@@ -483,7 +483,7 @@ impl<'p> Game<'p> {
                 start,
                 scratch: &scratch,
                 broken: &broken,
-                memo,
+                it: &Interp { memo: Some(memo), ..self.interp(false) },
                 shared: &shared,
             };
             self.enumerate(&search, &mut frame, &mut args, &mut out);
@@ -515,10 +515,9 @@ impl<'p> Game<'p> {
     /// parameter, and drop the whole subtree when one fails. Each complete
     /// choice that survives is tried for real.
     fn enumerate(&self, search: &Search, frame: &mut Frame, args: &mut Vec<V>, out: &mut Vec<Choice>) {
-        let Search { id, action, plan, domains, me, trial, start, scratch, broken, memo, shared } = *search;
+        let Search { id, action, plan, domains, me, trial, start, scratch, broken, it, shared } = *search;
         let depth = args.len();
-        let it = Interp { memo: Some(memo), ..self.interp(false) };
-        if !self.leading(&it, plan[depth].iter().map(|i| &action.body.stmts[*i]), frame, broken) {
+        if !self.leading(it, plan[depth].iter().map(|i| &action.body.stmts[*i]), frame, broken) {
             return;
         }
         if depth == domains.len() {
@@ -537,7 +536,7 @@ impl<'p> Game<'p> {
                     }
                 }
                 let opening = &self.rules.procedures[pre.procedure].body.stmts[..pre.len];
-                if !self.leading(&it, opening.iter(), &mut inner, broken) {
+                if !self.leading(it, opening.iter(), &mut inner, broken) {
                     return;
                 }
             }
@@ -1310,8 +1309,9 @@ struct Search<'a> {
     scratch: &'a std::cell::RefCell<Option<(State, bool)>>,
     /// The first rule error met while trying choices.
     broken: &'a std::cell::RefCell<Option<Fail>>,
-    /// Lets worked out on `Game::state` (in a trial, until its first change).
-    memo: &'a std::cell::RefCell<Memo>,
+    /// The interpreter the search runs leading statements with: no
+    /// events, and the game's `Memo`.
+    it: &'a Interp<'a>,
     /// The shared first parts of trials (`trial_after_prefix`).
     shared: &'a std::cell::RefCell<SharedTrials>,
 }
