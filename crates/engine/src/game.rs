@@ -176,8 +176,9 @@ pub struct Game<'p> {
     /// `interp::MAX_WORK`); every public method that runs rules starts it
     /// at 0.
     work: std::cell::Cell<u64>,
-    /// Let values on the state as it is, for the call running now (see
-    /// `Memo`): kept between calls only for its allocations.
+    /// Let values on the state as it is (see `Memo`): kept from one call
+    /// to the next while the state has not changed (a listing and the
+    /// action applied after it), else cleared, keeping its room.
     memo: std::cell::RefCell<Memo>,
     /// States no longer needed, kept for their allocations: a trial's
     /// scratch, a shared trial part, the state an action replaced.
