@@ -307,6 +307,7 @@ impl Show<'_> {
         match &p.domain {
             ParamDomain::Type(t) => format!("{}: {}", p.name, self.ty(t)),
             ParamDomain::In(e) => format!("{}: in {}", p.name, self.text(e.span)),
+            ParamDomain::Among(t, e) => format!("{}: {} in {}", p.name, self.ty(t), self.text(e.span)),
             ParamDomain::SetOf(e) => format!("{}: set of {}", p.name, self.text(e.span)),
         }
     }

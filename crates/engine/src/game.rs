@@ -447,7 +447,7 @@ impl<'p> Game<'p> {
             if asked.map_or(action.asked, |a| a != id) {
                 continue;
             }
-            let domains = match self.domains_in(action, me) {
+            let domains = match self.domains_in(action, me, Some(memo)) {
                 Ok(d) => d,
                 Err(f) => {
                     note_broken(&broken, f);
@@ -687,12 +687,18 @@ impl<'p> Game<'p> {
     /// The values each parameter of an action may take now.
     pub fn domains(&self, action: &Action, me: PlayerId) -> Result<Vec<Vec<V>>, Fail> {
         self.work.set(0);
-        self.domains_in(action, me)
+        self.domains_in(action, me, None)
     }
 
-    /// `domains`, within a call that counts its own work.
-    fn domains_in(&self, action: &Action, me: PlayerId) -> Result<Vec<Vec<V>>, Fail> {
-        let it = self.interp(false);
+    /// `domains`, within a call that counts its own work; with the game's
+    /// memo when the caller prepared it for this state and `me`.
+    fn domains_in(
+        &self,
+        action: &Action,
+        me: PlayerId,
+        memo: Option<&std::cell::RefCell<Memo>>,
+    ) -> Result<Vec<Vec<V>>, Fail> {
+        let it = Interp { memo, ..self.interp(false) };
         let mut out = Vec::new();
         for p in &action.params {
             out.push(match &p.domain {
@@ -714,6 +720,10 @@ impl<'p> Game<'p> {
                 ParamDomain::In(e) | ParamDomain::SetOf(e) => {
                     let z = it.zone_inst(e, &self.state, &mut Frame::new(Some(me)))?;
                     self.state.cards(z).map(V::Card).collect()
+                }
+                ParamDomain::Among(_, e) => {
+                    let places = it.places_of(e, &self.state, &mut Frame::new(Some(me)))?;
+                    places.into_iter().map(V::Place).collect()
                 }
             });
         }
@@ -973,7 +983,9 @@ impl<'p> Game<'p> {
         if action.params.len() != choice.args.len() {
             return Err(illegal(format!("`{}` takes {} choices", action.name, action.params.len())));
         }
-        let domains = self.domains_in(action, me)?;
+        // What the listing worked out on this state serves here too.
+        self.memo.borrow_mut().prepare(self.rules.lets.len(), Some(me), self.state.changes);
+        let domains = self.domains_in(action, me, Some(&self.memo))?;
         for ((p, d), a) in action.params.iter().zip(&domains).zip(&choice.args) {
             let fits = match (&p.domain, a) {
                 (ParamDomain::SetOf(_), V::Set(i)) => {

@@ -80,12 +80,25 @@ pub struct PlaceClass {
     /// Declared with `enum`: named values (colours, kinds of treasure), not
     /// places on a board: no route, piece or distance reaches them.
     pub enumeration: bool,
+    /// Declared with `place NAME grid W x H`: a square grid whose places
+    /// lie row by row (`places[y * width + x]`); `Place::at` holds each
+    /// one's coordinates.
+    pub grid: Option<Grid>,
+}
+
+/// The size of a grid of places (`place cell grid 13 x 13`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grid {
+    pub width: u32,
+    pub height: u32,
 }
 
 #[derive(Clone, Debug)]
 pub struct Place {
     pub name: String,
     pub class: ClassId,
+    /// Its column and row, counted from 0 at the top left, on a grid.
+    pub at: Option<(i64, i64)>,
     pub span: Span,
 }
 
@@ -339,6 +352,9 @@ pub enum ParamDomain {
     Type(Type),
     /// One component currently in this zone.
     In(Expr),
+    /// A place of the type among those a set of places lists now
+    /// (`to: quad in around(me.boat)`).
+    Among(Type, Expr),
     /// Any set of components currently in this zone. Copies of one
     /// component (same group and name) are interchangeable: a set holds the
     /// first k of them in the order they lie, so each sub-multiset of the
@@ -529,6 +545,33 @@ pub enum Builtin {
     Count,
     /// How many slots a row has (`slots(display)`).
     Slots,
+    /// A grid place's column (`p.x`) and row (`p.y`).
+    X,
+    Y,
+}
+
+/// A function whose value is a place (or `none`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlaceFn {
+    /// `at(CLASS, x, y)`: the grid place at those coordinates, or `none`
+    /// off the grid. Arguments: the class (`ExprKind::Class`), x, y.
+    At,
+    /// `rotate(v, k)`: the value k places after v in its class's order,
+    /// going round (k may be negative). Arguments: v, k.
+    Rotate,
+}
+
+/// A set of places worked out from the state, to go through.
+#[derive(Clone, Debug)]
+pub enum Region {
+    /// `around(p)`: the places next to p: on a grid, the up to 8 cells
+    /// around it (row by row); elsewhere, the places one route away.
+    Around,
+    /// `connected(p, LINK)`: every place reached from p (p first, then in
+    /// the order found, breadth first) by steps to a place `around` the
+    /// last for which LINK holds. `link` is a call of LINK on two locals:
+    /// from, to.
+    Connected { link: Box<Expr>, from: usize, to: usize },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -601,6 +644,10 @@ pub enum ExprKind {
         args: Vec<Expr>,
     },
     Builtin(Builtin, Vec<Expr>),
+    PlaceFn(PlaceFn, Vec<Expr>),
+    /// A set of places to go through (only as the domain of an aggregate,
+    /// a `for` or a parameter): `around(p)`, `connected(p, LINK)`.
+    Region(Box<Region>, Box<Expr>),
     Aggregate {
         func: Aggregate,
         value: Option<Box<Expr>>,
@@ -628,8 +675,14 @@ impl Expr {
                 f(map);
                 f(key);
             }
-            K::Table { keys, .. } | K::Builtin(_, keys) | K::Let { args: keys, .. } => {
+            K::Table { keys, .. } | K::Builtin(_, keys) | K::Let { args: keys, .. } | K::PlaceFn(_, keys) => {
                 keys.iter().for_each(f)
+            }
+            K::Region(region, start) => {
+                f(start);
+                if let Region::Connected { link, .. } = &**region {
+                    f(link);
+                }
             }
             K::Aggregate { value, domain, filter, .. } => {
                 f(domain);

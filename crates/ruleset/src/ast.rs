@@ -117,6 +117,8 @@ pub struct PlaceDecl {
     pub places: Vec<Ident>,
     /// `enum`: named values, not places on a board.
     pub enumeration: bool,
+    /// `place cell grid W x H`: width, height (as written) and where.
+    pub grid: Option<(i64, i64, Span)>,
 }
 
 #[derive(Clone, Debug)]
@@ -293,6 +295,9 @@ pub enum ParamType {
     Type(TypeExpr),
     /// `c: in display`: one component of a zone.
     In(Expr),
+    /// `to: quad in around(me.boat)`: a place of the type among those a
+    /// set of places lists now.
+    Among(TypeExpr, Expr),
     /// `give: set of me.hand`: any set of components of a zone, copies of
     /// one component counted, not told apart.
     SetOf(Expr),

@@ -89,6 +89,8 @@ impl Interp<'_> {
                     self.eval(b, st, f)?
                 }
             }
+            ExprKind::PlaceFn(func, args) => self.place_fn(*func, args, st, f)?,
+            ExprKind::Region(..) => return rule(e.span, "a set of places is gone through, not kept"),
             // Numbers and yes/no have their own paths, without a `V` per part.
             ExprKind::MapGet { .. }
             | ExprKind::Table { .. }
@@ -152,7 +154,7 @@ impl Interp<'_> {
             Some(_) => self.call_traced(id, args.len(), site, st, &mut inner, value)?,
         };
         if let Some(Some(memo)) = memo {
-            memo.borrow_mut().put(id, T::MODE, key, v.as_v());
+            memo.borrow_mut().put(id, T::MODE, key, args.len(), v.as_v());
         }
         Ok(v)
     }
@@ -404,8 +406,17 @@ impl Interp<'_> {
         st: &State,
         f: &mut Frame,
     ) -> R<V> {
-        let d = self.eval(domain, st, f)?;
+        // A set of places worked out now: listed first.
+        let region = match Self::is_region(domain) {
+            true => Some(self.places_of(domain, st, f)?),
+            false => None,
+        };
+        let d = match region {
+            Some(_) => V::None,
+            None => self.eval(domain, st, f)?,
+        };
         let len = match &d {
+            _ if region.is_some() => region.as_ref().map_or(0, Vec::len),
             V::Players | V::PlayersFrom(_) => self.lay.players,
             V::Class(c) => self.r.classes[*c].places.len(),
             V::Zone(z) => st.zones[*z].len(),
@@ -430,6 +441,7 @@ impl Interp<'_> {
         let mut best: Option<i64> = None;
         for i in 0..len {
             let item = match &d {
+                _ if region.is_some() => V::Place(region.as_ref().map_or(PlaceId::default(), |r| r[i])),
                 V::Players | V::PlayersFrom(_) => st.player_at(&d, i),
                 V::Class(c) => V::Place(self.r.classes[*c].places[i]),
                 V::Zone(z) => match st.zones[*z][i] {
@@ -610,6 +622,7 @@ impl Interp<'_> {
                 best.unwrap_or(0)
             }
             Builtin::Abs => self.int(&args[0], st, f)?.saturating_abs(),
+            Builtin::X | Builtin::Y => self.coordinate(b, &args[0], st, f)?,
             Builtin::Distance => {
                 let a = self.eval(&args[0], st, f)?;
                 let b2 = self.eval(&args[1], st, f)?;

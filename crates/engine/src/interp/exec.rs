@@ -213,6 +213,14 @@ impl Interp<'_> {
                     self.exec(otherwise, st, f)?;
                 }
             }
+            StmtKind::For { var, domain, body } if Self::is_region(domain) => {
+                let places = self.places_of(domain, st, f)?;
+                self.spend(places.len() as u64, s.span)?;
+                for p in places {
+                    f.set(*var, V::Place(p));
+                    self.exec(body, st, f)?;
+                }
+            }
             StmtKind::For { var, domain, body } => {
                 let d = self.eval(domain, st, f)?;
                 // Players and places need no list; a zone's is copied first,

@@ -200,7 +200,57 @@ pub struct Memo {
     /// The count of changes of the game's state the values were worked
     /// out at (`Game`'s `Tracked`).
     stamp: Option<u64>,
-    by_let: Vec<Vec<(u8, [V; MEMO_ARGS], V)>>,
+    /// Per let: the calls worked out.
+    by_let: Vec<Vec<Remembered>>,
+    /// Regions worked out (`connected(p, LINK)`): by link and start.
+    regions: Vec<(LetId, PlaceId, Vec<PlaceId>)>,
+}
+
+/// One let call the memo holds.
+struct Remembered {
+    /// Of its kind and arguments: a miss compares numbers, not values.
+    fingerprint: u64,
+    /// Which kind of value was asked for (`AsV::MODE`).
+    mode: u8,
+    args: [V; MEMO_ARGS],
+    value: V,
+}
+
+/// The most regions the memo keeps at a time.
+const MEMO_REGIONS: usize = 64;
+
+/// A call's fingerprint: FxHash of its kind and arguments.
+fn fingerprint(mode: u8, key: &[V]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    struct Fx(u64);
+    impl Hasher for Fx {
+        fn finish(&self) -> u64 {
+            self.0
+        }
+        fn write(&mut self, bytes: &[u8]) {
+            for b in bytes {
+                self.write_u64(*b as u64);
+            }
+        }
+        fn write_u8(&mut self, n: u8) {
+            self.write_u64(n as u64);
+        }
+        fn write_u32(&mut self, n: u32) {
+            self.write_u64(n as u64);
+        }
+        fn write_usize(&mut self, n: usize) {
+            self.write_u64(n as u64);
+        }
+        fn write_i64(&mut self, n: i64) {
+            self.write_u64(n as u64);
+        }
+        fn write_u64(&mut self, n: u64) {
+            self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    let mut h = Fx(mode as u64);
+    key.hash(&mut h);
+    h.finish()
 }
 
 /// A copy of a game starts with an empty memo.
@@ -223,6 +273,27 @@ impl Memo {
         self.stamp = Some(changes);
         self.by_let.resize_with(lets, Vec::new);
         self.by_let.iter_mut().for_each(Vec::clear);
+        self.regions.clear();
+    }
+
+    /// A region worked out on this state, if the memo has it.
+    pub(super) fn region(&self, link: LetId, start: PlaceId, me: Option<PlayerId>) -> Option<Vec<PlaceId>> {
+        if !self.serves(me) {
+            return None;
+        }
+        self.regions.iter().find(|(l, s, _)| *l == link && *s == start).map(|(_, _, r)| r.clone())
+    }
+
+    pub(super) fn keep_region(
+        &mut self,
+        link: LetId,
+        start: PlaceId,
+        me: Option<PlayerId>,
+        places: &[PlaceId],
+    ) {
+        if self.serves(me) && self.regions.len() < MEMO_REGIONS {
+            self.regions.push((link, start, places.to_vec()));
+        }
     }
 
     /// Whether calls made with this `me` may use it.
@@ -234,12 +305,21 @@ impl Memo {
     /// `none`, so only those are compared).
     fn get(&self, id: LetId, mode: u8, key: &[V; MEMO_ARGS], arity: usize) -> Option<V> {
         let known = self.by_let.get(id.index())?;
-        known.iter().find(|(m, k, _)| *m == mode && k[..arity] == key[..arity]).map(|(_, _, v)| *v)
+        let fp = fingerprint(mode, &key[..arity]);
+        known
+            .iter()
+            .find(|r| r.fingerprint == fp && r.mode == mode && r.args[..arity] == key[..arity])
+            .map(|r| r.value)
     }
 
-    fn put(&mut self, id: LetId, mode: u8, key: [V; MEMO_ARGS], v: V) {
+    fn put(&mut self, id: LetId, mode: u8, key: [V; MEMO_ARGS], arity: usize, v: V) {
         if let Some(known) = self.by_let.get_mut(id.index()).filter(|k| k.len() < MEMO_PER_LET) {
-            known.push((mode, key, v));
+            known.push(Remembered {
+                fingerprint: fingerprint(mode, &key[..arity]),
+                mode,
+                args: key,
+                value: v,
+            });
         }
     }
 }
@@ -353,6 +433,7 @@ impl<'a> Interp<'a> {
 
 mod eval;
 mod exec;
+mod grid;
 mod zones;
 
 pub use zones::find;

@@ -73,6 +73,11 @@ impl<'f> Checker<'f> {
         let class = match self.symbols.get(&p.class.name) {
             Some((Sym::Class(id), _)) => {
                 let id = *id;
+                if p.grid.is_some() || self.classes[id].grid.is_some() {
+                    let first = self.class_spans[id.index()];
+                    self.error(errors::grid_class_extended(&p.class, first));
+                    return;
+                }
                 if self.classes[id].enumeration != p.enumeration {
                     let first = self.class_spans[id.index()];
                     self.error(errors::enum_and_place_class(&p.class, p.enumeration, first));
@@ -89,11 +94,17 @@ impl<'f> Checker<'f> {
                     name: p.class.name.clone(),
                     places: Vec::new(),
                     enumeration: p.enumeration,
+                    grid: None,
                 });
                 self.class_spans.push(p.class.span);
                 id
             }
         };
+        if let Some((width, height, span)) = p.grid {
+            self.grid_places(class, width, height, span, &p.class);
+            self.note_provenance(format!("place {}", p.class.name), &item.notes);
+            return;
+        }
         for place in &p.places {
             if self.places.len() >= MAX_PLACES {
                 self.error(errors::too_many_places(place.span, MAX_PLACES));
@@ -103,12 +114,33 @@ impl<'f> Checker<'f> {
             }
             let id = PlaceId::new(self.places.len());
             if self.declare(place, Sym::Place(id)) {
-                self.places.push(Place { name: place.name.clone(), class, span: place.span });
+                self.places.push(Place { name: place.name.clone(), class, at: None, span: place.span });
                 self.classes[class].places.push(id);
             }
         }
         let word = if p.enumeration { "enum" } else { "place" };
         self.note_provenance(format!("{word} {}", p.class.name), &item.notes);
+    }
+
+    /// The places of a grid, row by row, named `CLASS_X_Y`.
+    fn grid_places(&mut self, class: ClassId, width: i64, height: i64, span: Span, name: &Ident) {
+        let room = MAX_PLACES - self.places.len().min(MAX_PLACES);
+        if width < 1 || height < 1 || width.saturating_mul(height) > room as i64 {
+            self.error(errors::bad_grid_size(span, MAX_PLACES));
+            self.broken_route = true;
+            return;
+        }
+        self.classes[class].grid = Some(Grid { width: width as u32, height: height as u32 });
+        for y in 0..height {
+            for x in 0..width {
+                let place = Ident { name: format!("{}_{x}_{y}", name.name), span };
+                let id = PlaceId::new(self.places.len());
+                if self.declare(&place, Sym::Place(id)) {
+                    self.places.push(Place { name: place.name, class, at: Some((x, y)), span });
+                    self.classes[class].places.push(id);
+                }
+            }
+        }
     }
 
     pub(super) fn route_item(&mut self, edges: &[ast::RouteEdge], item: &ast::Item) {
@@ -286,7 +318,9 @@ impl<'f> Checker<'f> {
 
     pub(super) fn param_ty(&mut self, p: &ast::Param) -> Ty {
         match &p.ty {
-            ast::ParamType::Type(t) => self.type_expr(t).map_or(Ty::Unknown, |t| ty_of(&t)),
+            ast::ParamType::Type(t) | ast::ParamType::Among(t, _) => {
+                self.type_expr(t).map_or(Ty::Unknown, |t| ty_of(&t))
+            }
             ast::ParamType::In(_) => Ty::Card,
             ast::ParamType::SetOf(_) => Ty::Domain(Box::new(Ty::Card)),
         }
@@ -298,6 +332,27 @@ impl<'f> Checker<'f> {
             let domain = match &p.ty {
                 ast::ParamType::Type(t) => {
                     ParamDomain::Type(self.type_expr(t).unwrap_or(Type::Int { lo: None, hi: None }))
+                }
+                ast::ParamType::Among(t, e) => {
+                    let t = self.type_expr(t).unwrap_or(Type::Int { lo: None, hi: None });
+                    // Parameters take the first slots: what the domain
+                    // binds for itself (a walk's locals) gives its slots
+                    // back. The domain runs before any parameter is bound.
+                    let (mark, next) = (cx.mark(), cx.next);
+                    let (d, dt) = self.value(e, cx);
+                    cx.reset(mark);
+                    cx.next = next;
+                    match (&t, &dt) {
+                        (Type::Place(_), Ty::Domain(inner)) if matches!(**inner, Ty::Place(_)) => {
+                            self.expect(inner, &ty_of(&t), e.span, "a parameter's `in`");
+                        }
+                        (_, Ty::Unknown) => {}
+                        _ => self.error(errors::among_not_places(e.span)),
+                    }
+                    if cx.place != "an action" {
+                        self.error(errors::among_outside_action(&p.name, cx.place));
+                    }
+                    ParamDomain::Among(t, d)
                 }
                 ast::ParamType::In(e) => {
                     let (z, zt) = self.value(e, cx);
@@ -355,6 +410,9 @@ impl<'f> Checker<'f> {
         let (start, outer_peak) = (self.depth, self.peak);
         self.peak = start;
         let (body, ty) = self.value(&decl.body, &mut cx);
+        if matches!(body.kind, ExprKind::Region(..)) {
+            self.error(errors::region_as_value(decl.body.span));
+        }
         self.let_depth[id.index()] = self.peak - start;
         self.peak = outer_peak.max(self.peak);
         self.current_procedure = saved;
@@ -442,6 +500,7 @@ impl<'f> Checker<'f> {
             ParamDomain::Type(Type::Player) => MAX_PLAYERS as u128,
             ParamDomain::Type(_) => 1,
             ParamDomain::In(_) => self.components.len() as u128,
+            ParamDomain::Among(t, _) => self.domain_size(&ParamDomain::Type(t.clone())),
             // Sets are bounded at run time (see `engine::MAX_SETS`); here,
             // count each component once, as for `in`.
             ParamDomain::SetOf(_) => self.components.len() as u128,

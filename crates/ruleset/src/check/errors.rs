@@ -444,6 +444,79 @@ pub fn enum_and_place_class(class: &Ident, now_enum: bool, first: Span) -> Diagn
     .help("places stand on a board (`place`); named values do not (`enum`): pick one")
 }
 
+pub fn rotate_needs_class(span: Span, got: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::TypeMismatch,
+        span,
+        format!("`rotate` turns a value of a class or enum, not {got}"),
+    )
+    .label("not a value with a class")
+    .help("`rotate(n, 1)` is the value after `n` in its `enum` or `place` line, going round")
+}
+
+pub fn not_a_grid(span: Span, name: &Ident) -> Diagnostic {
+    Diagnostic::error(Code::TypeMismatch, span, format!("`{}` needs a grid's name first", name.name))
+        .label("not a class declared with `grid`")
+        .help("declare the class as `place cell grid 9 x 9`, then write `at(cell, x, y)`")
+}
+
+pub fn link_not_a_let(span: Span) -> Diagnostic {
+    Diagnostic::error(Code::TypeMismatch, span, "`connected` needs the name of a let that links two places")
+        .label("not a let's name")
+        .help("declare `let land(a: quad, b: quad) = ...` and write `connected(p, land)`")
+}
+
+pub fn link_params(span: Span, name: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::TypeMismatch,
+        span,
+        format!("`{name}` must take two places of one class to link them"),
+    )
+    .label("not a let of two places of one class")
+    .help(format!(
+        "declare it as `let {name}(a: CLASS, b: CLASS) = ...`, yes when a step from a to b joins them"
+    ))
+}
+
+pub fn region_as_value(span: Span) -> Diagnostic {
+    Diagnostic::error(Code::TypeMismatch, span, "`around` and `connected` are gone through, not kept")
+        .label("used as a value")
+        .help("use it where it is gone through: `count(q in connected(p, land))`, `for q in around(p) { }`")
+}
+
+pub fn among_not_places(span: Span) -> Diagnostic {
+    Diagnostic::error(Code::TypeMismatch, span, "`TYPE in ...` chooses a place among a set of places")
+        .label("not a set of places of this type")
+        .help("write `to: quad in around(me.boat)` or `q: quad in connected(me.boat, land)`; for a component, `c: in ZONE`")
+}
+
+pub fn among_outside_action(name: &Ident, place: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::TypeMismatch,
+        name.span,
+        format!("`{}: TYPE in ...` is a choice a player makes; {place} cannot take one", name.name),
+    )
+    .label("only an action's parameters may be chosen among a set")
+    .help("give this parameter its type alone, and `require` what it must be")
+}
+
+pub fn grid_class_extended(class: &Ident, first: Span) -> Diagnostic {
+    Diagnostic::error(
+        Code::Duplicate,
+        class.span,
+        format!("`{}` is declared twice, and one of the two is a grid", class.name),
+    )
+    .label("declared again here")
+    .related(first, "first declared here")
+    .help("a grid's places are all its cells; declare other places in a class of their own")
+}
+
+pub fn bad_grid_size(span: Span, max: usize) -> Diagnostic {
+    Diagnostic::error(Code::OutOfRange, span, "a grid needs a width and a height from 1 up")
+        .label("not a size a ruleset can have")
+        .help(format!("a grid of W x H holds W times H places, and a ruleset at most {max}"))
+}
+
 pub fn enum_value_not_a_place(name: &Ident, class: &str) -> Diagnostic {
     Diagnostic::error(
         Code::TypeMismatch,

@@ -395,6 +395,9 @@ impl<'f> Checker<'f> {
                 (mk(ExprKind::Attr { card: Box::new(bx), attr }), ty.unwrap_or(Ty::Unknown))
             }
             Ty::Unknown => (mk(ExprKind::Int(0)), Ty::Unknown),
+            Ty::Place(class) if field.name == "x" || field.name == "y" => {
+                self.coordinate(bx, class, field, span)
+            }
             other => {
                 let d = describe_ty(&other, self);
                 self.error(errors::no_field(field, &d));
@@ -468,6 +471,9 @@ impl<'f> Checker<'f> {
     }
 
     pub(super) fn call(&mut self, name: &Ident, args: &[ast::Expr], span: Span, cx: &mut Cx) -> (Expr, Ty) {
+        if let Some(done) = self.place_call(name, args, span, cx) {
+            return done;
+        }
         let lowered = self.arguments(args, cx);
         let mk = |kind| Expr { kind, span };
         let builtin = match name.name.as_str() {
@@ -488,6 +494,7 @@ impl<'f> Checker<'f> {
                     (vec![Ty::Int; lowered.len()], Ty::Int)
                 }
                 Builtin::Abs => (vec![Ty::Int], Ty::Int),
+                Builtin::X | Builtin::Y => (vec![Ty::Place(None)], Ty::Int),
                 Builtin::Distance => (vec![Ty::Place(None), Ty::Place(None)], Ty::Int),
                 Builtin::Slots => (vec![Ty::Zone], Ty::Int),
                 // A zone, or a set a player chose (`count(give)`).

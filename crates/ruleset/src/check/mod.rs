@@ -18,6 +18,7 @@ mod data;
 mod decls;
 pub mod errors;
 mod expr;
+mod grid;
 mod scope;
 mod stmt;
 mod tables;
@@ -131,7 +132,22 @@ struct Checker<'f> {
 
 const BUILTIN_NAMES: &[&str] = &["me", "players", "player_count"];
 
-const FUNCTIONS: &[&str] = &["min", "max", "abs", "distance", "count", "slots", "sum", "any", "all", "first"];
+const FUNCTIONS: &[&str] = &[
+    "min",
+    "max",
+    "abs",
+    "distance",
+    "count",
+    "slots",
+    "sum",
+    "any",
+    "all",
+    "first",
+    "at",
+    "rotate",
+    "around",
+    "connected",
+];
 const MAX_PLAYERS: i64 = 16;
 const MAX_TABLE_CELLS: i64 = 100_000;
 /// The most components a ruleset may have, every copy counted

@@ -39,6 +39,9 @@ impl<'f> Checker<'f> {
             }
             S::Let { name, value } => {
                 let (v, ty) = self.value(value, cx);
+                if matches!(v.kind, ExprKind::Region(..)) {
+                    self.error(errors::region_as_value(value.span));
+                }
                 let slot = self.bind(cx, name, ty);
                 StmtKind::Let { slot, value: v }
             }

@@ -23,7 +23,9 @@ impl<'f> Checker<'f> {
             let mut told: Vec<ClassId> = Vec::new();
             for (id, d) in dist[start.index()].iter().enumerate() {
                 let class = self.places[id].class;
-                if d.is_some() || self.classes[class].enumeration || told.contains(&class) {
+                // A grid's cells are joined by `around`, not by routes.
+                let grid = self.classes[class].grid.is_some();
+                if d.is_some() || self.classes[class].enumeration || grid || told.contains(&class) {
                     continue;
                 }
                 let p = &self.places[id];

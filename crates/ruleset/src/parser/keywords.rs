@@ -51,6 +51,7 @@ pub const KEYWORDS: &[Keyword] = &[
     kw(&["option"], Rule::kw_option, "ir"),
     kw(&["place"], Rule::kw_place, "i"),
     kw(&["enum"], Rule::kw_enum, "ir"),
+    kw(&["grid"], Rule::kw_grid, ""),
     kw(&["route"], Rule::kw_route, "ir"),
     kw(&["tag"], Rule::kw_tag, "i"),
     kw(&["kind"], Rule::kw_kind, "ir"),

@@ -197,8 +197,17 @@ impl Lower<'_> {
 
     pub(super) fn place_item(&mut self, mut it: Items<'_>, enumeration: bool) -> ItemKind {
         let class = self.ident(it.next().expect("grammar: place class"));
-        let places = self.ident_list(it.next().expect("grammar: place names"));
-        ItemKind::Place(PlaceDecl { class, places, enumeration })
+        let list = it.next().expect("grammar: place names");
+        if list.as_rule() == Rule::grid_size {
+            let span = self.span(&list);
+            let sizes: Vec<Pair<Rule>> = list.into_inner().filter(|p| p.as_rule() == Rule::int).collect();
+            let mut sizes = sizes.into_iter().map(|p| self.int(p).0);
+            let (width, height) = (sizes.next().unwrap_or(0), sizes.next().unwrap_or(0));
+            let grid = Some((width, height, span));
+            return ItemKind::Place(PlaceDecl { class, places: Vec::new(), enumeration, grid });
+        }
+        let places = self.ident_list(list);
+        ItemKind::Place(PlaceDecl { class, places, enumeration, grid: None })
     }
 
     pub(super) fn route_item(&mut self, it: Items<'_>) -> ItemKind {
@@ -667,7 +676,14 @@ impl Lower<'_> {
             let e = ty.into_inner().find(|p| p.as_rule() == Rule::expr).expect("grammar: domain");
             ParamType::SetOf(self.expr(e))
         } else {
-            ParamType::Type(self.type_expr(ty))
+            let t = self.type_expr(ty);
+            match inner.next() {
+                Some(among) => {
+                    let e = among.into_inner().find(|p| p.as_rule() == Rule::expr).expect("grammar: domain");
+                    ParamType::Among(t, self.expr(e))
+                }
+                None => ParamType::Type(t),
+            }
         };
         Param { name, ty }
     }

@@ -62,6 +62,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::kw_clockwise => "`clockwise`",
         Rule::kw_until => "`until`",
         Rule::kw_enum => "`enum`",
+        Rule::kw_grid => "`grid`",
+        Rule::grid_size => "a grid size such as `grid 13 x 13`",
         Rule::kw_turn => "`turn`",
         Rule::kw_ask => "`ask`",
         Rule::kw_asked => "`asked`",

@@ -1,0 +1,231 @@
+//! Boards that grow, on a small generic ruleset
+//! (tests/fixtures/valid/reef.ruleset): grid places with coordinates
+//! (`place cell grid 5 x 5`, `p.x`, `at(cell, x, y)`), tiles whose own map
+//! turns with them (`rotate`), the places `around` one, and regions of
+//! places joined by a rule (`connected(p, LINK)`), also as the values a
+//! parameter may take (`to: corner in around(me.boat)`).
+
+use chronoscope_tests::scenario::{self, assert_finished_sound, assert_pruned_choices_are_exact, zone};
+use engine::{notation, At, Game, Program, V};
+use rand::{Rng, SeedableRng};
+
+const PATH: &str = "tests/fixtures/valid/reef.ruleset";
+
+fn program() -> Program {
+    scenario::load(PATH)
+}
+
+fn place(g: &Game, name: &str) -> model::PlaceId {
+    g.rules.place_named(name).unwrap_or_else(|| panic!("no place {name}"))
+}
+
+/// Lay a tile by hand on a cell, turned `r` quarter turns clockwise.
+fn lay(g: &mut Game, tile: &str, cell: &str, r: i64) {
+    let laid = zone(g, "laid", None, Some(cell));
+    let stack = zone(g, "stack", None, None);
+    let t = g.cards(stack).find(|c| g.rules.components[*c].name == tile).expect("such a tile in the stack");
+    g.put(t, laid, At::Top);
+    let turned = scenario::counter_id(g, "turned");
+    let at = place(g, cell);
+    g.set_counter(turned, None, Some(at), V::Int(r));
+}
+
+fn boat_to(g: &mut Game, corner: &str) {
+    let boat = g.rules.piece_named("boat").unwrap();
+    let at = place(g, corner);
+    let me = g.current().unwrap();
+    g.set_piece(boat, Some(me), at);
+}
+
+/// The names of the values a parameter of an action may take now.
+fn domain(g: &Game, action: &str) -> Vec<String> {
+    let a = g.rules.actions.iter().find(|a| a.name == action).unwrap();
+    let d = g.domains(a, g.current().unwrap()).unwrap();
+    d[0].iter()
+        .map(|v| match v {
+            V::Place(p) => g.rules.places[*p].name.clone(),
+            other => format!("{other:?}"),
+        })
+        .collect()
+}
+
+fn choices_of(g: &Game, action: &str) -> Vec<String> {
+    g.choices()
+        .iter()
+        .map(|c| notation::format(g, c))
+        .filter(|t| t.split(' ').next() == Some(action))
+        .collect()
+}
+
+#[test]
+fn a_grid_declares_its_places_row_by_row_with_coordinates() {
+    let program = program();
+    let r = program.rules();
+    let cell = r.classes.iter().find(|c| c.name == "cell").unwrap();
+    assert_eq!(cell.grid, Some(model::Grid { width: 5, height: 5 }));
+    assert_eq!(cell.places.len(), 25);
+    let p = &r.places[cell.places[7]];
+    assert_eq!((p.name.as_str(), p.at), ("cell_2_1", Some((2, 1))));
+}
+
+#[test]
+fn around_lists_the_eight_places_around_a_grid_place_and_three_in_a_corner() {
+    let program = program();
+    let (mut g, _) = Game::new(&program, 2, 1).unwrap();
+    boat_to(&mut g, "corner_4_4");
+    let expected = [
+        "corner_3_3",
+        "corner_4_3",
+        "corner_5_3",
+        "corner_3_4",
+        "corner_5_4",
+        "corner_3_5",
+        "corner_4_5",
+        "corner_5_5",
+    ];
+    assert_eq!(domain(&g, "sail"), expected);
+    boat_to(&mut g, "corner_0_0");
+    assert_eq!(domain(&g, "sail"), ["corner_1_0", "corner_0_1", "corner_1_1"]);
+    boat_to(&mut g, "corner_9_9");
+    assert_eq!(domain(&g, "sail"), ["corner_8_8", "corner_9_8", "corner_8_9"]);
+}
+
+#[test]
+fn a_boat_sails_only_to_tiled_corners_around_it() {
+    let program = program();
+    let (mut g, _) = Game::new(&program, 2, 1).unwrap();
+    // The start tile on cell (2, 2) covers corners x 4..5, y 4..5.
+    assert_eq!(choices_of(&g, "sail"), ["sail corner_5_4", "sail corner_4_5", "sail corner_5_5"]);
+    lay(&mut g, "Open", "cell_1_2", 0);
+    assert_eq!(
+        choices_of(&g, "sail"),
+        ["sail corner_3_4", "sail corner_5_4", "sail corner_3_5", "sail corner_4_5", "sail corner_5_5"]
+    );
+}
+
+/// The corners a player may plant on from the boat: its reef.
+fn reef_from(g: &mut Game, corner: &str) -> Vec<String> {
+    boat_to(g, corner);
+    let mut names = domain(g, "plant");
+    names.sort();
+    names
+}
+
+#[test]
+fn connected_joins_corners_across_tile_edges_and_inside_a_tile_only_where_its_map_says() {
+    let program = program();
+    let (mut g, _) = Game::new(&program, 2, 1).unwrap();
+    // The start tile joins its four corners.
+    let start = ["corner_4_4", "corner_4_5", "corner_5_4", "corner_5_5"];
+    assert_eq!(reef_from(&mut g, "corner_5_5"), start);
+    // An open tile west of it: its east corners meet the start tile's west
+    // corners; its west corners stand alone.
+    lay(&mut g, "Open", "cell_1_2", 0);
+    assert_eq!(reef_from(&mut g, "corner_2_4"), ["corner_2_4"]);
+    let mut big: Vec<&str> = start.to_vec();
+    big.extend(["corner_3_4", "corner_3_5"]);
+    big.sort();
+    assert_eq!(reef_from(&mut g, "corner_3_4"), big);
+}
+
+#[test]
+fn turning_a_tile_turns_the_land_its_map_joins() {
+    let program = program();
+    // A bridge tile joins its two north corners when laid unturned.
+    let cases: [(i64, &[&str]); 4] = [
+        (
+            0,
+            &[
+                "corner_2_4",
+                "corner_3_4",
+                "corner_3_5",
+                "corner_4_4",
+                "corner_4_5",
+                "corner_5_4",
+                "corner_5_5",
+            ],
+        ),
+        // A quarter turn clockwise: the bridge is on the east arm.
+        (1, &["corner_2_4"]),
+        // Half a turn: on the south arm.
+        (2, &["corner_2_4"]),
+        // Three quarters (`rotate(arm, -3)`, going round backwards): west.
+        (3, &["corner_2_4", "corner_2_5"]),
+    ];
+    for (r, want) in cases {
+        let (mut g, _) = Game::new(&program, 2, 1).unwrap();
+        lay(&mut g, "Bridge", "cell_1_2", r);
+        assert_eq!(reef_from(&mut g, "corner_2_4"), want, "turned {r}");
+    }
+    // Turned by half a turn, the bridge joins the south corners instead.
+    let (mut g, _) = Game::new(&program, 2, 1).unwrap();
+    lay(&mut g, "Bridge", "cell_1_2", 2);
+    assert_eq!(reef_from(&mut g, "corner_2_5").len(), 7);
+}
+
+#[test]
+fn at_is_none_off_the_grid_so_a_tile_may_be_laid_along_the_edge() {
+    let program = program();
+    let (mut g, _) = Game::new(&program, 2, 1).unwrap();
+    lay(&mut g, "Open", "cell_1_2", 0);
+    lay(&mut g, "Open", "cell_0_2", 0);
+    let cells: Vec<String> = choices_of(&g, "lay")
+        .iter()
+        .map(|t| t.split(' ').nth(1).unwrap().to_string())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let want = ["cell_0_1", "cell_0_3", "cell_1_1", "cell_1_3", "cell_2_1", "cell_2_3", "cell_3_2"];
+    assert_eq!(cells, want);
+}
+
+#[test]
+fn a_chosen_place_outside_the_region_is_refused_with_the_parameters_name() {
+    let program = program();
+    let (g, _) = Game::new(&program, 2, 1).unwrap();
+    let c = notation::parse(&g, "plant corner_2_4");
+    let refused = match c {
+        Err(e) => e,
+        Ok(c) => g.check(&c).unwrap_err().message().to_string(),
+    };
+    assert!(refused.contains("q"), "{refused}");
+}
+
+#[test]
+fn random_games_keep_every_tile_beside_another_and_end() {
+    let program = program();
+    let r = program.rules();
+    let cell = r.classes.iter().find(|c| c.name == "cell").unwrap();
+    for seed in 0..150u64 {
+        let players = 2 + (seed % 2) as usize;
+        let (mut g, _) = Game::new(&program, players, seed).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut steps = 0;
+        while g.current().is_some() {
+            let choices = g.choices();
+            g.step(&choices[rng.gen_range(0..choices.len())]).unwrap();
+            steps += 1;
+            assert!(steps < 500, "seed {seed}: the game does not end");
+        }
+        let tiled: Vec<(i64, i64)> = cell
+            .places
+            .iter()
+            .filter(|p| g.count(g.layout.zone(r.zone_named("laid").unwrap(), None, Some(**p))) > 0)
+            .map(|p| r.places[*p].at.unwrap())
+            .collect();
+        for (x, y) in &tiled {
+            let beside = tiled.iter().filter(|(a, b)| (a - x).abs() + (b - y).abs() == 1).count();
+            assert!(beside > 0 || tiled.len() == 1, "seed {seed}: a tile at ({x}, {y}) stands alone");
+        }
+        for c in cell.places.iter() {
+            let n = g.count(g.layout.zone(r.zone_named("laid").unwrap(), None, Some(*c)));
+            assert!(n <= 1, "seed {seed}: two tiles on {}", r.places[*c].name);
+        }
+        assert_finished_sound(&g);
+    }
+}
+
+#[test]
+fn the_search_lists_exactly_the_choices_brute_force_finds() {
+    assert_pruned_choices_are_exact(&program(), 3);
+}
