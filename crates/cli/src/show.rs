@@ -41,6 +41,23 @@ pub fn run(path: &Path, players: Option<u32>, provisional_only: bool) -> ExitCod
     ExitCode::SUCCESS
 }
 
+/// A ruleset with grids: each drawn as the table is once setup has run
+/// (before any question setup asks is answered), as an onlooker sees it,
+/// for the fewest players (or `players`) and seed 1.
+fn starting_board(out: &mut String, r: &Ruleset, players: Option<u32>) {
+    if !crate::play::board::has_grid(r) {
+        return;
+    }
+    let n = players.unwrap_or(r.game.min_players) as usize;
+    let program = engine::Program::new(r.clone());
+    let Ok(game) = engine::Game::start(&program, n, 1) else { return };
+    let view = crate::play::view::onlooker_view(&game);
+    let _ = writeln!(out, "  the starting board ({n} players, seed 1; `?N`: N hidden components):");
+    for line in crate::play::board::maps(&game, &view.zones) {
+        let _ = writeln!(out, "    {line}");
+    }
+}
+
 /// The full summary.
 pub fn summary(r: &Ruleset, origin: &Origin, sources: &[(String, String)], players: Option<u32>) -> String {
     let mut out = String::new();
@@ -69,7 +86,21 @@ pub fn summary(r: &Ruleset, origin: &Origin, sources: &[(String, String)], playe
     section(&mut out, &format!("Board: {on_board} places, {} routes", r.routes.len()));
     for c in r.classes.iter().filter(|c| !c.enumeration) {
         let names: Vec<&str> = c.places.iter().map(|p| r.places[*p].name.as_str()).collect();
-        let _ = writeln!(out, "  {} ({}): {}", c.name, names.len(), names.join(", "));
+        match (c.grid, names.first(), names.last()) {
+            (Some(g), Some(first), Some(last)) => {
+                let _ = writeln!(
+                    out,
+                    "  {} ({}): a grid of {} x {}, {first} .. {last}",
+                    c.name,
+                    names.len(),
+                    g.width,
+                    g.height
+                );
+            }
+            _ => {
+                let _ = writeln!(out, "  {} ({}): {}", c.name, names.len(), names.join(", "));
+            }
+        }
     }
     for c in r.classes.iter().filter(|c| c.enumeration) {
         let names: Vec<&str> = c.places.iter().map(|p| r.places[*p].name.as_str()).collect();
@@ -92,6 +123,7 @@ pub fn summary(r: &Ruleset, origin: &Origin, sources: &[(String, String)], playe
         let whose = if p.per_player { "one per player" } else { "one" };
         let _ = writeln!(out, "  piece {}: {whose}, starts at {}", p.name, r.places[p.start].name);
     }
+    starting_board(&mut out, r, players);
 
     let total: usize = r.groups.iter().map(|g| g.components.len()).sum();
     section(&mut out, &format!("Components: {total}"));

@@ -1099,3 +1099,56 @@ fn diff_lists_an_added_tag_and_option_with_their_lines() {
     assert!(out.contains(&format!("  + telegram_weeks: 1\n      {}:3", house.display())), "{out}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+const AKROTIRI: &str = "rulesets/akrotiri/akrotiri.ruleset";
+
+#[test]
+fn akrotiri_checks_and_show_draws_its_starting_board_as_a_map() {
+    let o = run(&["check", AKROTIRI]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&["show", AKROTIRI]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    // The grids by their size, not their 845 places one by one.
+    assert!(out.contains("cell (169): a grid of 13 x 13, cell_0_0 .. cell_12_12"), "{out}");
+    assert!(!out.contains("cell_5_5,"), "{out}");
+    // Thera at cell (6, 6); the boats on two of its docks.
+    let start = out.split("the starting board").nth(1).expect("a starting board");
+    assert!(start.contains("cell map (x across, y down):"), "{start}");
+    assert!(start.contains("6 │ Thera"), "{start}");
+    assert!(start.contains("12 │ P1 boat │ ·"), "{start}");
+    assert!(start.contains("13 │ ·       │ P2 boat"), "{start}");
+}
+
+#[test]
+fn akrotiri_plays_with_bots_and_the_table_draws_the_grid_with_coordinates() {
+    let o = run(&["play", AKROTIRI, "--seed", "5"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Final score"), "{out}");
+    // A human seat sees the maps on its turns.
+    let o = run_with_input(&["play", AKROTIRI, "--seed", "5", "--seats", "human"], "1\n1\nquit\nn\n");
+    let out = stdout(&o);
+    assert!(out.contains("cell map (x across, y down):"), "{out}");
+    assert!(out.contains("quad map (x across, y down):"), "{out}");
+    assert!(out.contains("P1 boat"), "{out}");
+}
+
+#[test]
+fn akrotiri_simulates_and_diffs_against_a_house_rule() {
+    let o = run(&["simulate", AKROTIRI, "--games", "4", "--seed", "3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("4 games, 2 players"), "{}", stdout(&o));
+    let dir = temp("akrotiri-house");
+    let house = dir.join("open_thera.ruleset");
+    let base = root().join(AKROTIRI);
+    std::fs::write(
+        &house,
+        format!("extends \"{}\"\noverride option thera_island_closed = no\n", base.display()),
+    )
+    .unwrap();
+    let o = run(&["diff", AKROTIRI, house.to_str().unwrap()]);
+    // As diff(1): 1 when the files differ.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("thera_island_closed"), "{}", stdout(&o));
+}

@@ -24,6 +24,7 @@ macro_rules! sayln {
     ($out:expr, $($arg:tt)*) => { writeln!($out, $($arg)*)? };
 }
 
+pub mod board;
 pub mod log;
 pub mod prompt;
 pub mod screen;

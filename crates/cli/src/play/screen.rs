@@ -162,6 +162,7 @@ impl Page {
         table.extend(parts.score);
         table.extend(parts.standings);
         let heads = table.len();
+        table.extend(parts.maps);
         table.extend(parts.zones);
         let players = table.len();
         table.extend(parts.players);

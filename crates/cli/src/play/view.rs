@@ -227,7 +227,7 @@ pub fn table(game: &Game, me: PlayerId) -> String {
 }
 
 /// What a seat sees of another one's view: what lies open to all.
-fn onlooker_view(game: &Game) -> engine::View {
+pub fn onlooker_view(game: &Game) -> engine::View {
     let mut view = game.view(PlayerId::new(0));
     for inst in game.layout.zone_insts() {
         if !sees(game, None, inst) {
@@ -249,6 +249,8 @@ pub struct TableParts {
     /// Zones with something to see: shared ones, the viewer's (`yours: ...`),
     /// then others' open ones.
     pub zones: Vec<String>,
+    /// Each grid drawn as a map of what lies where (`board::maps`).
+    pub maps: Vec<String>,
     /// What the viewer can count of what they cannot see (`unseen`).
     pub unseen: Vec<String>,
     /// The score as it stands, by the rules everyone can count, and the
@@ -264,6 +266,9 @@ pub fn table_as(game: &Game, viewer: Option<PlayerId>) -> String {
     let mut out = format!("\n── {} ──\n", parts.heading);
     for line in parts.order.iter().chain(&parts.players) {
         let _ = writeln!(out, "{line}");
+    }
+    for line in &parts.maps {
+        let _ = writeln!(out, "  {line}");
     }
     for line in parts.zones.iter().chain(&parts.unseen) {
         let _ = writeln!(out, "  {line}");
@@ -345,6 +350,7 @@ pub fn table_parts(game: &Game, viewer: Option<PlayerId>) -> TableParts {
         order,
         players,
         zones,
+        maps: super::board::maps(game, &view.zones),
         unseen: unseen(game, &view),
         score: score_now(game),
         standings: standings(game),

@@ -126,7 +126,7 @@ impl<'f> Checker<'f> {
     fn grid_places(&mut self, class: ClassId, width: i64, height: i64, span: Span, name: &Ident) {
         let room = MAX_PLACES - self.places.len().min(MAX_PLACES);
         if width < 1 || height < 1 || width.saturating_mul(height) > room as i64 {
-            self.error(errors::bad_grid_size(span, MAX_PLACES));
+            self.error(errors::bad_grid_size(span, width, height, room, MAX_PLACES));
             self.broken_route = true;
             return;
         }

@@ -511,10 +511,18 @@ pub fn grid_class_extended(class: &Ident, first: Span) -> Diagnostic {
     .help("a grid's places are all its cells; declare other places in a class of their own")
 }
 
-pub fn bad_grid_size(span: Span, max: usize) -> Diagnostic {
-    Diagnostic::error(Code::OutOfRange, span, "a grid needs a width and a height from 1 up")
-        .label("not a size a ruleset can have")
-        .help(format!("a grid of W x H holds W times H places, and a ruleset at most {max}"))
+pub fn bad_grid_size(span: Span, width: i64, height: i64, room: usize, max: usize) -> Diagnostic {
+    let (message, label) = if width < 1 || height < 1 {
+        ("a grid needs a width and a height from 1 up".to_string(), "no cells".to_string())
+    } else {
+        (
+            format!("a grid of {width} x {height} has more places than the ruleset has room for"),
+            format!("{} places; {room} more fit", width.saturating_mul(height)),
+        )
+    };
+    Diagnostic::error(Code::OutOfRange, span, message)
+        .label(label)
+        .help(format!("a grid of W x H holds W times H places, and a ruleset at most {max} in all"))
 }
 
 pub fn enum_value_not_a_place(name: &Ident, class: &str) -> Diagnostic {

@@ -1,0 +1,202 @@
+//! Grids drawn as maps (`place cell grid W x H`): for each grid, the part
+//! of it where something lies, one column per x and one row per y, each
+//! place showing in short what the viewer may see there: the components of
+//! the zones kept per place, the pieces standing on it and the counters kept
+//! per place that are not empty. A legend gives the short names in full.
+
+use engine::{Game, ZoneView, V};
+use model::{PlaceId, Ruleset};
+
+/// A name this long or shorter is shown whole on a map.
+const SHORT_NAME: usize = 6;
+
+/// The widest a place's column gets; longer contents end in `…`.
+const MAX_COLUMN: usize = 14;
+
+/// The maps of every grid where something lies, as lines (a heading, the
+/// column numbers, a row per y, the legend), for a viewer whose view of the
+/// zones is `view` (hidden zones show how many components lie there).
+pub fn maps(game: &Game, zones: &[ZoneView]) -> Vec<String> {
+    let r = game.rules;
+    let mut out = Vec::new();
+    for class in r.classes.iter().filter(|c| c.grid.is_some()) {
+        let contents: Vec<Vec<Item>> = class.places.iter().map(|p| items_at(game, zones, *p)).collect();
+        let filled: Vec<(i64, i64)> = class
+            .places
+            .iter()
+            .zip(&contents)
+            .filter(|(_, c)| !c.is_empty())
+            .filter_map(|(p, _)| r.places[*p].at)
+            .collect();
+        let (Some(x0), Some(x1)) = (filled.iter().map(|a| a.0).min(), filled.iter().map(|a| a.0).max())
+        else {
+            continue;
+        };
+        let (y0, y1) =
+            (filled.iter().map(|a| a.1).min().unwrap_or(0), filled.iter().map(|a| a.1).max().unwrap_or(0));
+        let names = short_names(contents.iter().flatten());
+        let text = |i: usize| -> String {
+            let mut counted: Vec<(String, usize)> = Vec::new();
+            for item in &contents[i] {
+                let s = match item {
+                    Item::Component(name) => {
+                        names.iter().find(|(n, _)| n == name).map_or(name.clone(), |(_, s)| s.clone())
+                    }
+                    Item::Hidden(n) => format!("?{n}"),
+                    Item::Mark(m) => m.clone(),
+                };
+                match counted.iter_mut().find(|(t, _)| *t == s) {
+                    Some((_, k)) => *k += 1,
+                    None => counted.push((s, 1)),
+                }
+            }
+            let parts: Vec<String> =
+                counted.into_iter().map(|(s, k)| if k > 1 { format!("{k}{s}") } else { s }).collect();
+            clip(&parts.join(" "))
+        };
+        let width = |x: i64| {
+            (y0..=y1)
+                .map(|y| index(class, x, y).map_or(1, |i| text(i).chars().count()))
+                .chain(std::iter::once(x.to_string().len()))
+                .max()
+                .unwrap_or(1)
+        };
+        let widths: Vec<usize> = (x0..=x1).map(width).collect();
+        let margin = y1.to_string().len();
+        out.push(format!("{} map (x across, y down):", class.name));
+        let head: Vec<String> = (x0..=x1).zip(&widths).map(|(x, w)| format!("{x:>w$}")).collect();
+        out.push(format!("{:margin$} │ {}", "", head.join(" │ ")));
+        for y in y0..=y1 {
+            let row: Vec<String> = (x0..=x1)
+                .zip(&widths)
+                .map(|(x, w)| {
+                    let t =
+                        index(class, x, y).map(text).filter(|t| !t.is_empty()).unwrap_or_else(|| "·".into());
+                    format!("{t:w$}")
+                })
+                .collect();
+            out.push(format!("{y:>margin$} │ {}", row.join(" │ ")));
+        }
+        let legend: Vec<String> =
+            names.iter().filter(|(n, s)| n.replace(' ', "") != *s).map(|(n, s)| format!("{s} {n}")).collect();
+        if !legend.is_empty() {
+            out.push(format!("  ({})", legend.join(", ")));
+        }
+    }
+    out
+}
+
+/// What a map shows on one place.
+#[derive(Clone, Debug, PartialEq)]
+enum Item {
+    /// A component the viewer sees, by name.
+    Component(String),
+    /// How many components lie in a zone the viewer does not see.
+    Hidden(usize),
+    /// A piece or a counter, already short (`boat P1`, `temple P2`).
+    Mark(String),
+}
+
+fn items_at(game: &Game, zones: &[ZoneView], place: PlaceId) -> Vec<Item> {
+    let r = game.rules;
+    let mut out = Vec::new();
+    for (inst, zone) in game.layout.instances.iter().zip(zones) {
+        if inst.place != Some(place) {
+            continue;
+        }
+        match zone {
+            ZoneView::Open(cards) => {
+                out.extend(cards.iter().flatten().map(|c| Item::Component(r.components[*c].name.clone())))
+            }
+            ZoneView::Hidden(0) => {}
+            ZoneView::Hidden(n) => out.push(Item::Hidden(*n)),
+        }
+    }
+    for (id, piece) in r.pieces.iter().enumerate() {
+        let id = model::PieceId::new(id);
+        let owners: Vec<Option<model::PlayerId>> = if piece.per_player {
+            model::PlayerId::all(game.players()).map(Some).collect()
+        } else {
+            vec![None]
+        };
+        for who in owners {
+            if game.piece(id, who) == place {
+                let whose = who.map_or(String::new(), |p| p.to_string());
+                out.push(Item::Mark(format!("{whose} {}", piece.name).trim_start().to_string()));
+            }
+        }
+    }
+    for (id, counter) in r.counters.iter().enumerate() {
+        if counter.index != Some(r.places[place].class) || counter.bookkeeping {
+            continue;
+        }
+        let id = model::CounterId::new(id);
+        let owners: Vec<Option<model::PlayerId>> = if counter.per_player {
+            model::PlayerId::all(game.players()).map(Some).collect()
+        } else {
+            vec![None]
+        };
+        for who in owners {
+            let value = match game.counter(id, who, Some(place)) {
+                V::None | V::Int(0) | V::Bool(false) => continue,
+                V::Player(p) => p.to_string(),
+                V::Place(p) => r.places[p].name.clone(),
+                V::Int(n) => n.to_string(),
+                V::Bool(true) => String::new(),
+                other => format!("{other:?}"),
+            };
+            let whose = who.map_or(String::new(), |p| format!("{p} "));
+            let value = if value.is_empty() { value } else { format!("={value}") };
+            out.push(Item::Mark(format!("{whose}{}{value}", counter.name)));
+        }
+    }
+    out
+}
+
+/// For each component name on the map, a short name: the name without
+/// spaces when it is short, else the shortest start of that (2 letters at
+/// least) that no other name on the map shares.
+fn short_names<'a>(items: impl Iterator<Item = &'a Item>) -> Vec<(String, String)> {
+    let mut names: Vec<String> = Vec::new();
+    for item in items {
+        if let Item::Component(n) = item {
+            if !names.contains(n) {
+                names.push(n.clone());
+            }
+        }
+    }
+    let compact: Vec<Vec<char>> = names.iter().map(|n| n.chars().filter(|c| *c != ' ').collect()).collect();
+    names
+        .iter()
+        .zip(&compact)
+        .map(|(name, c)| {
+            if c.len() <= SHORT_NAME {
+                return (name.clone(), c.iter().collect());
+            }
+            let len = (2..=c.len())
+                .find(|k| compact.iter().filter(|o| o.len() >= *k && o[..*k] == c[..*k]).count() == 1)
+                .unwrap_or(c.len());
+            (name.clone(), c[..len].iter().collect())
+        })
+        .collect()
+}
+
+fn index(class: &model::PlaceClass, x: i64, y: i64) -> Option<usize> {
+    let g = class.grid?;
+    ((0..g.width as i64).contains(&x) && (0..g.height as i64).contains(&y))
+        .then(|| (y * g.width as i64 + x) as usize)
+}
+
+fn clip(s: &str) -> String {
+    if s.chars().count() <= MAX_COLUMN {
+        return s.to_string();
+    }
+    let mut t: String = s.chars().take(MAX_COLUMN - 1).collect();
+    t.push('…');
+    t
+}
+
+/// Whether a ruleset has a grid to draw.
+pub fn has_grid(r: &Ruleset) -> bool {
+    r.classes.iter().any(|c| c.grid.is_some())
+}
