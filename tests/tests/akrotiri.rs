@@ -300,6 +300,58 @@ fn a_boat_loads_at_most_3_cubes_and_only_from_its_island() {
     assert_eq!(g.count(there), 1, "the cube on another island stays");
 }
 
+#[test]
+fn no_view_table_choice_or_bot_pick_depends_on_hidden_tiles_maps_or_goals() {
+    // The tile pile, the map decks, the goal deck and the other player's
+    // tile, maps and goals dealt anew (each kind among its own backs): the
+    // seat to move sees, may do and picks the same.
+    let program = program();
+    let mut checked = 0;
+    for seed in 0..4u64 {
+        let (mut g, _) = Game::new(&program, 2, seed).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut step = 0;
+        while let Some(me) = g.current() {
+            if step % 20 == 0 {
+                let b = scenario::permuted(&g, &[me], &mut rng);
+                if b.snapshot().zones != g.snapshot().zones {
+                    scenario::assert_no_peek(&g, &b, me);
+                    assert_eq!(
+                        chronoscope_cli::play::view::table(&g, me),
+                        chronoscope_cli::play::view::table(&b, me),
+                        "seed {seed}, step {step}: the play table, maps included"
+                    );
+                    checked += 1;
+                }
+            }
+            let choices = g.choices();
+            g.step(&choices[rng.gen_range(0..choices.len())]).unwrap();
+            step += 1;
+        }
+    }
+    assert!(checked > 20, "only {checked} positions checked");
+}
+
+#[test]
+fn a_bots_imagined_game_keeps_tiles_maps_and_goals_apart() {
+    // Samples deal hidden components only among places showing their back.
+    let program = program();
+    let (g, _) = Game::new(&program, 2, 9).unwrap();
+    let seat = bots::Seat::new(&g, P1);
+    for s in 0..5 {
+        let sample = seat.sample(&mut rand_chacha::ChaCha8Rng::seed_from_u64(s));
+        for c in sample.cards(zone(&sample, "tiles", None, None)) {
+            let group = sample.rules.components[c].group;
+            assert_eq!(sample.rules.groups[group].name, "land_tiles", "a tile pile holds tiles only");
+        }
+        for tier in ["easy", "medium", "hard"] {
+            for c in sample.cards(zone(&sample, "map_deck", None, Some(tier))) {
+                assert!(sample.rules.components[c].name.to_lowercase().starts_with(tier));
+            }
+        }
+    }
+}
+
 /// Play seeded random games, checking after every action the invariants
 /// the issue names.
 fn random_games(seeds: std::ops::Range<u64>) {
