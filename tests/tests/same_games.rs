@@ -23,6 +23,7 @@ const PLAN: &[(&str, &[usize], u64, u64)] = &[
     ("rulesets/thebes/thebes.ruleset", &[2, 3, 4], 40, 2),
     ("rulesets/grabrauber/grabrauber.ruleset", &[2, 3, 4], 40, 2),
     ("rulesets/archaeology/archaeology.ruleset", &[2, 3, 4], 20, 2),
+    ("rulesets/akrotiri/akrotiri.ruleset", &[2], 20, 2),
     ("rulesets/thebes/editions/es.ruleset", &[2, 4], 8, 0),
     ("rulesets/thebes/editions/fr.ruleset", &[2, 4], 8, 0),
     ("rulesets/thebes/editions/ru.ruleset", &[2, 4], 8, 0),
