@@ -86,6 +86,7 @@ codes! {
     Recursion => "ruleset::check::recursion",
     Unused => "ruleset::check::unused",
     RowFill => "ruleset::check::row_fill",
+    HidesValue => "ruleset::check::hides_value",
     RequireAfterChance => "ruleset::check::require_after_chance",
     ExtendsUnreadable => "ruleset::extends::unreadable",
     ExtendsCycle => "ruleset::extends::cycle",

@@ -1063,6 +1063,20 @@ pub fn row_fill(span: Span, zone: &str, slots: i64, drawn: i64, declared: Span) 
     .help(help)
 }
 
+/// A warning: a local named like a place or an enumeration's value reads
+/// as the local everywhere it is in scope (`if d == s` with a parameter
+/// `s` compares with the parameter, not with the value `s`).
+pub fn hides_value(name: &Ident, class: &str, declared: Span) -> Diagnostic {
+    Diagnostic::warning(
+        Code::HidesValue,
+        name.span,
+        format!("`{}` hides the {class} value `{}` wherever it is in scope", name.name, name.name),
+    )
+    .label("a local of this name")
+    .related(declared, "the value it hides")
+    .help("rename the local: inside its scope, the name means the local, never the value")
+}
+
 pub fn unused(span: Span, noun: &str, name: &str, help: &str) -> Diagnostic {
     Diagnostic::warning(Code::Unused, span, format!("{noun} `{name}` is never used"))
         .label("defined but not used")

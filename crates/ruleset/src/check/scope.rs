@@ -118,6 +118,10 @@ impl<'f> Checker<'f> {
     /// Bind a local name, refusing reserved words.
     pub(super) fn bind(&mut self, cx: &mut Cx, name: &Ident, ty: Ty) -> usize {
         self.not_reserved(name);
+        if let Some((Sym::Place(p), declared)) = self.symbols.get(&name.name).copied() {
+            let class = self.classes[self.places[p].class].name.clone();
+            self.error(errors::hides_value(name, &class, declared));
+        }
         cx.bind(&name.name, ty)
     }
 
