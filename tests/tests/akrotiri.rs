@@ -250,8 +250,10 @@ fn a_portage_past_another_boat_costs_two_moves() {
     let program = program();
     // R "Mover a través de un muelle ocupado": 1 move more. Both boats
     // start on Thera's island.
+    let mut lines = Vec::new();
     let mut g = bare_board(&program, 3);
-    act(&mut g, "portage quad_13_12");
+    let events = act(&mut g, "portage quad_13_12");
+    lines.push(format!("empty boat, past P2's boat:\n{}", event_lines(&events)));
     assert_eq!(
         (mine(&g, "used", P1), mine(&g, "moves", P1)),
         (1, 0),
@@ -260,15 +262,19 @@ fn a_portage_past_another_boat_costs_two_moves() {
     // Alone on the island: 1 move, and the empty boat's second move is left.
     let mut g = bare_board(&program, 3);
     boat_to(&mut g, P2, "quad_0_0");
-    act(&mut g, "portage quad_13_12");
+    let events = act(&mut g, "portage quad_13_12");
+    lines.push(format!("empty boat, alone:\n{}", event_lines(&events)));
     assert_eq!((mine(&g, "used", P1), mine(&g, "moves", P1)), (1, 1));
-    act(&mut g, "portage quad_12_13");
+    let events = act(&mut g, "portage quad_12_13");
+    lines.push(format!("its second move:\n{}", event_lines(&events)));
     assert_eq!((mine(&g, "used", P1), mine(&g, "moves", P1)), (1, 0), "the second move of the same action");
     // Loaded, past the other boat: two actions.
     let mut g = bare_board(&program, 3);
     market_and_hold(&mut g, "red", 7, 1);
-    act(&mut g, "portage quad_13_12");
+    let events = act(&mut g, "portage quad_13_12");
+    lines.push(format!("loaded boat, past P2's boat:\n{}", event_lines(&events)));
     assert_eq!(mine(&g, "used", P1), 2);
+    insta::assert_snapshot!(lines.join("\n"));
 }
 
 #[test]
@@ -294,7 +300,8 @@ fn a_boat_loads_at_most_3_cubes_and_only_from_its_island() {
             .max()
     };
     assert_eq!(most(&g), Some(3));
-    act(&mut g, "load 1 0 0 0");
+    let events = act(&mut g, "load 1 0 0 0");
+    insta::assert_snapshot!(event_lines(&events));
     assert_eq!(g.count(zone(&g, "hold", Some(0), None)), 1);
     assert_eq!(most(&g), Some(2), "one aboard: room for 2");
     assert_eq!(g.count(there), 1, "the cube on another island stays");

@@ -321,3 +321,30 @@ fn a_let_called_with_millions_of_different_arguments_in_one_listing_is_listed_wi
     assert_eq!(choices.len(), 1);
     assert!(g.work_done() > 2_250_000, "every call was made: {}", g.work_done());
 }
+
+#[test]
+fn regions_over_the_largest_grid_are_walked_once_each_and_stop_at_the_work_limit() {
+    // A grid of 2,000 places where every step joins: one region is the
+    // whole grid (each place reached once, its neighbours tried once). A
+    // region from every place, each walked anew, is 2,000 walks of 2,000
+    // places: the work limit stops the listing with a rule error, not a
+    // hang.
+    let rules = |require: &str| {
+        format!(
+            "game g \"Grid\" {{ players 2..2 }}\nplace cell grid 50 x 40\ncounter time per player = 0\n\
+             turns by lowest time\nlet always(a: cell, b: cell) = yes\n\
+             action go {{\n  require {require} else \"no\"\n  advance me.time by 1\n}}\n\
+             end when all(p in players where p.time >= 1)\nscore moved = me.time\n"
+        )
+    };
+    let checked = check_source(&rules("count(q in connected(cell_0_0, always)) == 2000"));
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    let program = engine::Program::new(checked.ruleset.unwrap());
+    let (g, _) = engine::Game::new(&program, 2, 1).unwrap();
+    assert_eq!(g.legal().expect("one region of 2,000 places").len(), 1);
+    let checked = check_source(&rules("all(p in cell where count(q in connected(p, always)) == 2000)"));
+    let program = engine::Program::new(checked.ruleset.unwrap());
+    let (g, _) = engine::Game::new(&program, 2, 1).unwrap();
+    let failed = g.legal().expect_err("2,000 walks of 2,000 places pass the work limit");
+    assert!(failed.message().contains("steps"), "{}", failed.message());
+}
