@@ -157,7 +157,6 @@ fn a_maps_sides_are_read_from_the_acting_players_seat() {
     // que ocupa el jugador"; the second player sits across the table.
     let program = program();
     let g = map_board(&program);
-    let r = g.rules;
     let dig = V::Place(place(&g, "quad_12_10"));
     let mut table = vec!["seat side: volcano lake tree mountain".to_string()];
     for (p, who) in [(P1, "P1"), (P2, "P2")] {
@@ -190,19 +189,25 @@ fn a_maps_sides_are_read_from_the_acting_players_seat() {
     let holds = |p| g.call_let("map_holds", Some(p), vec![V::Player(p), map, dig]).unwrap().unwrap();
     assert_eq!(holds(P1), V::Bool(true));
     assert_eq!(holds(P2), V::Bool(false));
-    let _ = r;
 }
 
-#[test]
-fn excavating_pays_the_map_places_the_temple_and_uncovers_an_action_from_the_next_turn() {
-    let program = program();
-    let mut g = map_board(&program);
+/// The map board with P1 docked on the dig tile's north-west corner,
+/// holding Easy map 1 and 5 drachmas.
+fn ready_to_dig(program: &Program) -> Game<'_> {
+    let mut g = map_board(program);
     let maps = zone(&g, "maps", Some(0), None);
     let pile = zone(&g, "map_deck", None, Some("easy"));
     let m = component_in(&g, "Easy map 1", pile);
     g.put(m, maps, At::Top);
     boat_to(&mut g, P1, "quad_12_10");
     set_mine(&mut g, "coins", P1, 5);
+    g
+}
+
+#[test]
+fn excavating_pays_the_map_places_the_temple_and_uncovers_an_action_from_the_next_turn() {
+    let program = program();
+    let mut g = ready_to_dig(&program);
     let choices: Vec<String> = g.choices().iter().map(|c| notation::format(&g, c)).collect();
     assert!(choices.contains(&r#"excavate "Easy map 1" quad_12_10"#.to_string()), "{choices:?}");
     // The island of quad_12_10: the dig tile's north-west corner and the
@@ -224,13 +229,7 @@ fn excavating_pays_the_map_places_the_temple_and_uncovers_an_action_from_the_nex
 #[test]
 fn the_third_temple_offers_two_goals_to_keep_one() {
     let program = program();
-    let mut g = map_board(&program);
-    let maps = zone(&g, "maps", Some(0), None);
-    let pile = zone(&g, "map_deck", None, Some("easy"));
-    let m = component_in(&g, "Easy map 1", pile);
-    g.put(m, maps, At::Top);
-    boat_to(&mut g, P1, "quad_12_10");
-    set_mine(&mut g, "coins", P1, 5);
+    let mut g = ready_to_dig(&program);
     set_mine(&mut g, "built", P1, 2);
     act(&mut g, r#"excavate "Easy map 1" quad_12_10"#);
     assert_eq!(

@@ -114,12 +114,7 @@ fn items_at(game: &Game, zones: &[ZoneView], place: PlaceId) -> Vec<Item> {
     }
     for (id, piece) in r.pieces.iter().enumerate() {
         let id = model::PieceId::new(id);
-        let owners: Vec<Option<model::PlayerId>> = if piece.per_player {
-            model::PlayerId::all(game.players()).map(Some).collect()
-        } else {
-            vec![None]
-        };
-        for who in owners {
+        for who in owners(piece.per_player, game.players()) {
             if game.piece(id, who) == place {
                 let whose = who.map_or(String::new(), |p| p.to_string());
                 out.push(Item::Mark(format!("{whose} {}", piece.name).trim_start().to_string()));
@@ -131,12 +126,7 @@ fn items_at(game: &Game, zones: &[ZoneView], place: PlaceId) -> Vec<Item> {
             continue;
         }
         let id = model::CounterId::new(id);
-        let owners: Vec<Option<model::PlayerId>> = if counter.per_player {
-            model::PlayerId::all(game.players()).map(Some).collect()
-        } else {
-            vec![None]
-        };
-        for who in owners {
+        for who in owners(counter.per_player, game.players()) {
             let value = match game.counter(id, who, Some(place)) {
                 V::None | V::Int(0) | V::Bool(false) => continue,
                 V::Player(p) => p.to_string(),
@@ -151,6 +141,15 @@ fn items_at(game: &Game, zones: &[ZoneView], place: PlaceId) -> Vec<Item> {
         }
     }
     out
+}
+
+/// Whose instances of a piece or counter there are: each player's, or the
+/// one shared.
+fn owners(per_player: bool, players: usize) -> Vec<Option<model::PlayerId>> {
+    match per_player {
+        true => model::PlayerId::all(players).map(Some).collect(),
+        false => vec![None],
+    }
 }
 
 /// For each component name on the map, a short name: the name without
