@@ -216,6 +216,10 @@ struct Remembered {
     value: V,
 }
 
+/// Up to this many calls of a let, the memo compares arguments directly;
+/// past it, fingerprints first.
+const MEMO_SCAN: usize = 8;
+
 /// The most regions the memo keeps at a time.
 const MEMO_REGIONS: usize = 64;
 
@@ -305,6 +309,10 @@ impl Memo {
     /// `none`, so only those are compared).
     fn get(&self, id: LetId, mode: u8, key: &[V; MEMO_ARGS], arity: usize) -> Option<V> {
         let known = self.by_let.get(id.index())?;
+        // A short list is scanned by value: hashing would cost more.
+        if known.len() <= MEMO_SCAN {
+            return known.iter().find(|r| r.mode == mode && r.args[..arity] == key[..arity]).map(|r| r.value);
+        }
         let fp = fingerprint(mode, &key[..arity]);
         known
             .iter()
