@@ -11,7 +11,7 @@ use model::{PlaceId, Ruleset};
 const SHORT_NAME: usize = 6;
 
 /// The widest a place's column gets; longer contents end in `…`.
-const MAX_COLUMN: usize = 14;
+const MAX_COLUMN: usize = 10;
 
 /// The maps of every grid where something lies, as lines (a heading, the
 /// column numbers, a row per y, the legend), for a viewer whose view of the
@@ -38,12 +38,14 @@ pub fn maps(game: &Game, zones: &[ZoneView]) -> Vec<String> {
         let text = |i: usize| -> String {
             let mut counted: Vec<(String, usize)> = Vec::new();
             for item in &contents[i] {
+                let short =
+                    |n: &String| names.iter().find(|(m, _)| m == n).map_or(n.clone(), |(_, s)| s.clone());
+                let whose = |p: usize| if p == 0 { String::new() } else { p.to_string() };
                 let s = match item {
-                    Item::Component(name) => {
-                        names.iter().find(|(n, _)| n == name).map_or(name.clone(), |(_, s)| s.clone())
-                    }
+                    Item::Component(name) => short(name),
                     Item::Hidden(n) => format!("?{n}"),
-                    Item::Mark(m) => m.clone(),
+                    Item::Piece(name, p) => format!("{}{}", short(name), whose(*p)),
+                    Item::Counter(name, p, value) => format!("{}{}{value}", whose(*p), short(name)),
                 };
                 match counted.iter_mut().find(|(t, _)| *t == s) {
                     Some((_, k)) => *k += 1,
@@ -78,7 +80,7 @@ pub fn maps(game: &Game, zones: &[ZoneView]) -> Vec<String> {
             out.push(format!("{y:>margin$} │ {}", row.join(" │ ")));
         }
         let legend: Vec<String> =
-            names.iter().filter(|(n, s)| n.replace(' ', "") != *s).map(|(n, s)| format!("{s} {n}")).collect();
+            names.iter().filter(|(n, s)| n != s).map(|(n, s)| format!("{s} {n}")).collect();
         if !legend.is_empty() {
             out.push(format!("  ({})", legend.join(", ")));
         }
@@ -93,8 +95,11 @@ enum Item {
     Component(String),
     /// How many components lie in a zone the viewer does not see.
     Hidden(usize),
-    /// A piece or a counter, already short (`boat P1`, `temple P2`).
-    Mark(String),
+    /// A piece standing there: its name and owner's number (0: shared).
+    Piece(String, usize),
+    /// A counter kept per place that is not empty: its name, owner's
+    /// number (0: shared) and value in words.
+    Counter(String, usize, String),
 }
 
 fn items_at(game: &Game, zones: &[ZoneView], place: PlaceId) -> Vec<Item> {
@@ -116,8 +121,7 @@ fn items_at(game: &Game, zones: &[ZoneView], place: PlaceId) -> Vec<Item> {
         let id = model::PieceId::new(id);
         for who in owners(piece.per_player, game.players()) {
             if game.piece(id, who) == place {
-                let whose = who.map_or(String::new(), |p| p.to_string());
-                out.push(Item::Mark(format!("{whose} {}", piece.name).trim_start().to_string()));
+                out.push(Item::Piece(piece.name.clone(), who.map_or(0, |p| p.index() + 1)));
             }
         }
     }
@@ -135,9 +139,7 @@ fn items_at(game: &Game, zones: &[ZoneView], place: PlaceId) -> Vec<Item> {
                 V::Bool(true) => String::new(),
                 other => format!("{other:?}"),
             };
-            let whose = who.map_or(String::new(), |p| format!("{p} "));
-            let value = if value.is_empty() { value } else { format!("={value}") };
-            out.push(Item::Mark(format!("{whose}{}{value}", counter.name)));
+            out.push(Item::Counter(counter.name.clone(), who.map_or(0, |p| p.index() + 1), value));
         }
     }
     out
@@ -152,32 +154,61 @@ fn owners(per_player: bool, players: usize) -> Vec<Option<model::PlayerId>> {
     }
 }
 
-/// For each component name on the map, a short name: the name without
-/// spaces when it is short, else the shortest start of that (2 letters at
-/// least) that no other name on the map shares.
+/// A short name for each name on a map, unique on it: a component's
+/// initials and numbers (`Mountain 3` M3, `Red cube` Rc), or its name when
+/// that is short and one word, else the shortest start of its name
+/// (spaces left out, 2 letters at least) no other shares; a piece's or a
+/// counter's shortest unique start (`b` for boat, `t` for turned).
 fn short_names<'a>(items: impl Iterator<Item = &'a Item>) -> Vec<(String, String)> {
-    let mut names: Vec<String> = Vec::new();
+    let (mut components, mut marks): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
     for item in items {
-        if let Item::Component(n) = item {
-            if !names.contains(n) {
-                names.push(n.clone());
-            }
+        let (list, name) = match item {
+            Item::Component(n) => (&mut components, n),
+            Item::Piece(n, _) | Item::Counter(n, _, _) => (&mut marks, n),
+            Item::Hidden(_) => continue,
+        };
+        if !list.contains(name) {
+            list.push(name.clone());
         }
     }
-    let compact: Vec<Vec<char>> = names.iter().map(|n| n.chars().filter(|c| *c != ' ').collect()).collect();
-    names
-        .iter()
-        .zip(&compact)
-        .map(|(name, c)| {
-            if c.len() <= SHORT_NAME {
-                return (name.clone(), c.iter().collect());
-            }
-            let len = (2..=c.len())
-                .find(|k| compact.iter().filter(|o| o.len() >= *k && o[..*k] == c[..*k]).count() == 1)
-                .unwrap_or(c.len());
-            (name.clone(), c[..len].iter().collect())
-        })
-        .collect()
+    let initials = |n: &str| -> String {
+        n.split_whitespace()
+            .map(|w| {
+                if w.chars().all(|c| c.is_ascii_digit()) {
+                    w.to_string()
+                } else {
+                    w.chars().take(1).collect()
+                }
+            })
+            .collect()
+    };
+    let mut out: Vec<(String, String)> = Vec::new();
+    for name in &components {
+        let init = initials(name);
+        let clash = components.iter().any(|o| o != name && initials(o) == init);
+        let short = match (name.split_whitespace().count(), clash) {
+            (1, _) if name.chars().count() <= SHORT_NAME => name.clone(),
+            (2.., false) => init,
+            _ => unique_start(name, &components, 2),
+        };
+        out.push((name.clone(), short));
+    }
+    for name in &marks {
+        out.push((name.clone(), unique_start(name, &marks, 1)));
+    }
+    out
+}
+
+/// The shortest start of `name` (spaces left out, `least` letters or more)
+/// that no other of `all` begins with.
+fn unique_start(name: &str, all: &[String], least: usize) -> String {
+    let compact = |n: &str| -> Vec<char> { n.chars().filter(|c| *c != ' ').collect() };
+    let c = compact(name);
+    let others: Vec<Vec<char>> = all.iter().filter(|o| o.as_str() != name).map(|o| compact(o)).collect();
+    let len = (least.min(c.len())..=c.len())
+        .find(|k| !others.iter().any(|o| o.len() >= *k && o[..*k] == c[..*k]))
+        .unwrap_or(c.len());
+    c[..len].iter().collect()
 }
 
 fn index(class: &model::PlaceClass, x: i64, y: i64) -> Option<usize> {
@@ -198,4 +229,26 @@ fn clip(s: &str) -> String {
 /// Whether a ruleset has a grid to draw.
 pub fn has_grid(r: &Ruleset) -> bool {
     r.classes.iter().any(|c| c.grid.is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shorts(items: &[Item]) -> Vec<String> {
+        short_names(items.iter()).into_iter().map(|(_, s)| s).collect()
+    }
+
+    #[test]
+    fn short_names_are_initials_unless_two_clash_then_the_shortest_unique_start() {
+        let c = |n: &str| Item::Component(n.to_string());
+        let items =
+            [c("Mountain 3"), c("Red cube"), c("Green cube"), c("Grey cube"), c("Thera"), c("Tree 3")];
+        assert_eq!(shorts(&items), ["M3", "Rc", "Gree", "Grey", "Thera", "T3"]);
+        let marks = [Item::Piece("boat".into(), 1), Item::Counter("turned".into(), 0, "1".into())];
+        assert_eq!(shorts(&marks), ["b", "t"]);
+        let clash =
+            [Item::Counter("turned".into(), 0, "1".into()), Item::Counter("temple".into(), 0, "P1".into())];
+        assert_eq!(shorts(&clash), ["tu", "te"]);
+    }
 }
