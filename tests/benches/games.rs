@@ -96,6 +96,7 @@ fn bench(c: &mut Criterion) {
     ratio(&rules, 4, 200);
     let card_game = chronoscope_tests::scenario::load("rulesets/grabrauber/grabrauber.ruleset");
     let trade_game = chronoscope_tests::scenario::load("rulesets/archaeology/archaeology.ruleset");
+    let tile_game = chronoscope_tests::scenario::load("rulesets/akrotiri/akrotiri.ruleset");
     let mut group = c.benchmark_group("random_games");
     group.sample_size(20);
     for players in [2, 4] {
@@ -128,6 +129,13 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             random_game(&trade_game, 4, seed)
+        })
+    });
+    let mut seed = 0u64;
+    group.bench_function("engine_akrotiri_2_players", |b| {
+        b.iter(|| {
+            seed += 1;
+            random_game(&tile_game, 2, seed)
         })
     });
     group.finish();
