@@ -415,8 +415,9 @@ impl Interp<'_> {
             Some(_) => V::None,
             None => self.eval(domain, st, f)?,
         };
+        let places = region.as_deref().unwrap_or(&[]);
         let len = match &d {
-            _ if region.is_some() => region.as_ref().map_or(0, Vec::len),
+            _ if region.is_some() => places.len(),
             V::Players | V::PlayersFrom(_) => self.lay.players,
             V::Class(c) => self.r.classes[*c].places.len(),
             V::Zone(z) => st.zones[*z].len(),
@@ -441,7 +442,10 @@ impl Interp<'_> {
         let mut best: Option<i64> = None;
         for i in 0..len {
             let item = match &d {
-                _ if region.is_some() => V::Place(region.as_ref().map_or(PlaceId::default(), |r| r[i])),
+                _ if region.is_some() => match places.get(i) {
+                    Some(p) => V::Place(*p),
+                    None => continue,
+                },
                 V::Players | V::PlayersFrom(_) => st.player_at(&d, i),
                 V::Class(c) => V::Place(self.r.classes[*c].places[i]),
                 V::Zone(z) => match st.zones[*z][i] {
