@@ -245,33 +245,44 @@ fn the_third_temple_offers_two_goals_to_keep_one() {
 }
 
 #[test]
-fn a_portage_past_another_boat_costs_two_moves() {
+fn a_portage_through_another_boats_dock_costs_two_moves() {
     let program = program();
-    // R "Mover a través de un muelle ocupado": 1 move more. Both boats
-    // start on Thera's island.
+    // R "Mover a través de un muelle ocupado": 1 move more. Each quadrant
+    // is a dock. North of Thera lies a tile with no land arm: its south
+    // corners join Thera's north ones, and quad_12_11 is reached over land
+    // from Thera's south-west dock only through quad_12_12.
+    let board = |g: &mut Game| {
+        lay(g, "Lake 1", "cell_6_5");
+        boat_to(g, P1, "quad_12_13");
+    };
     let mut lines = Vec::new();
     let mut g = bare_board(&program, 3);
-    let events = act(&mut g, "portage quad_13_12");
-    lines.push(format!("empty boat, past P2's boat:\n{}", event_lines(&events)));
+    board(&mut g);
+    boat_to(&mut g, P2, "quad_12_12");
+    let events = act(&mut g, "portage quad_12_11");
+    lines.push(format!("empty boat, through P2's dock:\n{}", event_lines(&events)));
     assert_eq!(
         (mine(&g, "used", P1), mine(&g, "moves", P1)),
         (1, 0),
         "an empty boat's action: 2 moves, both spent"
     );
-    // Alone on the island: 1 move, and the empty boat's second move is left.
+    // Another way round: 1 move, and the empty boat's second move is left.
     let mut g = bare_board(&program, 3);
-    boat_to(&mut g, P2, "quad_0_0");
-    let events = act(&mut g, "portage quad_13_12");
-    lines.push(format!("empty boat, alone:\n{}", event_lines(&events)));
+    board(&mut g);
+    boat_to(&mut g, P2, "quad_13_12");
+    let events = act(&mut g, "portage quad_12_11");
+    lines.push(format!("empty boat, P2 docked elsewhere on the island:\n{}", event_lines(&events)));
     assert_eq!((mine(&g, "used", P1), mine(&g, "moves", P1)), (1, 1));
-    let events = act(&mut g, "portage quad_12_13");
+    let events = act(&mut g, "portage quad_12_12");
     lines.push(format!("its second move:\n{}", event_lines(&events)));
     assert_eq!((mine(&g, "used", P1), mine(&g, "moves", P1)), (1, 0), "the second move of the same action");
-    // Loaded, past the other boat: two actions.
+    // Loaded, through the other boat's dock: two actions.
     let mut g = bare_board(&program, 3);
+    board(&mut g);
+    boat_to(&mut g, P2, "quad_12_12");
     market_and_hold(&mut g, "red", 7, 1);
-    let events = act(&mut g, "portage quad_13_12");
-    lines.push(format!("loaded boat, past P2's boat:\n{}", event_lines(&events)));
+    let events = act(&mut g, "portage quad_12_11");
+    lines.push(format!("loaded boat, through P2's dock:\n{}", event_lines(&events)));
     assert_eq!(mine(&g, "used", P1), 2);
     insta::assert_snapshot!(lines.join("\n"));
 }
