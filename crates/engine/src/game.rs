@@ -93,6 +93,8 @@ pub struct Program {
     /// Per component, which copies it is interchangeable with: components
     /// with equal numbers share group and name (`"Coin" x14`).
     likeness: Vec<u32>,
+    /// Compiled rules (`crate::native`), when built with them.
+    natives: Vec<crate::native::NativeFn>,
 }
 
 impl std::ops::Deref for Program {
@@ -142,7 +144,41 @@ impl Program {
                 *names.entry((c.group, c.name.as_str())).or_insert(next)
             })
             .collect();
-        Program { rules, trials, layouts, attr_empty, backs, likeness }
+        Program { rules, trials, layouts, attr_empty, backs, likeness, natives: Vec::new() }
+    }
+
+    /// A program that runs compiled rules (`crate::native`) where the
+    /// interpreter would walk their expressions: the same games, faster.
+    /// Everything worked out from the rules (the legality plan among it)
+    /// is worked out from them as written, before they are wrapped.
+    /// Refused, with the reason, when the natives were generated from
+    /// other rules.
+    pub fn with_natives(rules: Ruleset, natives: &crate::native::Natives) -> Result<Program, String> {
+        let found = crate::native::fingerprint(&rules);
+        if found != natives.fingerprint {
+            return Err(format!(
+                "the compiled rules were made from other rules (fingerprint {:016x}, these rules {found:016x})",
+                natives.fingerprint
+            ));
+        }
+        let mut program = Program::new(rules);
+        let mut next = 0u32;
+        crate::native::roots_mut(&mut program.rules, &mut |e| {
+            let span = e.span;
+            let inner = std::mem::replace(e, Expr { kind: ExprKind::None, span });
+            *e = Expr { kind: ExprKind::Native(next, Box::new(inner)), span };
+            next += 1;
+        });
+        if next as usize != natives.roots.len() {
+            return Err(format!("the compiled rules have {} roots, these rules {next}", natives.roots.len()));
+        }
+        program.natives = natives.roots.to_vec();
+        Ok(program)
+    }
+
+    /// Whether this program runs compiled rules.
+    pub fn is_compiled(&self) -> bool {
+        !self.natives.is_empty()
     }
 
     pub fn rules(&self) -> &Ruleset {
@@ -328,6 +364,7 @@ impl<'p> Game<'p> {
             work: &self.work,
             trace: None,
             memo: None,
+            natives: &self.program.natives,
         }
     }
 

@@ -13,6 +13,7 @@ pub mod event;
 pub mod game;
 mod interp;
 pub mod legality;
+pub mod native;
 pub mod notation;
 pub mod position;
 mod state;

@@ -658,6 +658,11 @@ pub enum ExprKind {
     Unary(UnaryOp, Box<Expr>),
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// The expression inside, compiled to native code: the engine calls
+    /// the native function at this index of its program's table
+    /// (`engine::native`). Never written by the checker: only an engine
+    /// program built with compiled rules wraps its own copy of the rules.
+    Native(u32, Box<Expr>),
 }
 
 impl Expr {
@@ -688,7 +693,7 @@ impl Expr {
                 f(domain);
                 value.iter().chain(filter.iter()).for_each(|x| f(x));
             }
-            K::Unary(_, x) | K::PlayersFrom(x) => f(x),
+            K::Unary(_, x) | K::PlayersFrom(x) | K::Native(_, x) => f(x),
             K::Binary(_, a, b) => {
                 f(a);
                 f(b);

@@ -91,6 +91,11 @@ impl Interp<'_> {
             }
             ExprKind::PlaceFn(func, args) => self.place_fn(*func, args, st, f)?,
             ExprKind::Region(..) => return rule(e.span, "a set of places is gone through, not kept"),
+            // Compiled rules, unless a trace wants the interpreter's record.
+            ExprKind::Native(i, inner) => match self.natives.get(*i as usize) {
+                Some(native) if self.trace.is_none() => native(self, inner, st, f)?,
+                _ => self.eval(inner, st, f)?,
+            },
             // Numbers and yes/no have their own paths, without a `V` per part.
             ExprKind::MapGet { .. }
             | ExprKind::Table { .. }
@@ -155,6 +160,39 @@ impl Interp<'_> {
         };
         if let Some(Some(memo)) = memo {
             memo.borrow_mut().put(id, T::MODE, key, args.len(), v.as_v());
+        }
+        Ok(v)
+    }
+
+    /// A let's value for arguments already worked out (compiled rules call
+    /// lets this way): as `call` asking for a value, the memo included.
+    pub fn call_values(&self, id: LetId, args: &[V], st: &State, f: &Frame) -> R<V> {
+        if let Some(Some(v)) = self.consts.get(id.index()) {
+            return Ok(*v);
+        }
+        let body = &self.r.lets[id].body;
+        self.spend(1, body.span)?;
+        let mut key = [V::None; super::MEMO_ARGS];
+        let memo = match self.memo {
+            Some(memo) if args.len() <= super::MEMO_ARGS => {
+                key[..args.len()].copy_from_slice(args);
+                let usable = !args.iter().any(|v| matches!(v, V::Set(_))) && memo.borrow().serves(f.me);
+                if usable {
+                    if let Some(v) = memo.borrow().get(id, <V as super::AsV>::MODE, &key, args.len()) {
+                        return Ok(v);
+                    }
+                }
+                usable.then_some(memo)
+            }
+            _ => None,
+        };
+        let mut inner = Frame::new(f.me);
+        for (i, v) in args.iter().enumerate() {
+            inner.set(i, *v);
+        }
+        let v = self.eval(body, st, &mut inner)?;
+        if let Some(memo) = memo {
+            memo.borrow_mut().put(id, <V as super::AsV>::MODE, key, args.len(), v);
         }
         Ok(v)
     }

@@ -56,6 +56,11 @@ impl Interp<'_> {
     /// the message can say which (`REASON (not met for PLACE)`).
     /// Never an error of its own: what it cannot work out, it leaves out.
     fn first_unmet(&self, cond: &Expr, st: &State, f: &mut Frame) -> R<Option<String>> {
+        // Compiled rules keep the condition inside.
+        let cond = match &cond.kind {
+            ExprKind::Native(_, inner) => &**inner,
+            _ => cond,
+        };
         let ExprKind::Aggregate { func: Aggregate::All, value, var, domain, filter } = &cond.kind else {
             return Ok(None);
         };

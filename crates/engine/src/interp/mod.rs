@@ -58,7 +58,7 @@ fn rule<T>(span: Span, message: impl Into<String>) -> R<T> {
 /// Arithmetic on numbers: saturating, division rounding down. The one
 /// quotient beyond the range, the smallest number divided by -1, saturates
 /// too (its remainder is 0, as for every division by -1).
-fn arith(op: BinaryOp, x: i64, y: i64, span: Span) -> R<i64> {
+pub(crate) fn arith(op: BinaryOp, x: i64, y: i64, span: Span) -> R<i64> {
     use BinaryOp as B;
     // Floor division for y other than 0 and -1: no step can overflow.
     let floor = |x: i64, y: i64| x.div_euclid(y) - i64::from(y < 0 && x.rem_euclid(y) != 0);
@@ -176,6 +176,9 @@ pub struct Interp<'a> {
     /// legal choices, and a trial or an action until its first change:
     /// `exec` drops it there); `None` elsewhere.
     pub memo: Option<&'a std::cell::RefCell<Memo>>,
+    /// The compiled rules (`crate::native`): `ExprKind::Native(i, _)` runs
+    /// the `i`-th. Empty for a program without them.
+    pub natives: &'a [crate::native::NativeFn],
 }
 
 /// How many arguments a let call may have to be remembered (`Memo`).

@@ -1,0 +1,202 @@
+//! Compiled rules: native functions generated from a ruleset (the
+//! `chronoscope-compile` crate writes them as Rust source) and run in place
+//! of the interpreter's tree walk.
+//!
+//! The interpreter stays the reference. A [`Program`] built with
+//! [`Program::with_natives`] wraps its own copy of the rules: each root
+//! expression [`roots_mut`] lists becomes `ExprKind::Native(i, inner)`, and
+//! evaluating it calls native function `i` with `inner`. A native function
+//! computes exactly what the interpreter computes for `inner`; wherever its
+//! code meets something it does not handle natively (a value of an
+//! unexpected kind, a table key out of range, a construct the generator
+//! leaves to the interpreter) it evaluates that part of `inner` with the
+//! interpreter, so errors read the same. Native functions are skipped while
+//! a trace is on (`explain`), which the interpreter records.
+//!
+//! The generated code sees only what this module exports.
+
+pub use crate::game::Program;
+pub use crate::interp::{Fail, Frame, Interp, R};
+pub use crate::state::{State, ZoneInst, V};
+pub use model::{
+    Aggregate, BinaryOp, ClassId, ComponentId, CounterId, Expr, ExprKind, GroupId, LetId, PieceId, PlaceId,
+    PlayerId, Ruleset, Span, StmtKind, TagId, UnaryOp, Value, ZoneId,
+};
+
+/// `x / y` as the interpreter divides (rounding down, saturating); `None`
+/// for a division by zero, which the interpreter reports.
+#[inline]
+pub fn div(x: i64, y: i64) -> Option<i64> {
+    crate::interp::arith(BinaryOp::Div, x, y, Span::default()).ok()
+}
+
+/// `x % y` as the interpreter takes it; `None` for a division by zero.
+#[inline]
+pub fn rem(x: i64, y: i64) -> Option<i64> {
+    crate::interp::arith(BinaryOp::Rem, x, y, Span::default()).ok()
+}
+
+/// The number a map attribute gives a place (0 when it gives none).
+#[inline]
+pub fn map_get(it: &Interp<'_>, c: ComponentId, slot: usize, p: PlaceId) -> i64 {
+    match &it.r.components[c].values[slot] {
+        Value::Map(entries) => entries.iter().find(|(q, _)| *q == p).map_or(0, |(_, n)| *n),
+        _ => 0,
+    }
+}
+
+/// A compiled root expression: its value for `inner` (the expression it
+/// replaces), in the frame and state given.
+pub type NativeFn = for<'a, 'e> fn(&Interp<'a>, &'e Expr, &State, &mut Frame) -> R<V>;
+
+/// The compiled rules of one ruleset, as generated code exports them.
+pub struct Natives {
+    /// [`fingerprint`] of the rules they were generated from: a program
+    /// refuses natives made for other rules.
+    pub fingerprint: u64,
+    /// One per root, in the order of [`roots_mut`].
+    pub roots: &'static [NativeFn],
+}
+
+/// A fingerprint of a checked ruleset: FNV-1a over its full debug form
+/// (every rule, value and span). Generated code carries the fingerprint of
+/// the rules it was made from.
+pub fn fingerprint(r: &Ruleset) -> u64 {
+    let text = format!("{r:?}");
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Whether compiling an expression can gain anything: leaves cost the
+/// interpreter no more than a call would.
+fn worth_compiling(e: &Expr) -> bool {
+    !matches!(
+        e.kind,
+        ExprKind::Int(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Text(_)
+            | ExprKind::None
+            | ExprKind::Local(_)
+            | ExprKind::Me
+            | ExprKind::PlayerCount
+            | ExprKind::Players
+            | ExprKind::PlayersFrom(_)
+            | ExprKind::Class(_)
+            | ExprKind::Option(_)
+            | ExprKind::Place(_)
+            | ExprKind::Tag(_)
+            | ExprKind::Group(_)
+            | ExprKind::Zone { .. }
+            | ExprKind::Region(..)
+            | ExprKind::Native(..)
+    )
+}
+
+/// Call `f` on every root expression worth compiling, in a fixed order:
+/// the body of each let; in every statement of setup, the procedures, the
+/// actions and `after action`, a `require`'s condition, a `let`'s, `set`'s
+/// or `advance`'s value, a `draw`'s count, an `if`'s or `repeat`'s
+/// condition; the end condition; each score's expressions and each
+/// tiebreak. The generator and [`Program::with_natives`] both walk this.
+pub fn roots_mut(r: &mut Ruleset, f: &mut dyn FnMut(&mut Expr)) {
+    let mut visit = |e: &mut Expr| {
+        if worth_compiling(e) {
+            f(e)
+        }
+    };
+    for l in &mut r.lets {
+        visit(&mut l.body);
+    }
+    fn stmts(list: &mut [model::Stmt], visit: &mut dyn FnMut(&mut Expr)) {
+        for s in list {
+            match &mut s.kind {
+                StmtKind::Require { cond, .. } => visit(cond),
+                StmtKind::Let { value, .. } | StmtKind::Set { value, .. } => visit(value),
+                StmtKind::Advance { by, .. } => visit(by),
+                StmtKind::Draw { count, .. } => visit(count),
+                StmtKind::If { cond, then, otherwise } => {
+                    visit(cond);
+                    stmts(then, visit);
+                    stmts(otherwise, visit);
+                }
+                StmtKind::Repeat { cond, body } => {
+                    visit(cond);
+                    stmts(body, visit);
+                }
+                StmtKind::For { body, .. } => stmts(body, visit),
+                StmtKind::ByPlayers { cases } => cases.iter_mut().for_each(|(_, b)| stmts(b, visit)),
+                _ => {}
+            }
+        }
+    }
+    stmts(&mut r.setup.stmts, &mut visit);
+    for p in &mut r.procedures {
+        stmts(&mut p.body.stmts, &mut visit);
+    }
+    for a in &mut r.actions {
+        stmts(&mut a.body.stmts, &mut visit);
+    }
+    stmts(&mut r.after_action.stmts, &mut visit);
+    visit(&mut r.end);
+    for s in &mut r.scores {
+        match &mut s.form {
+            model::ScoreForm::Expr(e) => visit(e),
+            model::ScoreForm::Majority { measure, alone, tied, minimum } => {
+                visit(measure);
+                visit(alone);
+                visit(tied);
+                visit(minimum);
+            }
+        }
+    }
+    for t in &mut r.tiebreaks {
+        visit(&mut t.by);
+    }
+}
+
+/// The root expressions worth compiling, in [`roots_mut`]'s order.
+pub fn roots(r: &Ruleset) -> Vec<Expr> {
+    let mut copy = r.clone();
+    let mut out = Vec::new();
+    roots_mut(&mut copy, &mut |e| out.push(e.clone()));
+    out
+}
+
+/// The `k`-th expression directly inside `e`, in
+/// [`Expr::for_each_child`]'s order (`e` itself when there is none):
+/// generated code reaches the part of its root it leaves to the
+/// interpreter by these steps.
+pub fn child(e: &Expr, k: usize) -> &Expr {
+    fn opt(x: &Option<Box<Expr>>) -> Option<&Expr> {
+        x.as_deref()
+    }
+    use ExprKind as K;
+    let found: Option<&Expr> = match &e.kind {
+        K::Zone { player, index, .. } | K::Counter { player, index, .. } => {
+            opt(player).into_iter().chain(opt(index)).nth(k)
+        }
+        K::Piece { player, .. } => opt(player).into_iter().nth(k),
+        K::Attr { card, .. } => (k == 0).then_some(&**card),
+        K::MapGet { map, key } => [&**map, &**key].into_iter().nth(k),
+        K::Table { keys, .. } | K::Builtin(_, keys) | K::Let { args: keys, .. } | K::PlaceFn(_, keys) => {
+            keys.get(k)
+        }
+        K::Region(region, start) => match (k, &**region) {
+            (0, _) => Some(&**start),
+            (1, model::Region::Connected { link, .. }) => Some(&**link),
+            _ => None,
+        },
+        K::Aggregate { value, domain, filter, .. } => {
+            std::iter::once(&**domain).chain(opt(value)).chain(opt(filter)).nth(k)
+        }
+        K::Unary(_, x) | K::PlayersFrom(x) | K::Native(_, x) => (k == 0).then_some(&**x),
+        K::Binary(_, a, b) => [&**a, &**b].into_iter().nth(k),
+        K::If(c, a, b) => [&**c, &**a, &**b].into_iter().nth(k),
+        _ => None,
+    };
+    found.unwrap_or(e)
+}
