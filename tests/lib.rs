@@ -2,6 +2,7 @@
 //! rendering diagnostics the way snapshots expect (fixed theme and width, no
 //! colour, so snapshots do not depend on the terminal).
 
+pub mod compiled;
 pub mod fuzzing;
 pub mod reference;
 pub mod scenario;

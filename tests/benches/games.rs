@@ -68,7 +68,7 @@ fn reference_game(start: &chronoscope_tests::reference::Thebes, seed: u64) -> us
 /// 1..=`games`; the reference, a hundred times faster, plays each of those
 /// starts 20 times over (with other draws), so that its time is long enough
 /// to measure.
-fn ratio(rules: &engine::Program, players: usize, games: u64) {
+fn ratio(rules: &engine::Program, compiled: &engine::Program, players: usize, games: u64) {
     const REPLAYS: u64 = 20;
     let time = |n: u64, f: &dyn Fn(u64)| {
         let start = std::time::Instant::now();
@@ -80,20 +80,28 @@ fn ratio(rules: &engine::Program, players: usize, games: u64) {
     let engine = time(games, &|seed| {
         random_game(rules, players, seed);
     });
+    let native = time(games, &|seed| {
+        random_game(compiled, players, seed);
+    });
     let starts: Vec<_> = (1..=games).map(|seed| reference_start(rules, players, seed)).collect();
     let reference = time(games * REPLAYS, &|i| {
         reference_game(&starts[(i % games) as usize], i);
     });
     println!(
-        "random {players}-player Thebes, seeds 1..={games}: engine {engine:.1} games/s (setup included), \
-         reference {reference:.1} games/s ({REPLAYS} games from each of the engine's setups), ratio {:.2}x",
-        reference / engine
+        "random {players}-player Thebes, seeds 1..={games}: interpreter {engine:.1} games/s (setup included), \
+         compiled {native:.1} games/s ({:.2}x the interpreter), \
+         reference {reference:.1} games/s ({REPLAYS} games from each of the engine's setups), \
+         reference / interpreter {:.2}x, reference / compiled {:.2}x",
+        native / engine,
+        reference / engine,
+        reference / native
     );
 }
 
 fn bench(c: &mut Criterion) {
     let rules = ruleset();
-    ratio(&rules, 4, 200);
+    let compiled = chronoscope_tests::compiled::load("rulesets/thebes/thebes.ruleset");
+    ratio(&rules, &compiled, 4, 200);
     let card_game = chronoscope_tests::scenario::load("rulesets/grabrauber/grabrauber.ruleset");
     let trade_game = chronoscope_tests::scenario::load("rulesets/archaeology/archaeology.ruleset");
     let tile_game = chronoscope_tests::scenario::load("rulesets/akrotiri/akrotiri.ruleset");
@@ -106,6 +114,13 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 seed += 1;
                 random_game(&rules, players, seed)
+            })
+        });
+        let mut seed = 0u64;
+        group.bench_function(format!("compiled_{players}_players"), |b| {
+            b.iter(|| {
+                seed += 1;
+                random_game(&compiled, players, seed)
             })
         });
         let starts: Vec<_> = (0..64).map(|seed| reference_start(&rules, players, seed)).collect();
@@ -124,6 +139,14 @@ fn bench(c: &mut Criterion) {
             random_game(&card_game, 4, seed)
         })
     });
+    let compiled_card_game = chronoscope_tests::compiled::load("rulesets/grabrauber/grabrauber.ruleset");
+    let mut seed = 0u64;
+    group.bench_function("compiled_grabrauber_4_players", |b| {
+        b.iter(|| {
+            seed += 1;
+            random_game(&compiled_card_game, 4, seed)
+        })
+    });
     let mut seed = 0u64;
     group.bench_function("engine_archaeology_4_players", |b| {
         b.iter(|| {
@@ -131,11 +154,27 @@ fn bench(c: &mut Criterion) {
             random_game(&trade_game, 4, seed)
         })
     });
+    let compiled_trade_game = chronoscope_tests::compiled::load("rulesets/archaeology/archaeology.ruleset");
+    let mut seed = 0u64;
+    group.bench_function("compiled_archaeology_4_players", |b| {
+        b.iter(|| {
+            seed += 1;
+            random_game(&compiled_trade_game, 4, seed)
+        })
+    });
     let mut seed = 0u64;
     group.bench_function("engine_akrotiri_2_players", |b| {
         b.iter(|| {
             seed += 1;
             random_game(&tile_game, 2, seed)
+        })
+    });
+    let compiled_tile_game = chronoscope_tests::compiled::load("rulesets/akrotiri/akrotiri.ruleset");
+    let mut seed = 0u64;
+    group.bench_function("compiled_akrotiri_2_players", |b| {
+        b.iter(|| {
+            seed += 1;
+            random_game(&compiled_tile_game, 2, seed)
         })
     });
     group.finish();

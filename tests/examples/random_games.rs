@@ -1,0 +1,32 @@
+//! Random games on the interpreter or on the compiled rules, for counting
+//! instructions (callgrind) one engine at a time:
+//! `cargo run --release -p chronoscope-tests --example random_games -- PATH interpreted|compiled PLAYERS GAMES`.
+
+use engine::Game;
+use rand::{Rng, SeedableRng};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, path, engine, players, games] = &args[..] else {
+        eprintln!("usage: random_games PATH interpreted|compiled PLAYERS GAMES");
+        std::process::exit(2);
+    };
+    let program = match engine.as_str() {
+        "compiled" => chronoscope_tests::compiled::load(path),
+        _ => chronoscope_tests::scenario::load(path),
+    };
+    let players: usize = players.parse().expect("players is a number");
+    let games: u64 = games.parse().expect("games is a number");
+    let mut actions = 0;
+    for seed in 1..=games {
+        let mut g = Game::start(&program, players, seed).expect("setup");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        while g.current().is_some() {
+            let choices = g.choices();
+            let c = &choices[rng.gen_range(0..choices.len())];
+            g.step(c).expect("a legal choice applies");
+        }
+        actions += g.actions_taken();
+    }
+    println!("{games} games, {actions} actions");
+}

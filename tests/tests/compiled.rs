@@ -1,0 +1,181 @@
+//! The compiled backend against the interpreter, in lockstep: every
+//! bundled ruleset and edition, compiled by `chronoscope-compile` at build
+//! time (`tests/build.rs`), plays seeded random games on a compiled program
+//! and on the interpreter side by side. After every action the legal
+//! choices (or the rule error instead of them), the events, and the whole
+//! position must be the same; at the end, the score sheets. Any difference
+//! fails, naming the ruleset, the seed and the action.
+
+use chronoscope_tests::{compiled, repo_root};
+use engine::native::Natives;
+use engine::{Game, Program};
+use rand::{Rng, SeedableRng};
+
+fn load(path: &str) -> model::Ruleset {
+    let full = repo_root().join(path);
+    let checked = ruleset::check_file(&full.display().to_string(), &mut |p| {
+        std::fs::read(p).map_err(|e| e.to_string())
+    });
+    checked.ruleset.unwrap_or_else(|| panic!("{path} checks clean"))
+}
+
+fn programs(path: &str, natives: &Natives) -> (Program, Program) {
+    let rules = load(path);
+    let compiled = Program::with_natives(rules.clone(), natives).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert!(compiled.is_compiled());
+    (Program::new(rules), compiled)
+}
+
+/// Play one seeded random game on both programs, comparing after every
+/// action; the number of actions played.
+fn lockstep(path: &str, reference: &Program, compiled: &Program, players: usize, seed: u64) -> usize {
+    let (mut a, events_a) = Game::new(reference, players, seed).expect("the game sets up");
+    let (mut b, events_b) = Game::new(compiled, players, seed).expect("the game sets up");
+    let at = |n: usize| format!("{path}, {players} players, seed {seed}, action {n}");
+    assert_eq!(events_a, events_b, "setup events differ: {}", at(0));
+    assert_eq!(a.snapshot(), b.snapshot(), "setup differs: {}", at(0));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+    let mut n = 0;
+    while a.current().is_some() {
+        let (la, lb) = (a.legal(), b.legal());
+        assert_eq!(la, lb, "legal choices differ: {}", at(n));
+        let Ok(choices) = la else { break };
+        if choices.is_empty() {
+            break;
+        }
+        let choice = &choices[rng.gen_range(0..choices.len())];
+        let (ea, eb) = (a.apply(choice), b.apply(choice));
+        assert_eq!(ea, eb, "applying {choice:?} differs: {}", at(n));
+        assert_eq!(a.snapshot(), b.snapshot(), "positions differ after {choice:?}: {}", at(n));
+        n += 1;
+    }
+    assert_eq!(a.scores(), b.scores(), "score sheets differ: {}", at(n));
+    n
+}
+
+fn lockstep_many(path: &str, games_per_count: u64) {
+    let natives = compiled::natives(path).unwrap_or_else(|| panic!("{path} is compiled by tests/build.rs"));
+    let (reference, compiled) = programs(path, natives);
+    let (min, max) = (reference.game.min_players as usize, reference.game.max_players as usize);
+    let mut actions = 0;
+    for players in min..=max {
+        for seed in 0..games_per_count {
+            actions += lockstep(path, &reference, &compiled, players, seed);
+        }
+    }
+    assert!(actions > 0, "{path}: no action was played");
+}
+
+#[test]
+fn compiled_thebes_plays_the_same_games_as_the_interpreter() {
+    lockstep_many("rulesets/thebes/thebes.ruleset", 300);
+}
+
+#[test]
+fn compiled_thebes_editions_play_the_same_games_as_the_interpreter() {
+    for path in [
+        "rulesets/thebes/editions/es.ruleset",
+        "rulesets/thebes/editions/fr.ruleset",
+        "rulesets/thebes/editions/ru.ruleset",
+    ] {
+        lockstep_many(path, 60);
+    }
+}
+
+#[test]
+fn compiled_grabrauber_plays_the_same_games_as_the_interpreter() {
+    lockstep_many("rulesets/grabrauber/grabrauber.ruleset", 300);
+}
+
+#[test]
+fn compiled_archaeology_plays_the_same_games_as_the_interpreter() {
+    lockstep_many("rulesets/archaeology/archaeology.ruleset", 300);
+}
+
+#[test]
+fn compiled_akrotiri_plays_the_same_games_as_the_interpreter() {
+    lockstep_many("rulesets/akrotiri/akrotiri.ruleset", 60);
+}
+
+#[test]
+fn compiled_small_generic_games_play_the_same_games_as_the_interpreter() {
+    for (path, _) in compiled::ALL.iter().filter(|(p, _)| p.starts_with("tests/fixtures/")) {
+        lockstep_many(path, 40);
+    }
+}
+
+#[test]
+fn compiled_rules_are_refused_for_other_rules() {
+    let natives = compiled::natives("rulesets/thebes/thebes.ruleset").expect("Thebes is compiled");
+    let err = Program::with_natives(load("rulesets/grabrauber/grabrauber.ruleset"), natives)
+        .expect_err("Thebes' compiled rules do not fit Die Grabräuber");
+    assert!(err.contains("made from other rules"), "{err}");
+}
+
+/// Generated code reaches a part of its root by `child` steps: `child`
+/// must give the parts in `for_each_child`'s order, for every kind of
+/// expression the bundled rules use.
+#[test]
+fn child_gives_the_parts_of_an_expression_in_order() {
+    fn walk(e: &model::Expr, seen: &mut usize) {
+        let mut parts: Vec<*const model::Expr> = Vec::new();
+        e.for_each_child(|c| parts.push(c as *const _));
+        for (k, p) in parts.iter().enumerate() {
+            assert!(std::ptr::eq(engine::native::child(e, k), *p), "part {k} of {:?}", e.kind);
+        }
+        assert!(std::ptr::eq(engine::native::child(e, parts.len()), e), "past the last part of {:?}", e.kind);
+        *seen += 1;
+        e.for_each_child(|c| walk(c, seen));
+    }
+    let mut seen = 0;
+    for (path, _) in compiled::ALL {
+        for root in engine::native::roots(&load(path)) {
+            walk(&root, &mut seen);
+        }
+    }
+    assert!(seen > 1000, "only {seen} expressions walked");
+}
+
+/// `explain` reads the interpreter's trace: a compiled program records
+/// the same lets and table reads, with the same values, as the interpreter.
+#[test]
+fn compiled_program_traces_what_the_interpreter_traces() {
+    let path = "rulesets/thebes/thebes.ruleset";
+    let (reference, compiled) = programs(path, compiled::natives(path).expect("Thebes is compiled"));
+    let mut a = Game::start(&reference, 3, 11).expect("setup");
+    let mut b = Game::start(&compiled, 3, 11).expect("setup");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    let mut traced = 0;
+    while a.current().is_some() {
+        let choices = a.choices();
+        let choice = &choices[rng.gen_range(0..choices.len())];
+        let (ta, tb) = (a.apply_traced(choice), b.apply_traced(choice));
+        traced += ta.as_ref().map_or(0, |(_, t)| t.len());
+        assert_eq!(ta, tb, "the traces of {choice:?} differ");
+    }
+    assert_eq!(a.scores_traced(), b.scores_traced());
+    assert!(traced > 100, "only {traced} values traced");
+}
+
+/// The generator writes one native function per root for every valid
+/// fixture (each construct of the language among them), without failing.
+#[test]
+fn generator_writes_a_function_for_every_root_of_every_valid_fixture() {
+    let dir = repo_root().join("tests/fixtures/valid");
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).expect("tests/fixtures/valid exists") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_none_or(|x| x != "ruleset") {
+            continue;
+        }
+        let checked = ruleset::check_file(&path.display().to_string(), &mut |p| {
+            std::fs::read(p).map_err(|e| e.to_string())
+        });
+        let Some(rules) = checked.ruleset else { continue };
+        let code = compile::generate(&rules);
+        let roots = engine::native::roots(&rules).len();
+        assert_eq!(code.matches("\nfn root_").count(), roots, "{}", path.display());
+        files += 1;
+    }
+    assert!(files >= 7, "only {files} fixtures");
+}
