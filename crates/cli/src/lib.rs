@@ -94,6 +94,7 @@ macro_rules! outln {
 }
 
 pub mod check;
+pub mod compiled;
 pub mod diff;
 pub mod explain;
 pub mod lsp;
@@ -244,6 +245,11 @@ pub struct SimulateCmd {
     /// Run this ruleset on the same seeds too, and report the differences.
     #[arg(long)]
     compare: Option<PathBuf>,
+    /// `interpreted`, or `compiled`: the rules compiled to native code
+    /// (built once per ruleset with cargo and kept in a cache; the same
+    /// games, faster; the interpreter plays when it cannot be built).
+    #[arg(long, value_enum, default_value = "interpreted")]
+    engine: simulate::EngineKind,
 }
 
 #[derive(Subcommand)]
@@ -255,6 +261,18 @@ pub enum SimulateSub {
         #[arg(long, value_enum, default_value = "table")]
         format: simulate::SimFormat,
     },
+}
+
+/// The whole command: parse the command line, run it, and fail if output
+/// could not be written (a closed pipe).
+pub fn main_entry() -> ExitCode {
+    use clap::Parser;
+    let code = run(Cli::parse());
+    if output_failed() {
+        ExitCode::FAILURE
+    } else {
+        code
+    }
 }
 
 /// Run a parsed command line; the exit code is the command's.
@@ -275,6 +293,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 plot: cmd.plot,
                 shard: cmd.shard,
                 compare: cmd.compare,
+                engine: cmd.engine,
             }),
             (None, None) => {
                 errln!("error: give a ruleset to simulate, or `simulate merge FILES...`");

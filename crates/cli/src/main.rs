@@ -3,13 +3,6 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let code = chronoscope_cli::run(chronoscope_cli::Cli::parse());
-    if chronoscope_cli::output_failed() {
-        ExitCode::FAILURE
-    } else {
-        code
-    }
+    chronoscope_cli::main_entry()
 }

@@ -26,6 +26,13 @@ pub enum SimFormat {
     Csv,
 }
 
+/// Which engine plays (`--engine`).
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineKind {
+    Interpreted,
+    Compiled,
+}
+
 pub struct SimArgs {
     pub file: PathBuf,
     pub games: u64,
@@ -37,6 +44,7 @@ pub struct SimArgs {
     pub plot: Option<PathBuf>,
     pub shard: Option<String>,
     pub compare: Option<PathBuf>,
+    pub engine: EngineKind,
 }
 
 /// One game's outcome.
@@ -94,7 +102,20 @@ fn load(path: &Path) -> Result<(render::Loaded, Program), String> {
 }
 
 fn simulate(args: SimArgs) -> Result<ExitCode, String> {
-    let (loaded, rules) = load(&args.file)?;
+    let (loaded, mut rules) = load(&args.file)?;
+    if args.engine == EngineKind::Compiled {
+        match crate::compiled::natives() {
+            // This process is the worker built for these rules.
+            Some(natives) => match Program::with_natives(rules.rules().clone(), natives) {
+                Ok(compiled) => rules = compiled,
+                Err(e) => errln!("note: {e}; the interpreter plays instead"),
+            },
+            None => match crate::compiled::delegate(rules.rules()) {
+                Ok(code) => return Ok(code),
+                Err(e) => errln!("note: {e}; the interpreter plays instead"),
+            },
+        }
+    }
     let (players, seats) = seating(&rules, args.seats.as_deref(), args.players)?;
     for s in &seats {
         bots::make(s, 0)?;

@@ -1154,3 +1154,68 @@ fn akrotiri_simulates_and_diffs_against_a_house_rule() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stdout(&o).contains("thera_island_closed"), "{}", stdout(&o));
 }
+
+/// `simulate --engine compiled` with a fresh cache folder and these extra
+/// environment variables.
+fn run_compiled(args: &[&str], cache: &Path, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_chronoscope"));
+    cmd.args(args).arg("--engine").arg("compiled").current_dir(root()).env("NO_COLOR", "1");
+    cmd.env("CHRONOSCOPE_CACHE", cache);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("the binary runs")
+}
+
+fn fresh_cache(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chronoscope-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The first compiled run builds a worker (cargo, about two minutes on two
+/// cores, most of it chronoscope's dependencies);
+/// the second starts it from the cache; both give exactly the results of
+/// the interpreter, bots' choices included.
+#[test]
+fn simulate_compiled_builds_a_worker_once_and_plays_the_interpreters_games() {
+    let cache = fresh_cache("compiled");
+    let args = [
+        "simulate",
+        THEBES,
+        "--games",
+        "12",
+        "--players",
+        "3",
+        "--seats",
+        "greedy,mcts:30",
+        "--format",
+        "json",
+    ];
+    let interpreted = run(&args);
+    assert!(interpreted.status.success(), "{}", stderr(&interpreted));
+    let first = run_compiled(&args, &cache, &[]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(stderr(&first).contains("compiling the rules of Thebes"), "{}", stderr(&first));
+    assert!(!stderr(&first).contains("interpreter plays instead"), "{}", stderr(&first));
+    assert_eq!(stdout(&first), stdout(&interpreted));
+    let second = run_compiled(&args, &cache, &[]);
+    assert!(second.status.success(), "{}", stderr(&second));
+    assert!(!stderr(&second).contains("compiling"), "the cached worker is used: {}", stderr(&second));
+    assert_eq!(stdout(&second), stdout(&interpreted));
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// Without cargo the compiled rules cannot be built: one line says so and
+/// the interpreter plays the same games.
+#[test]
+fn simulate_compiled_without_cargo_says_so_and_the_interpreter_plays() {
+    let cache = fresh_cache("no-cargo");
+    let args = ["simulate", GRABRAUBER, "--games", "5", "--format", "json"];
+    let o = run_compiled(&args, &cache, &[("CARGO", "/no/such/cargo")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot run cargo"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the interpreter plays instead"), "{}", stderr(&o));
+    assert_eq!(stdout(&o), stdout(&run(&args)));
+    let _ = std::fs::remove_dir_all(&cache);
+}

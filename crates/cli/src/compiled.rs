@@ -1,0 +1,173 @@
+//! The compiled backend from the command line (`simulate --engine
+//! compiled`).
+//!
+//! Compiled rules run inside a process that was built with them: a
+//! *worker*, the chronoscope command itself plus one ruleset's generated
+//! code (`chronoscope-compile`). The first run for a ruleset generates the
+//! code, has cargo build the worker against chronoscope's own source (the
+//! tree this program was built from), and keeps it in a cache keyed by the
+//! rules' fingerprint and this program's build; later runs start the
+//! cached worker at once. The worker runs the same command line, and
+//! `simulate` there plays on the compiled rules (bots included).
+//!
+//! Anything missing (no cargo, no source tree, a failed build) is said in
+//! one line and the interpreter plays instead: the results are the same,
+//! only slower.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::sync::OnceLock;
+
+use engine::native::Natives;
+use model::Ruleset;
+
+/// The compiled rules this process was built with (a worker), if any.
+static NATIVES: OnceLock<&'static Natives> = OnceLock::new();
+
+/// The compiled rules of this process, when it is a worker.
+pub fn natives() -> Option<&'static Natives> {
+    NATIVES.get().copied()
+}
+
+/// The entry point of a worker: the command line, with these compiled rules.
+pub fn run_with_natives(natives: &'static Natives) -> ExitCode {
+    let _ = NATIVES.set(natives);
+    crate::main_entry()
+}
+
+/// Environment variable naming the cache folder (default: the user's
+/// cache folder, `chronoscope` in it).
+pub const CACHE_VAR: &str = "CHRONOSCOPE_CACHE";
+
+/// Where workers are kept.
+fn cache_dir() -> Result<PathBuf, String> {
+    if let Some(dir) = std::env::var_os(CACHE_VAR).filter(|d| !d.is_empty()) {
+        return Ok(PathBuf::from(dir));
+    }
+    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME").filter(|d| !d.is_empty()) {
+        return Ok(PathBuf::from(dir).join("chronoscope"));
+    }
+    match std::env::var_os("HOME").filter(|d| !d.is_empty()) {
+        Some(home) => Ok(PathBuf::from(home).join(".cache").join("chronoscope")),
+        None => Err(format!("no cache folder: set {CACHE_VAR}")),
+    }
+}
+
+/// chronoscope's source tree, which workers are built from.
+fn source_root() -> Result<PathBuf, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("..");
+    if root.join("crates").join("engine").join("Cargo.toml").is_file() {
+        Ok(root.canonicalize().unwrap_or(root))
+    } else {
+        Err(format!("chronoscope's source is no longer at {}", root.display()))
+    }
+}
+
+/// What identifies this program's build: a worker is built from the same
+/// source, so a rebuilt program builds new workers.
+fn build_id() -> u64 {
+    let exe = std::env::current_exe().ok().and_then(|p| std::fs::metadata(p).ok());
+    let stamp = exe.map(|m| {
+        let modified = m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+        format!("{}:{:?}", m.len(), modified)
+    });
+    fnv(format!("{}:{}", env!("CARGO_PKG_VERSION"), stamp.unwrap_or_default()).as_bytes())
+}
+
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// A path as a TOML string.
+fn toml_path(p: &Path) -> String {
+    format!("\"{}\"", p.display().to_string().replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// Run this command line in the worker for `rules`, building it first if
+/// the cache lacks it: the worker's exit code, or why it cannot run.
+pub fn delegate(rules: &Ruleset) -> Result<ExitCode, String> {
+    let worker = worker_for(rules)?;
+    let status = Command::new(&worker)
+        .args(std::env::args_os().skip(1))
+        .status()
+        .map_err(|e| format!("cannot start the compiled rules ({}): {e}", worker.display()))?;
+    Ok(match status.code() {
+        Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+        None => ExitCode::FAILURE,
+    })
+}
+
+/// The worker for `rules`: from the cache, or built now.
+pub fn worker_for(rules: &Ruleset) -> Result<PathBuf, String> {
+    let fingerprint = engine::native::fingerprint(rules);
+    let cache = cache_dir()?;
+    let name = format!("chronoscope-rules-{fingerprint:016x}-{:016x}", build_id());
+    let dir = cache.join("rules").join(&name);
+    let exe = dir.join(format!("chronoscope-compiled{}", std::env::consts::EXE_SUFFIX));
+    if exe.is_file() {
+        return Ok(exe);
+    }
+    let root = source_root()?;
+    let write = |path: PathBuf, text: &str| {
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    std::fs::create_dir_all(dir.join("src")).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let crate_path = |c: &str| toml_path(&root.join("crates").join(c));
+    write(
+        dir.join("Cargo.toml"),
+        &format!(
+            "# A chronoscope worker: the command with one ruleset's compiled rules (see chronoscope_cli::compiled).\n\
+             [package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+             [dependencies]\nchronoscope-cli = {{ path = {} }}\nchronoscope-engine = {{ path = {} }}\n\n\
+             [profile.release]\ndebug = 0\n\n[workspace]\n",
+            crate_path("cli"),
+            crate_path("engine"),
+        ),
+    )?;
+    write(
+        dir.join("src").join("main.rs"),
+        "#[allow(unused, clippy::all, unreachable_code)]\nmod rules {\n    include!(\"rules.rs\");\n}\n\n\
+         fn main() -> std::process::ExitCode {\n    chronoscope_cli::compiled::run_with_natives(&rules::NATIVES)\n}\n",
+    )?;
+    write(dir.join("src").join("rules.rs"), &compile::generate(rules))?;
+    // The versions chronoscope itself was built with, so the build needs
+    // no registry when they are already downloaded.
+    if let Ok(lock) = std::fs::read_to_string(root.join("Cargo.lock")) {
+        write(dir.join("Cargo.lock"), &lock)?;
+    }
+    errln!(
+        "compiling the rules of {} to native code (once for these rules; it takes a minute or more the first time)",
+        rules.game.title
+    );
+    let started = std::time::Instant::now();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let target = cache.join("target");
+    let build = |offline: bool| {
+        let mut cmd = Command::new(&cargo);
+        cmd.arg("build").arg("--release").arg("--quiet").arg("--manifest-path").arg(dir.join("Cargo.toml"));
+        if offline {
+            cmd.arg("--offline");
+        }
+        cmd.env("CARGO_TARGET_DIR", &target).stdout(std::process::Stdio::null());
+        cmd.output()
+    };
+    let output = match build(true) {
+        Ok(out) if out.status.success() => out,
+        Ok(_) => build(false).map_err(|e| format!("cannot run cargo: {e}"))?,
+        Err(e) => return Err(format!("cannot run cargo ({}): {e}", Path::new(&cargo).display())),
+    };
+    if !output.status.success() {
+        let text = String::from_utf8_lossy(&output.stderr);
+        let tail: Vec<&str> = text.lines().rev().take(12).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        return Err(format!("building the compiled rules failed:\n{}", tail.join("\n")));
+    }
+    let built = target.join("release").join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    // Copied under a temporary name, then renamed: a worker in the cache is
+    // always whole, even with two builds at once.
+    let partial = dir.join(format!("partial-{}", std::process::id()));
+    std::fs::copy(&built, &partial).map_err(|e| format!("cannot copy {}: {e}", built.display()))?;
+    std::fs::rename(&partial, &exe).map_err(|e| format!("cannot place {}: {e}", exe.display()))?;
+    errln!("compiled in {:.1} s; kept in {}", started.elapsed().as_secs_f64(), dir.display());
+    Ok(exe)
+}
