@@ -264,6 +264,10 @@ impl Interp<'_> {
             }
             ExprKind::Table { table, keys } => return self.table(*table, keys, e.span, st, f),
             ExprKind::Builtin(b, args) => return self.builtin(*b, args, e.span, st, f),
+            ExprKind::Native(i, inner) => match self.natives.get(*i as usize) {
+                Some(native) if self.trace.is_none() => native(self, inner, st, f)?,
+                _ => return self.int(inner, st, f),
+            },
             ExprKind::MapGet { map, key } => {
                 let m = self.eval(map, st, f)?;
                 let k = self.eval(key, st, f)?;
@@ -343,6 +347,10 @@ impl Interp<'_> {
                 });
             }
             ExprKind::Unary(UnaryOp::Not, x) => return Ok(!self.bool(x, st, f)?),
+            ExprKind::Native(i, inner) => match self.natives.get(*i as usize) {
+                Some(native) if self.trace.is_none() => native(self, inner, st, f)?,
+                _ => return self.bool(inner, st, f),
+            },
             ExprKind::Local(slot) => match f.peek(*slot) {
                 Some(V::Bool(b)) => return Ok(*b),
                 Some(other) => *other,
