@@ -203,7 +203,7 @@ impl Gen<'_> {
                 None => Self::fallback(path, "eval"),
             },
             ExprKind::Attr { card, attr } if self.attr_compiled(*attr) => {
-                let c = self.card(card, &sub(path, 0), env, path, "eval");
+                let c = self.card(card, &sub(path, 0), env);
                 format!("ATTR_{}[{c}.index()]", attr.index())
             }
             ExprKind::Let { id, args } => self.call(*id, args, path, env),
@@ -234,64 +234,68 @@ impl Gen<'_> {
         }
     }
 
-    /// A component: the code of a `ComponentId` (the interpreter's value
-    /// of `whole`, in `mode`, is the way out for anything else).
-    fn card(&mut self, card: &Expr, path: &[usize], env: &Env, whole: &[usize], mode: &str) -> String {
+    /// A component: the code of a `ComponentId` (anything else leaves the
+    /// root to the interpreter).
+    fn card(&mut self, card: &Expr, path: &[usize], env: &Env) -> String {
         if let ExprKind::Local(s) = card.kind {
             if let Some(var) = env.card(s) {
                 return var.to_string();
             }
         }
         let v = self.val(card, path, env);
-        format!("(match {v} {{ V::Card(c) => c, _ => return Ok({}) }})", self.escape(whole, mode))
+        format!("(match {v} {{ V::Card(c) => c, _ => return Ok({}) }})", Self::escape())
     }
 
-    /// Leave the whole root's value to the interpreter, from inside code
-    /// that must produce the value of the part at `path` in `mode`: the
-    /// part is re-evaluated by the interpreter, which gives its value or
-    /// its error. Used as `return Ok(..)` of the root, so it re-evaluates
-    /// the whole root.
-    fn escape(&self, _path: &[usize], _mode: &str) -> String {
-        "it.eval(e, st, f)?".into()
+    /// Leave the whole root to the interpreter, from inside code that
+    /// cannot go on (a value of an unexpected kind where a component,
+    /// player, place or zone must be): used as `return Ok(..)` of the root
+    /// function, it evaluates the root again with the interpreter, which
+    /// gives its value or its error (expressions change nothing, so
+    /// evaluating again is safe).
+    fn escape() -> &'static str {
+        "it.eval(e, st, f)?"
     }
 
     /// A player given by `e` as code of a `PlayerId`.
     fn player(&mut self, e: &Expr, path: &[usize], env: &Env) -> String {
         match e.kind {
             ExprKind::Me => {
-                format!("(match f.me {{ Some(p) => p, None => return Ok({}) }})", self.escape(path, "eval"))
+                format!("(match f.me {{ Some(p) => p, None => return Ok({}) }})", Self::escape())
             }
             _ => {
                 let v = self.val(e, path, env);
-                format!("(match {v} {{ V::Player(p) => p, _ => return Ok({}) }})", self.escape(path, "eval"))
+                format!("(match {v} {{ V::Player(p) => p, _ => return Ok({}) }})", Self::escape())
             }
         }
     }
 
     fn place(&mut self, e: &Expr, path: &[usize], env: &Env) -> String {
         let v = self.val(e, path, env);
-        format!("(match {v} {{ V::Place(p) => p, _ => return Ok({}) }})", self.escape(path, "eval"))
+        format!("(match {v} {{ V::Place(p) => p, _ => return Ok({}) }})", Self::escape())
+    }
+
+    /// The owner of a zone or counter, as code of an `Option<PlayerId>`,
+    /// and how many parts of the expression it takes (its player comes
+    /// first).
+    fn owner(&mut self, player: &Option<Box<Expr>>, path: &[usize], env: &Env) -> (String, usize) {
+        match player {
+            Some(p) => (format!("Some({})", self.player(p, &sub(path, 0), env)), 1),
+            None => ("None".into(), 0),
+        }
     }
 
     /// Code of the `ZoneInst` a zone expression names.
     fn zone(&mut self, e: &Expr, path: &[usize], env: &Env) -> String {
         match &e.kind {
             ExprKind::Zone { zone, player, index } => {
-                let mut k = 0;
-                let p = match player {
-                    Some(p) => {
-                        k += 1;
-                        format!("Some({})", self.player(p, &sub(path, 0), env))
-                    }
-                    None => "None".into(),
-                };
+                let (p, k) = self.owner(player, path, env);
                 let q = match index {
                     Some(q) => {
                         let class = self.r.zones[*zone].index.map_or(usize::MAX, |c| c.index());
                         let place = self.place(q, &sub(path, k), env);
                         format!(
                             "Some({{ let q = {place}; if it.r.places[q].class != ClassId::new({class}) {{ return Ok({}); }} q }})",
-                            self.escape(path, "eval")
+                            Self::escape()
                         )
                     }
                     None => "None".into(),
@@ -301,7 +305,7 @@ impl Gen<'_> {
             ExprKind::Group(g) => format!("it.lay.group(GroupId::new({}))", g.index()),
             _ => {
                 let v = self.val(e, path, env);
-                format!("(match {v} {{ V::Zone(z) => z, _ => return Ok({}) }})", self.escape(path, "eval"))
+                format!("(match {v} {{ V::Zone(z) => z, _ => return Ok({}) }})", Self::escape())
             }
         }
     }
@@ -309,14 +313,7 @@ impl Gen<'_> {
     /// Code of a counter's instance, when its player and place are simple.
     fn counter(&mut self, e: &Expr, path: &[usize], env: &Env) -> Option<String> {
         let ExprKind::Counter { counter, player, index } = &e.kind else { return None };
-        let mut k = 0;
-        let p = match player {
-            Some(p) => {
-                k += 1;
-                format!("Some({})", self.player(p, &sub(path, 0), env))
-            }
-            None => "None".into(),
-        };
+        let (p, k) = self.owner(player, path, env);
         let q = match index {
             Some(q) => format!("Some({})", self.place(q, &sub(path, k), env)),
             None => "None".into(),
@@ -520,7 +517,7 @@ impl Gen<'_> {
                     ExprKind::Tag(t) => format!("{}u32", t.index()),
                     ExprKind::Local(s) => format!(
                         "(match f.get({s}) {{ V::Tag(t) => t.index() as u32, _ => return Ok({}) }})",
-                        self.escape(path, "bool")
+                        Self::escape()
                     ),
                     _ => return fb,
                 };
