@@ -225,6 +225,7 @@ impl Layout {
         self.instances[inst.index()]
     }
 
+    #[inline]
     pub fn zone(&self, zone: ZoneId, player: Option<PlayerId>, place: Option<PlaceId>) -> ZoneInst {
         let (base, size) = self.zone_base[zone.index()];
         ZoneInst::new(
@@ -232,10 +233,12 @@ impl Layout {
         )
     }
 
+    #[inline]
     pub fn group(&self, group: GroupId) -> ZoneInst {
         ZoneInst::new(self.group_base + group.index())
     }
 
+    #[inline]
     pub fn counter(&self, counter: CounterId, player: Option<PlayerId>, place: Option<PlaceId>) -> usize {
         let (base, size) = self.counter_base[counter.index()];
         base + player.map_or(0, PlayerId::index) * size + place.map_or(0, |p| self.place_pos[p.index()])
@@ -401,6 +404,7 @@ impl State {
 
     /// The `i`-th player of a domain of players (`players`, `players from
     /// P`): seat order, or turn order from a player.
+    #[inline]
     pub fn player_at(&self, d: &V, i: usize) -> V {
         match d {
             V::PlayersFrom(p) => {
@@ -412,6 +416,7 @@ impl State {
         }
     }
 
+    #[inline]
     pub fn count(&self, inst: ZoneInst) -> usize {
         self.zones[inst].iter().filter(|c| c.is_some()).count()
     }

@@ -780,6 +780,7 @@ impl Ruleset {
     }
 
     /// Steps on the shortest route between two places (`None`: no route).
+    #[inline]
     pub fn distance(&self, a: PlaceId, b: PlaceId) -> Option<u32> {
         self.distances[a.index()][b.index()]
     }

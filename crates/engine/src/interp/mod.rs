@@ -119,6 +119,7 @@ impl Frame {
         f
     }
 
+    #[inline]
     pub fn get(&self, slot: usize) -> V {
         if slot < INLINE {
             self.inline[slot]
@@ -139,6 +140,7 @@ impl Frame {
 
     /// Bind a local slot; expressions evaluated on their own (the end
     /// condition, a counter's start) get their slots as they bind them.
+    #[inline]
     pub fn set(&mut self, slot: usize, v: V) {
         if slot < INLINE {
             self.inline[slot] = v;
