@@ -91,11 +91,7 @@ impl Interp<'_> {
             }
             ExprKind::PlaceFn(func, args) => self.place_fn(*func, args, st, f)?,
             ExprKind::Region(..) => return rule(e.span, "a set of places is gone through, not kept"),
-            // Compiled rules, unless a trace wants the interpreter's record.
-            ExprKind::Native(i, inner) => match self.natives.get(*i as usize) {
-                Some(native) if self.trace.is_none() => native(self, inner, st, f)?,
-                _ => self.eval(inner, st, f)?,
-            },
+            ExprKind::Native(..) => self.native(e, st, f, <V as super::AsV>::MODE)?,
             // Numbers and yes/no have their own paths, without a `V` per part.
             ExprKind::MapGet { .. }
             | ExprKind::Table { .. }
@@ -162,6 +158,40 @@ impl Interp<'_> {
             memo.borrow_mut().put(id, T::MODE, key, args.len(), v.as_v());
         }
         Ok(v)
+    }
+
+    /// A value read as a number (`none` counts as 0).
+    #[inline]
+    fn to_int(&self, v: V, span: Span) -> R<i64> {
+        match v {
+            V::Int(n) => Ok(n),
+            V::None => Ok(0),
+            other => rule(span, format!("expected a number, found {}", self.describe(&other))),
+        }
+    }
+
+    #[inline]
+    fn to_bool(&self, v: V, span: Span) -> R<bool> {
+        match v {
+            V::Bool(b) => Ok(b),
+            other => rule(span, format!("expected yes/no, found {}", self.describe(&other))),
+        }
+    }
+
+    /// A compiled root's value (`crate::native`). When a trace wants its
+    /// record, the interpreter's instead, read as the caller reads it
+    /// (`mode`, as `AsV::MODE`: a let read as a number is traced as one).
+    /// Kept out of line: the tree walkers that reach it stay as small as
+    /// without compiled rules.
+    #[inline(never)]
+    fn native(&self, e: &Expr, st: &State, f: &mut Frame, mode: u8) -> R<V> {
+        let ExprKind::Native(i, inner) = &e.kind else { return self.eval_node(e, st, f) };
+        match self.natives.get(*i as usize) {
+            Some(native) if self.trace.is_none() => native(self, inner, st, f),
+            _ if mode == <i64 as super::AsV>::MODE => Ok(V::Int(self.int(inner, st, f)?)),
+            _ if mode == <bool as super::AsV>::MODE => Ok(V::Bool(self.bool(inner, st, f)?)),
+            _ => self.eval(inner, st, f),
+        }
     }
 
     /// A let's value for arguments already worked out (compiled rules call
@@ -264,10 +294,7 @@ impl Interp<'_> {
             }
             ExprKind::Table { table, keys } => return self.table(*table, keys, e.span, st, f),
             ExprKind::Builtin(b, args) => return self.builtin(*b, args, e.span, st, f),
-            ExprKind::Native(i, inner) => match self.natives.get(*i as usize) {
-                Some(native) if self.trace.is_none() => native(self, inner, st, f)?,
-                _ => return self.int(inner, st, f),
-            },
+            ExprKind::Native(..) => self.native(e, st, f, <i64 as super::AsV>::MODE)?,
             ExprKind::MapGet { map, key } => {
                 let m = self.eval(map, st, f)?;
                 let k = self.eval(key, st, f)?;
@@ -284,11 +311,7 @@ impl Interp<'_> {
             }
             _ => self.eval(e, st, f)?,
         };
-        match v {
-            V::Int(n) => Ok(n),
-            V::None => Ok(0),
-            other => rule(e.span, format!("expected a number, found {}", self.describe(&other))),
-        }
+        self.to_int(v, e.span)
     }
 
     /// Evaluate a yes/no. Leaves inline, as `eval`.
@@ -347,10 +370,7 @@ impl Interp<'_> {
                 });
             }
             ExprKind::Unary(UnaryOp::Not, x) => return Ok(!self.bool(x, st, f)?),
-            ExprKind::Native(i, inner) => match self.natives.get(*i as usize) {
-                Some(native) if self.trace.is_none() => native(self, inner, st, f)?,
-                _ => return self.bool(inner, st, f),
-            },
+            ExprKind::Native(..) => self.native(e, st, f, <bool as super::AsV>::MODE)?,
             ExprKind::Local(slot) => match f.peek(*slot) {
                 Some(V::Bool(b)) => return Ok(*b),
                 Some(other) => *other,
@@ -365,10 +385,7 @@ impl Interp<'_> {
             }
             _ => self.eval(e, st, f)?,
         };
-        match v {
-            V::Bool(b) => Ok(b),
-            other => rule(e.span, format!("expected yes/no, found {}", self.describe(&other))),
-        }
+        self.to_bool(v, e.span)
     }
 
     /// Evaluate a tag.
