@@ -132,51 +132,23 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
-    let mut seed = 0u64;
-    group.bench_function("engine_grabrauber_4_players", |b| {
-        b.iter(|| {
-            seed += 1;
-            random_game(&card_game, 4, seed)
-        })
-    });
-    let compiled_card_game = chronoscope_tests::compiled::load("rulesets/grabrauber/grabrauber.ruleset");
-    let mut seed = 0u64;
-    group.bench_function("compiled_grabrauber_4_players", |b| {
-        b.iter(|| {
-            seed += 1;
-            random_game(&compiled_card_game, 4, seed)
-        })
-    });
-    let mut seed = 0u64;
-    group.bench_function("engine_archaeology_4_players", |b| {
-        b.iter(|| {
-            seed += 1;
-            random_game(&trade_game, 4, seed)
-        })
-    });
-    let compiled_trade_game = chronoscope_tests::compiled::load("rulesets/archaeology/archaeology.ruleset");
-    let mut seed = 0u64;
-    group.bench_function("compiled_archaeology_4_players", |b| {
-        b.iter(|| {
-            seed += 1;
-            random_game(&compiled_trade_game, 4, seed)
-        })
-    });
-    let mut seed = 0u64;
-    group.bench_function("engine_akrotiri_2_players", |b| {
-        b.iter(|| {
-            seed += 1;
-            random_game(&tile_game, 2, seed)
-        })
-    });
-    let compiled_tile_game = chronoscope_tests::compiled::load("rulesets/akrotiri/akrotiri.ruleset");
-    let mut seed = 0u64;
-    group.bench_function("compiled_akrotiri_2_players", |b| {
-        b.iter(|| {
-            seed += 1;
-            random_game(&compiled_tile_game, 2, seed)
-        })
-    });
+    let others = [
+        ("grabrauber", "rulesets/grabrauber/grabrauber.ruleset", &card_game, 4),
+        ("archaeology", "rulesets/archaeology/archaeology.ruleset", &trade_game, 4),
+        ("akrotiri", "rulesets/akrotiri/akrotiri.ruleset", &tile_game, 2),
+    ];
+    for (name, path, program, players) in others {
+        let compiled = chronoscope_tests::compiled::load(path);
+        for (engine, program) in [("engine", program), ("compiled", &compiled)] {
+            let mut seed = 0u64;
+            group.bench_function(format!("{engine}_{name}_{players}_players"), |b| {
+                b.iter(|| {
+                    seed += 1;
+                    random_game(program, players, seed)
+                })
+            });
+        }
+    }
     group.finish();
 }
 

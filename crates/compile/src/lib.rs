@@ -321,15 +321,24 @@ impl Gen<'_> {
         Some(format!("it.lay.counter(CounterId::new({}), {p}, {q})", counter.index()))
     }
 
-    fn call(&mut self, id: LetId, args: &[Expr], path: &[usize], env: &Env) -> String {
+    /// Code binding each of `parts` (the parts of the expression at
+    /// `path`, in order) to a fresh variable, as a value or, with `ty`
+    /// `i64`, as a number: the opening of a block, and the variables.
+    fn bind_parts(&mut self, parts: &[Expr], path: &[usize], env: &Env, ty: &str) -> (String, Vec<String>) {
         let mut code = String::from("{ ");
         let mut names = Vec::new();
-        for (i, a) in args.iter().enumerate() {
-            let v = self.val(a, &sub(path, i), env);
+        for (i, a) in parts.iter().enumerate() {
+            let v =
+                if ty == "i64" { self.int(a, &sub(path, i), env) } else { self.val(a, &sub(path, i), env) };
             let name = self.fresh("a");
-            write!(code, "let {name} = {v}; ").unwrap();
+            write!(code, "let {name}: {ty} = {v}; ").unwrap();
             names.push(name);
         }
+        (code, names)
+    }
+
+    fn call(&mut self, id: LetId, args: &[Expr], path: &[usize], env: &Env) -> String {
+        let (mut code, names) = self.bind_parts(args, path, env, "V");
         write!(code, "it.call_values(LetId::new({}), &[{}], st, f)? }}", id.index(), names.join(", "))
             .unwrap();
         code
@@ -458,14 +467,7 @@ impl Gen<'_> {
             .unwrap();
             self.out.push_str(&f);
         }
-        let mut code = String::from("{ ");
-        let mut names = Vec::new();
-        for (i, k) in keys.iter().enumerate() {
-            let x = self.int(k, &sub(path, i), env);
-            let name = self.fresh("k");
-            write!(code, "let {name}: i64 = {x}; ").unwrap();
-            names.push(name);
-        }
+        let (mut code, names) = self.bind_parts(keys, path, env, "i64");
         write!(
             code,
             "match table_{}({}) {{ Some(v) => v, None => {fb} }} }}",
