@@ -71,11 +71,7 @@ fn build_id() -> u64 {
         let modified = m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
         format!("{}:{:?}", m.len(), modified)
     });
-    fnv(format!("{}:{}", env!("CARGO_PKG_VERSION"), stamp.unwrap_or_default()).as_bytes())
-}
-
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3))
+    engine::native::fnv1a(format!("{}:{}", env!("CARGO_PKG_VERSION"), stamp.unwrap_or_default()).as_bytes())
 }
 
 /// A path as a TOML string.

@@ -62,13 +62,12 @@ pub struct Natives {
 /// (every rule, value and span). Generated code carries the fingerprint of
 /// the rules it was made from.
 pub fn fingerprint(r: &Ruleset) -> u64 {
-    let text = format!("{r:?}");
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+    fnv1a(format!("{r:?}").as_bytes())
+}
+
+/// FNV-1a, 64 bits: the same hash on every machine.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// Whether compiling an expression can gain anything: leaves cost the
