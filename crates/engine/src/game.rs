@@ -325,6 +325,7 @@ impl<'p> Game<'p> {
             actions: 0,
             asks: Vec::new(),
             turn_ended: false,
+            journal: Default::default(),
         };
         let mut game = Game {
             rules,
@@ -581,14 +582,18 @@ impl<'p> Game<'p> {
             // A trial goes on from the first change.
             let legal = !trial || {
                 let mut slot = scratch.borrow_mut();
-                let (st, as_game) = slot.get_or_insert_with(|| (self.copy_of_state(), true));
+                let (st, as_game) = slot.get_or_insert_with(|| {
+                    let mut st = self.copy_of_state();
+                    st.journal_from(crate::state::GAME_STATE);
+                    (st, true)
+                });
                 // The trial binds only locals declared after the leading
                 // statements, which the search never reads: it may run on
                 // the search's own frame.
                 let result = match &self.program.trials.prefix[id.index()] {
                     None => {
                         if !*as_game {
-                            st.restore(&self.state);
+                            st.restore_to(&self.state, crate::state::GAME_STATE);
                         }
                         self.trial_range(st, action, id, me, frame, start, true)
                     }
@@ -965,12 +970,20 @@ impl<'p> Game<'p> {
                 // Run the shared part on a state of its own: a new one, or
                 // the oldest kept (two are kept).
                 let mut entry = if shared.entries.len() < SHARED_TRIALS {
-                    SharedTrial { action: id, key: Vec::new(), outcome: Ok(()), state: self.copy_of_state() }
+                    SharedTrial {
+                        id: 0,
+                        action: id,
+                        key: Vec::new(),
+                        outcome: Ok(()),
+                        state: self.copy_of_state(),
+                    }
                 } else {
                     let mut e = shared.entries.remove(0);
                     e.state.restore(&self.state);
                     e
                 };
+                shared.next += 1;
+                entry.id = shared.next;
                 entry.action = id;
                 entry.key.clear();
                 entry.key.extend(prefix.key.iter().map(|s| frame.get(*s)));
@@ -988,7 +1001,7 @@ impl<'p> Game<'p> {
         };
         let entry = &shared.entries[at];
         entry.outcome.clone()?;
-        st.restore(&entry.state);
+        st.restore_to(&entry.state, entry.id);
         self.trial_range(st, action, id, me, frame, prefix.split, false)
     }
 
@@ -1374,9 +1387,14 @@ const SHARED_TRIALS: usize = 2;
 #[derive(Default)]
 struct SharedTrials {
     entries: Vec<SharedTrial>,
+    /// The number the next shared part run gets (`SharedTrial::id`).
+    next: u64,
 }
 
 struct SharedTrial {
+    /// Which run of a shared part this is: a trial's copy put back to it
+    /// (`State::restore_to`) knows whether it was the last one.
+    id: u64,
     action: ActionId,
     /// The values of the locals the shared part read.
     key: Vec<V>,

@@ -372,12 +372,127 @@ pub struct State {
     pub asks: Vec<(PlayerId, ActionId)>,
     /// `end turn` ran during the action being applied.
     pub turn_ended: bool,
+    /// On a trial's copy: what the trial wrote (`restore_to`).
+    pub(crate) journal: Journal,
 }
 
+/// The writes to a trial's copy of the state, so that putting it back
+/// copies only those counters and pieces (zones are shared until written,
+/// see `Cells`). Off on every other state: play keeps no journal.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Journal {
+    on: bool,
+    /// Which state the copy was last put back to (`restore_to`'s `base`).
+    base: u64,
+    counters: Vec<u32>,
+    pieces: Vec<u32>,
+    zones: Vec<u32>,
+    /// Something other than a counter, a piece or a zone was written (the
+    /// random generator, the seat order, asks, `end turn`).
+    wide: bool,
+}
+
+/// `restore_to`'s base for the game's own state.
+pub(crate) const GAME_STATE: u64 = 0;
+
 impl State {
-    /// Make this state equal to `from` again, reusing its allocations:
-    /// zones that were not written still share `from`'s contents.
-    pub fn restore(&mut self, from: &State) {
+    /// Write a counter instance: the value it had.
+    #[inline]
+    pub(crate) fn set_counter(&mut self, inst: usize, v: V) -> V {
+        if self.journal.on {
+            self.journal.counters.push(inst as u32);
+        }
+        std::mem::replace(&mut self.counters[inst], v)
+    }
+
+    /// Move a piece instance: the place it was on.
+    #[inline]
+    pub(crate) fn set_piece(&mut self, inst: usize, to: PlaceId) -> PlaceId {
+        if self.journal.on {
+            self.journal.pieces.push(inst as u32);
+        }
+        std::mem::replace(&mut self.pieces[inst], to)
+    }
+
+    /// A zone instance's contents, to write.
+    #[inline]
+    pub(crate) fn zone_mut(&mut self, inst: ZoneInst) -> &mut Vec<Option<ComponentId>> {
+        if self.journal.on {
+            self.journal.zones.push(inst.index() as u32);
+        }
+        &mut self.zones[inst]
+    }
+
+    /// Note a write to a part of the state other than counters, pieces and
+    /// zones, which only a full `restore` puts back.
+    #[inline]
+    pub(crate) fn touch_wide(&mut self) {
+        self.journal.wide = true;
+    }
+
+    /// Make this copy equal to `from` again, `from` being known as `base`
+    /// (`GAME_STATE`, or a number the caller gives each other state it
+    /// restores to). When it was last put back to that same base and only
+    /// counters, pieces and zones were written since, only those are
+    /// copied back; otherwise all of it (`restore`). The copy keeps a
+    /// journal from then on.
+    pub(crate) fn restore_to(&mut self, from: &State, base: u64) {
+        let j = &mut self.journal;
+        if j.on && j.base == base && !j.wide {
+            for i in j.counters.drain(..) {
+                self.counters[i as usize] = from.counters[i as usize];
+            }
+            for i in j.pieces.drain(..) {
+                self.pieces[i as usize] = from.pieces[i as usize];
+            }
+            // Each component moved lies in a zone written: where those
+            // lay is put back with them.
+            for z in j.zones.drain(..) {
+                let z = z as usize;
+                if !self.zones[z].same(&from.zones[z]) {
+                    for c in self.zones[z].iter().flatten() {
+                        self.loc[c.index()] = from.loc[c.index()];
+                    }
+                    self.zones[z] = from.zones[z].clone();
+                }
+            }
+        } else {
+            self.restore(from);
+        }
+        self.journal.on = true;
+        self.journal.base = base;
+        #[cfg(debug_assertions)]
+        self.assert_same(from);
+    }
+
+    /// Start a journal on a fresh copy of `base`.
+    pub(crate) fn journal_from(&mut self, base: u64) {
+        self.journal = Journal { on: true, base, ..Journal::default() };
+    }
+
+    /// In tests: that a state put back by its journal is what a full
+    /// `restore` would make.
+    #[cfg(debug_assertions)]
+    fn assert_same(&self, from: &State) {
+        assert_eq!(self.counters, from.counters, "journal: counters");
+        assert_eq!(self.pieces, from.pieces, "journal: pieces");
+        assert!(self.zones.iter().zip(&from.zones).all(|(a, b)| a == b), "journal: zones");
+        assert_eq!(self.loc, from.loc, "journal: locations");
+        assert_eq!(
+            (&self.arrival, self.tick, &self.order, self.turn_seat, &self.rng),
+            (&from.arrival, from.tick, &from.order, from.turn_seat, &from.rng),
+            "journal: turn order"
+        );
+        assert_eq!(
+            (self.finished, self.actions, &self.asks, self.turn_ended),
+            (from.finished, from.actions, &from.asks, from.turn_ended),
+            "journal: turn"
+        );
+    }
+
+    /// Zones written since put back to `from`'s (still shared otherwise),
+    /// and with them where components lie.
+    fn restore_zones(&mut self, from: &State) {
         let mut moved = false;
         for (z, src) in self.zones.iter_mut().zip(&from.zones) {
             if !z.same(src) {
@@ -385,10 +500,22 @@ impl State {
                 moved = true;
             }
         }
-        // Where components lie changes only with some zone's contents.
         if moved {
             self.loc.clone_from(&from.loc);
         }
+    }
+
+    /// Make this state equal to `from` again, reusing its allocations:
+    /// zones that were not written still share `from`'s contents. A
+    /// journal it kept is dropped.
+    pub fn restore(&mut self, from: &State) {
+        // Where components lie changes only with some zone's contents.
+        self.restore_zones(from);
+        let j = &mut self.journal;
+        (j.on, j.wide) = (false, false);
+        j.counters.clear();
+        j.pieces.clear();
+        j.zones.clear();
         self.counters.clone_from(&from.counters);
         self.pieces.clone_from(&from.pieces);
         self.arrival.clone_from(&from.arrival);

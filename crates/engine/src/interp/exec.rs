@@ -112,6 +112,23 @@ impl Interp<'_> {
         {
             self.memo = None;
         }
+        // A trial's copy is put back by its journal of counters, pieces and
+        // zones (`State::restore_to`): any other write asks for all of it.
+        if !matches!(
+            s.kind,
+            StmtKind::Require { .. }
+                | StmtKind::Let { .. }
+                | StmtKind::Set { .. }
+                | StmtKind::Advance { .. }
+                | StmtKind::Move { .. }
+                | StmtKind::If { .. }
+                | StmtKind::For { .. }
+                | StmtKind::Repeat { .. }
+                | StmtKind::Do { .. }
+                | StmtKind::ByPlayers { .. }
+        ) {
+            st.touch_wide();
+        }
         match &s.kind {
             StmtKind::Require { .. } | StmtKind::Let { .. } => {
                 self.pure(s, st, f)?;
@@ -295,7 +312,7 @@ impl Interp<'_> {
         match &target.kind {
             ExprKind::Counter { counter, player, .. } => {
                 let inst = self.counter_inst(target, st, f)?;
-                let old = std::mem::replace(&mut st.counters[inst], v);
+                let old = st.set_counter(inst, v);
                 if old != v {
                     let p = self.player_opt(player.as_deref(), st, f)?;
                     self.record(|me| Event::Counter {
@@ -318,7 +335,7 @@ impl Interp<'_> {
                         return rule(span, format!("a piece moves to a place, not {}", self.describe(&other)))
                     }
                 };
-                let from = std::mem::replace(&mut st.pieces[inst], to);
+                let from = st.set_piece(inst, to);
                 if from != to {
                     self.record(|_| Event::Piece { piece: *piece, player: p, from, to, at: span });
                 }

@@ -28,9 +28,9 @@ impl Interp<'_> {
                 .ok_or_else(|| Box::new(Fail::Rule { message: "component is nowhere".into(), span }))?;
             let slot = st.zones[src].iter().position(|x| *x == Some(c)).expect("found above");
             if self.lay.zone_kind(self.r, src) == ZoneKind::Row {
-                st.zones[src][slot] = None;
+                st.zone_mut(src)[slot] = None;
             } else {
-                st.zones[src].remove(slot);
+                st.zone_mut(src).remove(slot);
             }
             sources.push(src);
         }
@@ -44,7 +44,7 @@ impl Interp<'_> {
             (ZoneKind::Row, _) => {
                 for &c in cards {
                     match st.zones[dest].iter().position(Option::is_none) {
-                        Some(slot) => st.zones[dest][slot] = Some(c),
+                        Some(slot) => st.zone_mut(dest)[slot] = Some(c),
                         None => {
                             return rule(
                                 span,
@@ -55,11 +55,11 @@ impl Interp<'_> {
                 }
             }
             (_, Position::Bottom) | (ZoneKind::Bag | ZoneKind::Box, _) => {
-                st.zones[dest].extend(cards.iter().map(|c| Some(*c)));
+                st.zone_mut(dest).extend(cards.iter().map(|c| Some(*c)));
             }
             _ => {
                 let block: Vec<Option<ComponentId>> = cards.iter().map(|c| Some(*c)).collect();
-                st.zones[dest].splice(0..0, block);
+                st.zone_mut(dest).splice(0..0, block);
             }
         }
         for &c in cards {
@@ -89,11 +89,11 @@ impl Interp<'_> {
                 );
             };
             let dest = self.lay.zone(overflow, None, None);
-            st.zones[row][last] = None;
-            st.zones[dest].insert(0, Some(out));
+            st.zone_mut(row)[last] = None;
+            st.zone_mut(dest).insert(0, Some(out));
             self.record(|_| Event::Move { card: out, from: row, to: dest, at: span });
         }
-        let zone = &mut st.zones[row];
+        let zone = st.zone_mut(row);
         if zone.is_empty() {
             return rule(span, "a row without slots");
         }
