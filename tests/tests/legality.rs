@@ -57,9 +57,9 @@ action mark(n: 1..3) {
   advance me.time by n
 }
 
-// A procedure as the first change, opening with a requirement: the search
-// runs its opening `let` and `require` on each complete choice before any
-// trial (`TrialPlan::prelude`).
+// A procedure as the first change, opening with a requirement: its trial
+// runs the call, and the shared first part stops before it (it reads the
+// widest parameter).
 procedure pay(n: int) {
   let have = count(me.kept)
   require have >= n else "not enough kept"
@@ -113,11 +113,9 @@ fn the_trial_plan_keeps_what_a_later_require_reads_and_drops_the_rest() {
     // mark: nobody's require reads `marks`.
     assert_eq!(plan.body[action("mark")], vec![false, true]);
     assert!(plan.hook.iter().all(|h| h == &vec![true, true]));
-    // spend: `pay` opens with a let and a require, run before any trial.
-    let pre = plan.prelude[action("spend")].expect("a prelude");
-    assert_eq!((pre.stmt, r.procedures[pre.procedure].name.as_str(), pre.len), (0, "pay", 2));
-    let others = r.actions.iter().filter(|a| a.name != "spend");
-    assert!(others.map(|a| plan.prelude[action(&a.name)]).all(|p| p.is_none()));
+    // spend: the call, whose opening `require` refuses, and the move the
+    // hook's hand count reads.
+    assert_eq!(plan.body[action("spend")], vec![true, true]);
     // The shared first parts: up to the first statement that reads the
     // widest parameter or binds a local, with the locals read before it.
     let prefix = |name: &str| plan.prefix[action(name)].as_ref().map(|p| (p.split, p.key.clone()));

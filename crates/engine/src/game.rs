@@ -560,25 +560,7 @@ impl<'p> Game<'p> {
             return;
         }
         if depth == domains.len() {
-            // Every leading statement has run on this frame. The opening
-            // requirements of a procedure called as the first change read
-            // the same state: they drop a choice without a trial.
-            if let Some(pre) = &self.program.trials.prelude[id.index()] {
-                let StmtKind::Do { args: call, .. } = &action.body.stmts[pre.stmt].kind else {
-                    unreachable!("a prelude is a `do`")
-                };
-                let mut inner = Frame::new(Some(me));
-                for (i, a) in call.iter().enumerate() {
-                    match it.eval(a, &self.state, frame) {
-                        Ok(v) => inner.set(i, v),
-                        Err(f) => return note_broken(broken, *f),
-                    }
-                }
-                let opening = &self.rules.procedures[pre.procedure].body.stmts[..pre.len];
-                if !self.leading(it, opening.iter(), &mut inner, broken) {
-                    return;
-                }
-            }
+            // Every leading statement has run on this frame.
             // A trial goes on from the first change.
             let legal = !trial || {
                 let mut slot = scratch.borrow_mut();

@@ -85,13 +85,6 @@ pub struct TrialPlan {
     /// Per action, per parameter: the bounds a `set of` parameter's sets
     /// must keep, read from its leading requirements (see `SetBound`).
     pub set_bounds: Vec<Vec<Vec<SetBound>>>,
-    /// Per action: when the body's first change is `do P(...)` and P opens
-    /// with `let`s and `require`s, P and how many of its opening statements
-    /// to run (up to its last opening `require`). They run on the state the
-    /// search sees, so the search runs them on each complete choice before
-    /// any trial, and drops the choices they refuse without copying the
-    /// state (`Prelude`).
-    pub prelude: Vec<Option<Prelude>>,
     /// Per action: the part of a trial that several choices share (see
     /// `TrialPrefix`), when there is one.
     pub prefix: Vec<Option<TrialPrefix>>,
@@ -144,39 +137,14 @@ impl TrialPlan {
             .map(|id| r.lets[id].params.is_empty() && a.let_reads(id).iter().all(fixed))
             .collect();
         let set_bounds = r.actions.iter().zip(&levels).map(|(a, l)| set_bounds(a, l)).collect();
-        let prelude = r.actions.iter().zip(&levels).map(|(a, l)| prelude(r, a, l)).collect();
         let prefix = r
             .actions
             .iter()
             .zip(levels.iter().zip(&body))
             .map(|(action, (l, keep))| a.prefix(action, l, keep))
             .collect();
-        TrialPlan { levels, at_level, body, hook, constant_lets, set_bounds, prelude, prefix }
+        TrialPlan { levels, at_level, body, hook, constant_lets, set_bounds, prefix }
     }
-}
-
-/// The opening `let`s and `require`s of the procedure an action's body
-/// calls as its first change (see `TrialPlan::prelude`).
-#[derive(Clone, Copy, Debug)]
-pub struct Prelude {
-    /// The body statement that calls it (the first change).
-    pub stmt: usize,
-    pub procedure: ProcedureId,
-    /// How many of the procedure's statements to run: they are all `let`s
-    /// and `require`s, the last a `require`.
-    pub len: usize,
-}
-
-fn prelude(r: &Ruleset, action: &Action, levels: &[usize]) -> Option<Prelude> {
-    let stmt = levels.iter().position(|l| *l == usize::MAX)?;
-    let StmtKind::Do { procedure, .. } = &action.body.stmts[stmt].kind else { return None };
-    let opening = r.procedures[*procedure]
-        .body
-        .stmts
-        .iter()
-        .take_while(|s| matches!(s.kind, StmtKind::Let { .. } | StmtKind::Require { .. }));
-    let len = opening.enumerate().filter(|(_, s)| matches!(s.kind, StmtKind::Require { .. })).last()?.0 + 1;
-    Some(Prelude { stmt, procedure: *procedure, len })
 }
 
 /// The first statements of an action's trial, up to the first that reads
