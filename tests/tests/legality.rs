@@ -125,6 +125,21 @@ fn the_trial_plan_keeps_what_a_later_require_reads_and_drops_the_rest() {
     assert_eq!(prefix("gamble"), None, "no parameter of three values or more");
     assert_eq!(prefix("mark"), None, "the first statement kept reads the widest");
     assert_eq!(prefix("spend"), None, "the procedure call reads the widest");
+    // The parameters the trials' outcome is monotone in: only through
+    // `advance me.time by`, with the time read after it only by the hook's
+    // `me.time <= 12` (its one bound).
+    let hook_time = r.after_action.stmts[1].span;
+    let monotone = |name: &str| plan.monotone[action(name)].as_ref().map(|m| (m.param, m.bounds.clone()));
+    assert_eq!(
+        monotone("wait_at"),
+        Some((1, vec![hook_time])),
+        "the wait, not the walk (a require reads it)"
+    );
+    assert_eq!(monotone("mark"), Some((0, vec![hook_time])));
+    assert_eq!(monotone("draw_some"), None, "the count drawn is no advance");
+    assert_eq!(monotone("keep_some"), None, "a let reads it");
+    assert_eq!(monotone("gamble"), None);
+    assert_eq!(monotone("spend"), None, "the procedure call reads it");
 }
 
 #[test]
@@ -209,4 +224,46 @@ fn a_position_changed_by_hand_between_listing_and_applying_is_read_afresh() {
     let single = choices.iter().find(|c| c.args == [engine::V::Int(1)]).unwrap();
     g.step(single).expect("the marks are read as they are now");
     assert_eq!(g.counter(marks, Some(me), None), engine::V::Int(6));
+}
+
+/// A floor after the advance: larger values pass where smaller fail, the
+/// other way round from a ceiling, so the search must not skip trials.
+const FLOOR: &str = r#"
+game f "Floor" { players 2..2 }
+counter time per player = 0
+counter rests per player = 0
+turns by lowest time
+action rest(weeks: 1..4) {
+  advance me.time by weeks
+  require me.time >= 3 else "rest until week 3 at least"
+}
+action work(weeks: 1..4) {
+  advance me.rests by 1
+  advance me.time by weeks
+  require me.time <= 9 else "the season ends at 9"
+}
+end when all(p in players where p.time >= 8)
+score rested = me.rests
+"#;
+
+#[test]
+fn only_a_ceiling_after_the_advance_makes_the_trials_monotone_and_the_listing_stays_exact() {
+    let checked = ruleset::check_source(FLOOR);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    let r = engine::Program::new(checked.ruleset.unwrap());
+    let plan = TrialPlan::new(&r);
+    let monotone: Vec<Option<usize>> = plan.monotone.iter().map(|m| m.as_ref().map(|m| m.param)).collect();
+    assert_eq!(monotone, [None, Some(0)], "a floor is no ceiling");
+    let mut positions = 0;
+    for seed in 0..20u64 {
+        let (mut g, _) = Game::new(&r, 2, seed).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        while g.current().is_some() {
+            let choices = g.choices();
+            assert_eq!(choices, brute_force_choices(&g), "seed {seed}");
+            positions += 1;
+            g.apply(&choices[rng.gen_range(0..choices.len())]).unwrap();
+        }
+    }
+    assert!(positions > 100, "{positions} positions");
 }

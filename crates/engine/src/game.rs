@@ -477,6 +477,7 @@ impl<'p> Game<'p> {
         self.memo.borrow_mut().prepare(self.rules.lets.len(), Some(me), self.state.changes);
         let memo = &self.memo;
         let shared = std::cell::RefCell::new(SharedTrials::default());
+        let passed = std::cell::RefCell::new(Vec::new());
         let asked = self.state.asks.first().map(|(_, a)| *a);
         for (id, action) in self.rules.actions.iter().enumerate() {
             let id = ActionId::new(id);
@@ -524,6 +525,10 @@ impl<'p> Game<'p> {
                 broken: &broken,
                 it: &Interp { memo: Some(memo), ..self.interp(false) },
                 shared: &shared,
+                monotone: self.program.trials.monotone[id.index()]
+                    .as_ref()
+                    .filter(|_| trial)
+                    .map(|m| (m, &passed)),
             };
             self.enumerate(&search, &mut frame, &mut args, &mut out);
         }
@@ -554,15 +559,30 @@ impl<'p> Game<'p> {
     /// parameter, and drop the whole subtree when one fails. Each complete
     /// choice that survives is tried for real.
     fn enumerate(&self, search: &Search, frame: &mut Frame, args: &mut Vec<V>, out: &mut Vec<Choice>) {
-        let Search { id, action, plan, domains, me, trial, start, scratch, broken, it, shared } = *search;
+        let Search { id, action, plan, domains, me, trial, start, scratch, broken, it, shared, monotone } =
+            *search;
         let depth = args.len();
         if !self.leading(it, plan[depth].iter().map(|i| &action.body.stmts[*i]), frame, broken) {
             return;
         }
         if depth == domains.len() {
-            // Every leading statement has run on this frame.
-            // A trial goes on from the first change.
-            let legal = !trial || {
+            // Every leading statement has run on this frame. A trial goes
+            // on from the first change. A smaller value of the monotone
+            // parameter than one that passed passes too; where a trial
+            // failed other than at a bound, every value fails.
+            let later = |m: &legality::Monotone| &args[m.param + 1..];
+            let known = monotone.and_then(|(m, found)| {
+                found.borrow().iter().find(|(k, _)| k == later(m)).map(|(_, pass)| *pass)
+            });
+            if known == Some(false) {
+                return;
+            }
+            let fails = || {
+                if let Some((m, found)) = monotone {
+                    found.borrow_mut().push((later(m).to_vec(), false));
+                }
+            };
+            let legal = !trial || known == Some(true) || {
                 let mut slot = scratch.borrow_mut();
                 let (st, as_game) = slot.get_or_insert_with(|| {
                     let mut st = self.copy_of_state();
@@ -584,8 +604,16 @@ impl<'p> Game<'p> {
                 };
                 *as_game = false;
                 match result {
-                    Ok(()) => true,
+                    Ok(()) => {
+                        if let Some((m, found)) = monotone {
+                            found.borrow_mut().push((later(m).to_vec(), true));
+                        }
+                        true
+                    }
                     Err(f) => {
+                        if monotone.is_some_and(|(m, _)| !m.bounds.contains(&f.span())) {
+                            fails();
+                        }
                         note_broken(broken, f);
                         false
                     }
@@ -631,6 +659,23 @@ impl<'p> Game<'p> {
                 args.pop();
             }
             frame.sets.truncate(base);
+            return;
+        }
+        if let Some((m, found)) = monotone.filter(|(m, _)| m.param == depth) {
+            let p = m.param;
+            // Largest first, so that a value passing its trial spares the
+            // trials of the smaller ones; listed smallest first as always.
+            found.borrow_mut().clear();
+            let mut found = Vec::with_capacity(domains[p].len());
+            for v in domains[p].iter().rev() {
+                frame.set(depth, *v);
+                args.push(*v);
+                let mut these = Vec::new();
+                self.enumerate(search, frame, args, &mut these);
+                args.pop();
+                found.push(these);
+            }
+            out.extend(found.into_iter().rev().flatten());
             return;
         }
         for v in &domains[depth] {
@@ -1359,7 +1404,15 @@ struct Search<'a> {
     it: &'a Interp<'a>,
     /// The shared first parts of trials (`trial_after_prefix`).
     shared: &'a std::cell::RefCell<SharedTrials>,
+    /// What the trials' outcome is monotone in (`TrialPlan::monotone`),
+    /// and what the trials at the values of it listed so far (largest
+    /// first) found, by the values of the later parameters.
+    monotone: Option<(&'a legality::Monotone, &'a Found)>,
 }
+
+/// What trials found at a monotone parameter's values so far: by the values
+/// of the parameters after it, whether the trial passed.
+type Found = std::cell::RefCell<Vec<(Vec<V>, bool)>>;
 
 /// How many shared trial parts one listing keeps (`trial_after_prefix`):
 /// a dig by land and by air alternate.

@@ -88,6 +88,9 @@ pub struct TrialPlan {
     /// Per action: the part of a trial that several choices share (see
     /// `TrialPrefix`), when there is one.
     pub prefix: Vec<Option<TrialPrefix>>,
+    /// Per action: a parameter whose larger values can only make a trial
+    /// fail (see `Monotone`).
+    pub monotone: Vec<Option<Monotone>>,
     /// Per let: it has no parameters and reads nothing that changes after
     /// setup (no zone, no `me`, only counters and pieces that no action,
     /// `after action` or procedure they run writes), so its value is fixed
@@ -143,8 +146,25 @@ impl TrialPlan {
             .zip(levels.iter().zip(&body))
             .map(|(action, (l, keep))| a.prefix(action, l, keep))
             .collect();
-        TrialPlan { levels, at_level, body, hook, constant_lets, set_bounds, prefix }
+        let monotone = r
+            .actions
+            .iter()
+            .zip(levels.iter().zip(body.iter().zip(&hook)))
+            .map(|(action, (l, (keep, hook_keep)))| a.monotone(action, l, keep, hook_keep))
+            .collect();
+        TrialPlan { levels, at_level, body, hook, constant_lets, set_bounds, prefix, monotone }
     }
+}
+
+/// A parameter the outcome of an action's trial is monotone in (see
+/// `Analysis::monotone`): when a value passes its trial, every smaller one
+/// with the same later parameters passes too; when the trial fails other
+/// than at one of `bounds`, it fails for every value alike.
+#[derive(Clone, Debug)]
+pub struct Monotone {
+    pub param: usize,
+    /// The requirements that read what the parameter changes.
+    pub bounds: Vec<Span>,
 }
 
 /// The first statements of an action's trial, up to the first that reads
@@ -320,6 +340,141 @@ impl Analysis<'_> {
         key.dedup();
         let split = kept.get(split).map_or(action.body.stmts.len(), |(i, _)| *i);
         Some(TrialPrefix { split, key })
+    }
+
+    /// A parameter the outcome of an action's trial is monotone in: a
+    /// number range `p` the statements a trial runs read only as
+    /// `advance C by p` (one statement of the body, `C` a counter of `me`
+    /// or of the game), after which they read `C` only in requirements
+    /// `C <= X` or `C < X` (either way round), `X` reading neither `C` nor
+    /// `p`, and write `C` no more. Then a larger `p` leaves `C` larger and
+    /// every other step the same, so it fails wherever a smaller one
+    /// fails: when a value passes, every smaller value passes too (with
+    /// the same other parameters). Rule errors come only from what `p`
+    /// does not touch, so they do not depend on it either.
+    fn monotone(
+        &mut self,
+        action: &Action,
+        levels: &[usize],
+        keep: &[bool],
+        hook_keep: &[bool],
+    ) -> Option<Monotone> {
+        let n = action.params.len();
+        if n > 64 || action.params.iter().any(|p| matches!(p.domain, ParamDomain::SetOf(_))) {
+            return None;
+        }
+        let start = levels.iter().position(|l| *l == usize::MAX)?;
+        // Which parameters each local depends on (as in `prefix`).
+        let mut deps: Vec<u64> = (0..n).map(|k| 1 << k).collect();
+        for s in &action.body.stmts[..start] {
+            if let StmtKind::Let { slot, value } = &s.kind {
+                let mut reads = Vec::new();
+                self.expr(value, &mut reads);
+                let d = reads.iter().fold(0u64, |m, r| match r {
+                    Res::Local(l) => m | deps.get(*l).copied().unwrap_or(0),
+                    _ => m,
+                });
+                if *slot >= deps.len() {
+                    deps.resize(*slot + 1, 0);
+                }
+                deps[*slot] = d;
+            }
+        }
+        let reads_param = |reads: &[Res], deps: &[u64], p: usize| {
+            reads
+                .iter()
+                .any(|r| matches!(r, Res::Local(l) if deps.get(*l).is_some_and(|d| d & (1 << p) != 0)))
+        };
+        let kept: Vec<&Stmt> =
+            (start..action.body.stmts.len()).filter(|i| keep[*i]).map(|i| &action.body.stmts[i]).collect();
+        let hook: Vec<&Stmt> =
+            self.r.after_action.stmts.iter().zip(hook_keep).filter(|(_, k)| **k).map(|(s, _)| s).collect();
+        'param: for p in 0..n {
+            if !matches!(action.params[p].domain, ParamDomain::Type(Type::Int { lo: Some(_), hi: Some(_) })) {
+                continue;
+            }
+            // The one statement that reads `p`: `advance C by p`.
+            let mut advanced: Option<&Expr> = None;
+            let mut bounds = Vec::new();
+            for s in &kept {
+                let fx = self.stmt(s);
+                match advanced {
+                    None if reads_param(&fx.reads, &deps, p) => {
+                        let StmtKind::Advance { target, by } = &s.kind else { continue 'param };
+                        let (ExprKind::Local(slot), ExprKind::Counter { index: None, player, .. }) =
+                            (&by.kind, &target.kind)
+                        else {
+                            continue 'param;
+                        };
+                        if *slot != p || !player.as_deref().is_none_or(|e| matches!(e.kind, ExprKind::Me)) {
+                            continue 'param;
+                        }
+                        advanced = Some(target);
+                    }
+                    None => {}
+                    Some(c) => {
+                        if reads_param(&fx.reads, &deps, p) {
+                            continue 'param;
+                        }
+                        match self.reads_counter_only_below(s, &fx, c) {
+                            Some(true) => bounds.push(s.span),
+                            Some(false) => {}
+                            None => continue 'param,
+                        }
+                    }
+                }
+            }
+            let Some(c) = advanced else { continue };
+            // The hook has a frame of its own: its locals are not `p`.
+            for s in &hook {
+                let fx = self.stmt(s);
+                match self.reads_counter_only_below(s, &fx, c) {
+                    Some(true) => bounds.push(s.span),
+                    Some(false) => {}
+                    None => continue 'param,
+                }
+            }
+            return Some(Monotone { param: p, bounds });
+        }
+        None
+    }
+
+    /// For `monotone`, a statement (effects `fx`) after `advance c by p`:
+    /// `Some(false)` when it leaves counter `c` alone, `Some(true)` when it
+    /// is a requirement `c <= X` or `c < X` (either way round) with `X` not
+    /// reading `c`'s counter, `None` otherwise.
+    fn reads_counter_only_below(&mut self, s: &Stmt, fx: &Fx, c: &Expr) -> Option<bool> {
+        let ExprKind::Counter { counter, .. } = &c.kind else { return None };
+        let res = Res::Counter(*counter);
+        if fx.writes.contains(&res) {
+            return None;
+        }
+        if !fx.reads.contains(&res) {
+            return Some(false);
+        }
+        let StmtKind::Require { cond, .. } = &s.kind else { return None };
+        let (x, bound) = match &cond.kind {
+            ExprKind::Binary(BinaryOp::Le | BinaryOp::Lt, x, bound) => (x, bound),
+            ExprKind::Binary(BinaryOp::Ge | BinaryOp::Gt, bound, x) => (x, bound),
+            _ => return None,
+        };
+        let same = match (&x.kind, &c.kind) {
+            (
+                ExprKind::Counter { counter: a, player: pa, index: None },
+                ExprKind::Counter { counter: b, player: pb, index: None },
+            ) => {
+                a == b
+                    && match (pa.as_deref(), pb.as_deref()) {
+                        (None, None) => true,
+                        (Some(pa), Some(pb)) => matches!((&pa.kind, &pb.kind), (ExprKind::Me, ExprKind::Me)),
+                        _ => false,
+                    }
+            }
+            _ => false,
+        };
+        let mut reads = Vec::new();
+        self.expr(bound, &mut reads);
+        (same && !reads.contains(&res)).then_some(true)
     }
 
     /// Backwards over `stmts` with `live` what later needed statements
