@@ -140,6 +140,13 @@ fn the_trial_plan_keeps_what_a_later_require_reads_and_drops_the_rest() {
     assert_eq!(monotone("keep_some"), None, "a let reads it");
     assert_eq!(monotone("gamble"), None);
     assert_eq!(monotone("spend"), None, "the procedure call reads it");
+    // The requirement a trial meets first, before any change: `pay`'s,
+    // which reads the amount through the call.
+    let pay = &r.procedures[r.procedures.iter().position(|p| p.name == "pay").unwrap()];
+    let opening = engine::legality::Opening { span: pay.body.stmts[1].span, params: vec![0] };
+    assert_eq!(plan.openings[action("spend")], vec![opening]);
+    let others = r.actions.iter().filter(|a| a.name != "spend");
+    assert!(others.map(|a| &plan.openings[action(&a.name)]).all(|o| o.is_empty()));
 }
 
 #[test]
@@ -227,7 +234,8 @@ fn a_position_changed_by_hand_between_listing_and_applying_is_read_afresh() {
 }
 
 /// A floor after the advance: larger values pass where smaller fail, the
-/// other way round from a ceiling, so the search must not skip trials.
+/// other way round from a ceiling, so the search must not skip trials;
+/// and a procedure's requirement met twice, which is no opening one.
 const FLOOR: &str = r#"
 game f "Floor" { players 2..2 }
 counter time per player = 0
@@ -242,18 +250,32 @@ action work(weeks: 1..4) {
   advance me.time by weeks
   require me.time <= 9 else "the season ends at 9"
 }
+// A procedure called twice: its requirement is met again after a change,
+// so a failure there says nothing of the other choices with the same `n`.
+procedure toll(n: int) {
+  require me.rests >= n else "not rested enough"
+  set me.rests = me.rests - n
+}
+action double(n: 1..2, bonus: flag) {
+  do toll(n)
+  if bonus { advance me.rests by 3 }
+  do toll(n)
+  advance me.time by 1
+}
 end when all(p in players where p.time >= 8)
 score rested = me.rests
 "#;
 
 #[test]
-fn only_a_ceiling_after_the_advance_makes_the_trials_monotone_and_the_listing_stays_exact() {
+fn only_a_ceiling_makes_trials_monotone_and_only_a_first_met_requirement_an_opening_and_listings_stay_exact()
+{
     let checked = ruleset::check_source(FLOOR);
     assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
     let r = engine::Program::new(checked.ruleset.unwrap());
     let plan = TrialPlan::new(&r);
     let monotone: Vec<Option<usize>> = plan.monotone.iter().map(|m| m.as_ref().map(|m| m.param)).collect();
-    assert_eq!(monotone, [None, Some(0)], "a floor is no ceiling");
+    assert_eq!(monotone, [None, Some(0), None], "a floor is no ceiling");
+    assert!(plan.openings.iter().all(|o| o.is_empty()), "`toll` is called twice");
     let mut positions = 0;
     for seed in 0..20u64 {
         let (mut g, _) = Game::new(&r, 2, seed).unwrap();

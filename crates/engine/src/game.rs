@@ -478,6 +478,7 @@ impl<'p> Game<'p> {
         let memo = &self.memo;
         let shared = std::cell::RefCell::new(SharedTrials::default());
         let passed = std::cell::RefCell::new(Vec::new());
+        let refused = std::cell::RefCell::new(Vec::new());
         let asked = self.state.asks.first().map(|(_, a)| *a);
         for (id, action) in self.rules.actions.iter().enumerate() {
             let id = ActionId::new(id);
@@ -529,7 +530,10 @@ impl<'p> Game<'p> {
                     .as_ref()
                     .filter(|_| trial)
                     .map(|m| (m, &passed)),
+                openings: &self.program.trials.openings[id.index()],
+                refused: &refused,
             };
+            refused.borrow_mut().clear();
             self.enumerate(&search, &mut frame, &mut args, &mut out);
         }
         if self.work.get() > MAX_WORK {
@@ -559,8 +563,22 @@ impl<'p> Game<'p> {
     /// parameter, and drop the whole subtree when one fails. Each complete
     /// choice that survives is tried for real.
     fn enumerate(&self, search: &Search, frame: &mut Frame, args: &mut Vec<V>, out: &mut Vec<Choice>) {
-        let Search { id, action, plan, domains, me, trial, start, scratch, broken, it, shared, monotone } =
-            *search;
+        let Search {
+            id,
+            action,
+            plan,
+            domains,
+            me,
+            trial,
+            start,
+            scratch,
+            broken,
+            it,
+            shared,
+            monotone,
+            openings,
+            refused,
+        } = *search;
         let depth = args.len();
         if !self.leading(it, plan[depth].iter().map(|i| &action.body.stmts[*i]), frame, broken) {
             return;
@@ -582,6 +600,15 @@ impl<'p> Game<'p> {
                     found.borrow_mut().push((later(m).to_vec(), false));
                 }
             };
+            // A trial that failed at an opening requirement fails at the
+            // same values of what that reads.
+            let at = |k: usize| openings[k].params.iter().map(|p| args[*p]);
+            if trial
+                && known.is_none()
+                && refused.borrow().iter().any(|(k, vals)| at(*k).eq(vals.iter().copied()))
+            {
+                return fails();
+            }
             let legal = !trial || known == Some(true) || {
                 let mut slot = scratch.borrow_mut();
                 let (st, as_game) = slot.get_or_insert_with(|| {
@@ -613,6 +640,11 @@ impl<'p> Game<'p> {
                     Err(f) => {
                         if monotone.is_some_and(|(m, _)| !m.bounds.contains(&f.span())) {
                             fails();
+                        }
+                        if let Fail::Illegal { span, .. } = &f {
+                            if let Some(k) = openings.iter().position(|o| o.span == *span) {
+                                refused.borrow_mut().push((k, at(k).collect()));
+                            }
                         }
                         note_broken(broken, f);
                         false
@@ -1408,6 +1440,10 @@ struct Search<'a> {
     /// and what the trials at the values of it listed so far (largest
     /// first) found, by the values of the later parameters.
     monotone: Option<(&'a legality::Monotone, &'a Found)>,
+    /// The requirements a trial meets first (`TrialPlan::openings`), and
+    /// the values of their parameters at which trials failed there.
+    openings: &'a [legality::Opening],
+    refused: &'a std::cell::RefCell<Vec<(usize, Vec<V>)>>,
 }
 
 /// What trials found at a monotone parameter's values so far: by the values

@@ -91,6 +91,9 @@ pub struct TrialPlan {
     /// Per action: a parameter whose larger values can only make a trial
     /// fail (see `Monotone`).
     pub monotone: Vec<Option<Monotone>>,
+    /// Per action: the requirements a trial meets first, on the state as
+    /// the search reads it (see `Opening`).
+    pub openings: Vec<Vec<Opening>>,
     /// Per let: it has no parameters and reads nothing that changes after
     /// setup (no zone, no `me`, only counters and pieces that no action,
     /// `after action` or procedure they run writes), so its value is fixed
@@ -152,7 +155,8 @@ impl TrialPlan {
             .zip(levels.iter().zip(body.iter().zip(&hook)))
             .map(|(action, (l, (keep, hook_keep)))| a.monotone(action, l, keep, hook_keep))
             .collect();
-        TrialPlan { levels, at_level, body, hook, constant_lets, set_bounds, prefix, monotone }
+        let openings = r.actions.iter().zip(&levels).map(|(action, l)| a.openings(action, l)).collect();
+        TrialPlan { levels, at_level, body, hook, constant_lets, set_bounds, prefix, monotone, openings }
     }
 }
 
@@ -165,6 +169,19 @@ pub struct Monotone {
     pub param: usize,
     /// The requirements that read what the parameter changes.
     pub bounds: Vec<Span>,
+}
+
+/// A requirement a trial meets before anything changes: an opening
+/// `require` of the procedure an action calls as its first change. It reads
+/// the state as the search does and the parameters in `params` (through the
+/// call's arguments and the procedure's opening lets), nothing else: when a
+/// trial fails there, every choice with the same values of those
+/// parameters fails there too, and needs no trial.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    pub span: Span,
+    /// The action's parameters it depends on, in order.
+    pub params: Vec<usize>,
 }
 
 /// The first statements of an action's trial, up to the first that reads
@@ -477,6 +494,79 @@ impl Analysis<'_> {
         (same && !reads.contains(&res)).then_some(true)
     }
 
+    /// An action's `Opening`s: when the body's first change is `do P(...)`,
+    /// the `require`s among P's opening `let`s and `require`s, if P is
+    /// called nowhere else in the body, in `after action` or in the
+    /// procedures they call (so that a failure at one of them is a failure
+    /// there, on the state the search reads).
+    fn openings(&mut self, action: &Action, levels: &[usize]) -> Vec<Opening> {
+        let n = action.params.len();
+        let Some(start) = levels.iter().position(|l| *l == usize::MAX) else { return Vec::new() };
+        let StmtKind::Do { procedure, args } = &action.body.stmts[start].kind else { return Vec::new() };
+        if n > 64 {
+            return Vec::new();
+        }
+        let r = self.r;
+        let mut seen = vec![false; r.procedures.len()];
+        let calls = count_calls(r, &action.body.stmts, *procedure, &mut seen)
+            + count_calls(r, &r.after_action.stmts, *procedure, &mut seen);
+        if calls != 1 {
+            return Vec::new();
+        }
+        // Which parameters each local of the action depends on.
+        let mut deps: Vec<u64> = (0..n).map(|k| 1 << k).collect();
+        let params_of = |reads: &[Res], deps: &[u64]| {
+            reads.iter().fold(0u64, |m, r| match r {
+                Res::Local(slot) => m | deps.get(*slot).copied().unwrap_or(0),
+                _ => m,
+            })
+        };
+        for s in &action.body.stmts[..start] {
+            if let StmtKind::Let { slot, value } = &s.kind {
+                let mut reads = Vec::new();
+                self.expr(value, &mut reads);
+                let d = params_of(&reads, &deps);
+                if *slot >= deps.len() {
+                    deps.resize(*slot + 1, 0);
+                }
+                deps[*slot] = d;
+            }
+        }
+        // The procedure's locals: its parameters are the call's arguments.
+        let mut inner: Vec<u64> = args
+            .iter()
+            .map(|a| {
+                let mut reads = Vec::new();
+                self.expr(a, &mut reads);
+                params_of(&reads, &deps)
+            })
+            .collect();
+        let mut out = Vec::new();
+        for s in &r.procedures[*procedure].body.stmts {
+            let mut reads = Vec::new();
+            match &s.kind {
+                StmtKind::Let { slot, value } => {
+                    self.expr(value, &mut reads);
+                    let d = params_of(&reads, &inner);
+                    if *slot >= inner.len() {
+                        inner.resize(*slot + 1, 0);
+                    }
+                    inner[*slot] = d;
+                }
+                StmtKind::Require { cond, .. } => {
+                    self.expr(cond, &mut reads);
+                    let d = params_of(&reads, &inner);
+                    out.push(Opening {
+                        span: s.span,
+                        params: (0..n).filter(|k| d & (1 << k) != 0).collect(),
+                    });
+                }
+                _ => break,
+            }
+        }
+        out
+    }
+
     /// Backwards over `stmts` with `live` what later needed statements
     /// read: whether each statement is needed. `live` grows by the reads of
     /// the needed ones.
@@ -645,6 +735,35 @@ impl Analysis<'_> {
         }
         e.for_each_child(|x| self.expr(x, out));
     }
+}
+
+/// How often `stmts`, and the procedures they call, call `target` (each
+/// other procedure followed once: `seen`).
+fn count_calls(r: &Ruleset, stmts: &[Stmt], target: ProcedureId, seen: &mut Vec<bool>) -> usize {
+    let mut n = 0;
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Do { procedure, .. } => {
+                if *procedure == target {
+                    n += 1;
+                }
+                if !std::mem::replace(&mut seen[procedure.index()], true) {
+                    n += count_calls(r, &r.procedures[*procedure].body.stmts, target, seen);
+                }
+            }
+            StmtKind::If { then, otherwise, .. } => {
+                n += count_calls(r, then, target, seen) + count_calls(r, otherwise, target, seen);
+            }
+            StmtKind::For { body, .. } | StmtKind::Repeat { body, .. } => {
+                n += count_calls(r, body, target, seen)
+            }
+            StmtKind::ByPlayers { cases } => {
+                n += cases.iter().map(|(_, b)| count_calls(r, b, target, seen)).sum::<usize>();
+            }
+            _ => {}
+        }
+    }
+    n
 }
 
 /// For each statement of an action's body, how many parameters must be
