@@ -202,6 +202,10 @@ impl Gen<'_> {
                 Some(inst) => format!("st.counters[{inst}]"),
                 None => Self::fallback(path, "eval"),
             },
+            ExprKind::Piece { piece, player } => {
+                let (p, _) = self.owner(player, path, env);
+                format!("V::Place(st.pieces[it.lay.piece(PieceId::new({}), {p})])", piece.index())
+            }
             ExprKind::Attr { card, attr } if self.attr_compiled(*attr) => {
                 let c = self.card(card, &sub(path, 0), env);
                 format!("ATTR_{}[{c}.index()]", attr.index())

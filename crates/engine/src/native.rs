@@ -99,7 +99,7 @@ fn worth_compiling(e: &Expr) -> bool {
 /// the body of each let; in every statement of setup, the procedures, the
 /// actions and `after action`, a `require`'s condition, a `let`'s, `set`'s
 /// or `advance`'s value, a `draw`'s count, an `if`'s or `repeat`'s
-/// condition; the end condition; each score's expressions and each
+/// condition, a procedure call's arguments; the end condition; each score's expressions and each
 /// tiebreak. The generator and [`Program::with_natives`] both walk this.
 pub fn roots_mut(r: &mut Ruleset, f: &mut dyn FnMut(&mut Expr)) {
     let mut visit = |e: &mut Expr| {
@@ -127,6 +127,7 @@ pub fn roots_mut(r: &mut Ruleset, f: &mut dyn FnMut(&mut Expr)) {
                     stmts(body, visit);
                 }
                 StmtKind::For { body, .. } => stmts(body, visit),
+                StmtKind::Do { args, .. } => args.iter_mut().for_each(&mut *visit),
                 StmtKind::ByPlayers { cases } => cases.iter_mut().for_each(|(_, b)| stmts(b, visit)),
                 _ => {}
             }
