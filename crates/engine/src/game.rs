@@ -865,8 +865,22 @@ impl<'p> Game<'p> {
                 None => classes.push(vec![i]),
             }
         }
-        let mut search =
-            SetSearch { classes: &classes, limits, counts: vec![0; classes.len()], out: Vec::new() };
+        // Per pool entry: its name and its place among that name's copies
+        // (a set of counts holds the copies ranked below each count).
+        let mut rank = vec![(0, usize::MAX); pool.len()];
+        for (k, copies) in classes.iter().enumerate() {
+            for (r, i) in copies.iter().enumerate() {
+                rank[*i] = (k, r);
+            }
+        }
+        let mut search = SetSearch {
+            pool,
+            rank: &rank,
+            classes: &classes,
+            limits,
+            counts: vec![0; classes.len()],
+            out: Vec::new(),
+        };
         let totals = vec![0i64; limits.len()];
         if !search.grow(classes.len(), &totals) {
             return Err(Fail::Rule {
@@ -878,19 +892,7 @@ impl<'p> Game<'p> {
                 span,
             });
         }
-        // Each set's components in the order they lie.
-        Ok(search
-            .out
-            .into_iter()
-            .map(|counts| {
-                let mut idx: Vec<usize> =
-                    classes.iter().zip(&counts).flat_map(|(k, n)| k[..*n].iter().copied()).collect();
-                idx.sort_unstable();
-                idx.into_iter()
-                    .filter_map(|i| if let V::Card(c) = pool[i] { Some(c) } else { None })
-                    .collect()
-            })
-            .collect())
+        Ok(search.out)
     }
 
     /// Run a choice on a copy of the state: the copy afterwards, or why not.
@@ -1375,10 +1377,14 @@ impl<'p> Game<'p> {
 /// each name, chosen from the last name to the first, so that the first
 /// name's count changes fastest.
 struct SetSearch<'a> {
+    pool: &'a [V],
+    /// Per pool entry: (its name's class, its rank among the copies).
+    rank: &'a [(usize, usize)],
     classes: &'a [Vec<usize>],
     limits: &'a [(Vec<i64>, i64)],
     counts: Vec<usize>,
-    out: Vec<Vec<usize>>,
+    /// Each set's components in the order they lie.
+    out: Vec<Vec<ComponentId>>,
 }
 
 impl SetSearch<'_> {
@@ -1386,7 +1392,17 @@ impl SetSearch<'_> {
     /// more than `MAX_SETS` sets were found.
     fn grow(&mut self, k: usize, totals: &[i64]) -> bool {
         if k == 0 {
-            self.out.push(self.counts.clone());
+            let counts = &self.counts;
+            let set = self
+                .pool
+                .iter()
+                .zip(self.rank)
+                .filter_map(|(v, (k, r))| match v {
+                    V::Card(c) if *r < counts[*k] => Some(*c),
+                    _ => None,
+                })
+                .collect();
+            self.out.push(set);
             return self.out.len() <= MAX_SETS;
         }
         let class = k - 1;
