@@ -879,10 +879,10 @@ impl<'p> Game<'p> {
             classes: &classes,
             limits,
             counts: vec![0; classes.len()],
+            totals: vec![0; (classes.len() + 1) * limits.len()],
             out: Vec::new(),
         };
-        let totals = vec![0i64; limits.len()];
-        if !search.grow(classes.len(), &totals) {
+        if !search.grow(classes.len()) {
             return Err(Fail::Rule {
                 message: format!(
                     "{} components of {} different names make more than {MAX_SETS} sets to choose from",
@@ -1383,14 +1383,17 @@ struct SetSearch<'a> {
     classes: &'a [Vec<usize>],
     limits: &'a [(Vec<i64>, i64)],
     counts: Vec<usize>,
+    /// Per depth of the search (the names still to count), the weight
+    /// under each limit of the copies counted so far.
+    totals: Vec<i64>,
     /// Each set's components in the order they lie.
     out: Vec<Vec<ComponentId>>,
 }
 
 impl SetSearch<'_> {
-    /// Choose the counts of names `0..k` with `totals` so far; false when
-    /// more than `MAX_SETS` sets were found.
-    fn grow(&mut self, k: usize, totals: &[i64]) -> bool {
+    /// Choose the counts of names `0..k`, with the weights so far at depth
+    /// `k` of `totals`; false when more than `MAX_SETS` sets were found.
+    fn grow(&mut self, k: usize) -> bool {
         if k == 0 {
             let counts = &self.counts;
             let set = self
@@ -1406,11 +1409,16 @@ impl SetSearch<'_> {
             return self.out.len() <= MAX_SETS;
         }
         let class = k - 1;
-        let mut t = totals.to_vec();
+        // This name's weights build on the parent's, at depth `class`
+        // (the deeper calls write only below it).
+        let l = self.limits.len();
+        let (below, parent) = self.totals.split_at_mut(k * l);
+        below[class * l..].copy_from_slice(&parent[..l]);
         for n in 0..=self.classes[class].len() {
             if n > 0 {
                 // One more copy: its weight under each limit.
                 let i = self.classes[class][n - 1];
+                let t = &mut self.totals[class * l..k * l];
                 for (tot, (w, _)) in t.iter_mut().zip(self.limits) {
                     *tot = tot.saturating_add(w[i]);
                 }
@@ -1419,7 +1427,7 @@ impl SetSearch<'_> {
                 }
             }
             self.counts[class] = n;
-            if !self.grow(class, &t) {
+            if !self.grow(class) {
                 return false;
             }
         }
