@@ -300,22 +300,11 @@ struct Analysis<'r> {
 }
 
 impl Analysis<'_> {
-    /// The shared first part of an action's trial (`TrialPrefix`).
-    fn prefix(&mut self, action: &Action, levels: &[usize], keep: &[bool]) -> Option<TrialPrefix> {
-        let n = action.params.len();
-        if n > 64 || action.params.iter().any(|p| matches!(p.domain, ParamDomain::SetOf(_))) {
-            return None;
-        }
-        let start = levels.iter().position(|l| *l == usize::MAX)?;
-        // Which parameters each local depends on: a parameter itself, a
-        // leading let what its value reads.
-        let mut deps: Vec<u64> = (0..n).map(|k| 1 << k).collect();
-        let params_of = |reads: &[Res], deps: &[u64]| {
-            reads.iter().fold(0u64, |m, r| match r {
-                Res::Local(slot) => m | deps.get(*slot).copied().unwrap_or(0),
-                _ => m,
-            })
-        };
+    /// Which parameters each local of an action depends on, as bits: a
+    /// parameter itself, a leading `let` (before statement `start`) what
+    /// its value reads.
+    fn param_deps(&mut self, action: &Action, start: usize) -> Vec<u64> {
+        let mut deps: Vec<u64> = (0..action.params.len()).map(|k| 1 << k).collect();
         for s in &action.body.stmts[..start] {
             if let StmtKind::Let { slot, value } = &s.kind {
                 let mut reads = Vec::new();
@@ -327,6 +316,17 @@ impl Analysis<'_> {
                 deps[*slot] = d;
             }
         }
+        deps
+    }
+
+    /// The shared first part of an action's trial (`TrialPrefix`).
+    fn prefix(&mut self, action: &Action, levels: &[usize], keep: &[bool]) -> Option<TrialPrefix> {
+        let n = action.params.len();
+        if n > 64 || action.params.iter().any(|p| matches!(p.domain, ParamDomain::SetOf(_))) {
+            return None;
+        }
+        let start = levels.iter().position(|l| *l == usize::MAX)?;
+        let deps = self.param_deps(action, start);
         let kept: Vec<(usize, Fx)> = (start..action.body.stmts.len())
             .filter(|i| keep[*i])
             .map(|i| (i, self.stmt(&action.body.stmts[i])))
@@ -381,27 +381,8 @@ impl Analysis<'_> {
             return None;
         }
         let start = levels.iter().position(|l| *l == usize::MAX)?;
-        // Which parameters each local depends on (as in `prefix`).
-        let mut deps: Vec<u64> = (0..n).map(|k| 1 << k).collect();
-        for s in &action.body.stmts[..start] {
-            if let StmtKind::Let { slot, value } = &s.kind {
-                let mut reads = Vec::new();
-                self.expr(value, &mut reads);
-                let d = reads.iter().fold(0u64, |m, r| match r {
-                    Res::Local(l) => m | deps.get(*l).copied().unwrap_or(0),
-                    _ => m,
-                });
-                if *slot >= deps.len() {
-                    deps.resize(*slot + 1, 0);
-                }
-                deps[*slot] = d;
-            }
-        }
-        let reads_param = |reads: &[Res], deps: &[u64], p: usize| {
-            reads
-                .iter()
-                .any(|r| matches!(r, Res::Local(l) if deps.get(*l).is_some_and(|d| d & (1 << p) != 0)))
-        };
+        let deps = self.param_deps(action, start);
+        let reads_param = |reads: &[Res], deps: &[u64], p: usize| params_of(reads, deps) & (1 << p) != 0;
         let kept: Vec<&Stmt> =
             (start..action.body.stmts.len()).filter(|i| keep[*i]).map(|i| &action.body.stmts[i]).collect();
         let hook: Vec<&Stmt> =
@@ -513,25 +494,7 @@ impl Analysis<'_> {
         if calls != 1 {
             return Vec::new();
         }
-        // Which parameters each local of the action depends on.
-        let mut deps: Vec<u64> = (0..n).map(|k| 1 << k).collect();
-        let params_of = |reads: &[Res], deps: &[u64]| {
-            reads.iter().fold(0u64, |m, r| match r {
-                Res::Local(slot) => m | deps.get(*slot).copied().unwrap_or(0),
-                _ => m,
-            })
-        };
-        for s in &action.body.stmts[..start] {
-            if let StmtKind::Let { slot, value } = &s.kind {
-                let mut reads = Vec::new();
-                self.expr(value, &mut reads);
-                let d = params_of(&reads, &deps);
-                if *slot >= deps.len() {
-                    deps.resize(*slot + 1, 0);
-                }
-                deps[*slot] = d;
-            }
-        }
+        let deps = self.param_deps(action, start);
         // The procedure's locals: its parameters are the call's arguments.
         let mut inner: Vec<u64> = args
             .iter()
@@ -735,6 +698,15 @@ impl Analysis<'_> {
         }
         e.for_each_child(|x| self.expr(x, out));
     }
+}
+
+/// The parameters (bits, see `Analysis::param_deps`) the locals among
+/// `reads` depend on.
+fn params_of(reads: &[Res], deps: &[u64]) -> u64 {
+    reads.iter().fold(0u64, |m, r| match r {
+        Res::Local(slot) => m | deps.get(*slot).copied().unwrap_or(0),
+        _ => m,
+    })
 }
 
 /// How often `stmts`, and the procedures they call, call `target` (each
