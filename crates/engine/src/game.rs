@@ -698,16 +698,16 @@ impl<'p> Game<'p> {
             // Largest first, so that a value passing its trial spares the
             // trials of the smaller ones; listed smallest first as always.
             found.borrow_mut().clear();
-            let mut found = Vec::with_capacity(domains[p].len());
+            let mut by_value = Vec::with_capacity(domains[p].len());
             for v in domains[p].iter().rev() {
                 frame.set(depth, *v);
                 args.push(*v);
                 let mut these = Vec::new();
                 self.enumerate(search, frame, args, &mut these);
                 args.pop();
-                found.push(these);
+                by_value.push(these);
             }
-            out.extend(found.into_iter().rev().flatten());
+            out.extend(by_value.into_iter().rev().flatten());
             return;
         }
         for v in &domains[depth] {

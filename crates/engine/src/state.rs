@@ -377,8 +377,9 @@ pub struct State {
 }
 
 /// The writes to a trial's copy of the state, so that putting it back
-/// copies only those counters and pieces (zones are shared until written,
-/// see `Cells`). Off on every other state: play keeps no journal.
+/// copies back only the counters, pieces and zones written (and where the
+/// components of those zones lay). Off on every other state: play keeps
+/// no journal.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Journal {
     on: bool,
