@@ -425,7 +425,9 @@ impl State {
     }
 
     /// Note a write to a part of the state other than counters, pieces and
-    /// zones, which only a full `restore` puts back.
+    /// zones (written through `zone_mut`), which only a full `restore` puts
+    /// back: every statement that writes one calls this first. Test builds
+    /// check each journaled put-back against the state (`assert_same`).
     #[inline]
     pub(crate) fn touch_wide(&mut self) {
         self.journal.wide = true;

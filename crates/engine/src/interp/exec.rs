@@ -112,23 +112,6 @@ impl Interp<'_> {
         {
             self.memo = None;
         }
-        // A trial's copy is put back by its journal of counters, pieces and
-        // zones (`State::restore_to`): any other write asks for all of it.
-        if !matches!(
-            s.kind,
-            StmtKind::Require { .. }
-                | StmtKind::Let { .. }
-                | StmtKind::Set { .. }
-                | StmtKind::Advance { .. }
-                | StmtKind::Move { .. }
-                | StmtKind::If { .. }
-                | StmtKind::For { .. }
-                | StmtKind::Repeat { .. }
-                | StmtKind::Do { .. }
-                | StmtKind::ByPlayers { .. }
-        ) {
-            st.touch_wide();
-        }
         match &s.kind {
             StmtKind::Require { .. } | StmtKind::Let { .. } => {
                 self.pure(s, st, f)?;
@@ -157,6 +140,10 @@ impl Interp<'_> {
                 let dest = self.zone_inst(to, st, f)?;
                 let random =
                     *at_random || matches!(self.lay.zone_kind(self.r, src), ZoneKind::Bag | ZoneKind::Box);
+                if random {
+                    // The random stream: not in a trial's journal.
+                    st.touch_wide();
+                }
                 for _ in 0..n {
                     // The k-th filled slot (only rows have empty ones).
                     let filled = st.count(src);
@@ -173,17 +160,23 @@ impl Interp<'_> {
                 // A zone of one or none stays shared with the state it was
                 // copied from (copy on write).
                 if st.zones[inst].len() > 1 {
+                    st.touch_wide();
                     shuffle(&mut st.zones[inst][..], &mut st.rng);
                 }
                 self.record(|_| Event::Shuffle { zone: inst, at: s.span });
             }
             StmtKind::Ask { player, action } => {
                 let p = self.player(player, st, f)?;
+                st.touch_wide();
                 st.asks.push((p, *action));
                 self.record(|_| Event::Ask { player: p, action: *action, at: s.span });
             }
-            StmtKind::EndTurn => st.turn_ended = true,
+            StmtKind::EndTurn => {
+                st.touch_wide();
+                st.turn_ended = true;
+            }
             StmtKind::ShufflePlayers => {
+                st.touch_wide();
                 shuffle(&mut st.order, &mut st.rng);
                 // The first in the new order is on top of the starting stack.
                 let n = st.order.len() as u64;
