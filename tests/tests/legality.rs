@@ -289,3 +289,118 @@ fn only_a_ceiling_makes_trials_monotone_and_only_a_first_met_requirement_an_open
     }
     assert!(positions > 100, "{positions} positions");
 }
+
+/// Counters written under one key and read under another (`p.time`, then
+/// `me.time`: one instance when `p` is `me`), a piece moved and read back,
+/// an `if` writing a counter on one side only, and a let reading what was
+/// written: the trial as steps (`legality::Precondition`) must follow each,
+/// or leave the action to its trial.
+const STEPS: &str = r#"
+game s "Steps" { players 2..3 }
+kind chip { }
+tokens chips of chip total 6 { "chip" x6 }
+zone supply: pile
+zone kept: tableau per player
+place spot camp, ford, hill
+route camp - ford, ford - hill
+counter time per player = 0
+counter streak = 0
+piece pawn per player at camp
+turns by lowest time
+setup {
+  move all c in chips to supply
+}
+let late(p: player) = p.time > 6
+let left(p: player) = 9 - p.time
+
+// Another player's time, then one's own: the same instance when `p` is
+// `me`, so no steps: only the trial can tell.
+action push(p: player, n: 1..3) {
+  advance p.time by n
+  require me.time <= 7 else "you would be too late"
+}
+
+// The pawn moves, then a requirement reads where it is; an `if` on one
+// side; a let read after the change (inlined into the steps).
+action walk(to: spot, hurry: flag) {
+  set me.pawn = to
+  if hurry { advance streak by 1 } else { set streak = 0 }
+  advance me.time by distance(me.pawn, camp) + 1
+  require streak <= 2 else "three hurries in a row"
+  require not late(me) or to == camp else "late walkers go home"
+  require left(me) >= 0 else "out of time"
+}
+
+// A move, then a requirement reading a zone: no steps.
+action take(k: 1..2) {
+  advance me.time by k
+  move first c in supply to me.kept
+  require count(me.kept) <= 3 else "at most three kept"
+}
+
+after action {
+  require me.time <= 9 else "the day ends at 9"
+}
+
+end when all(p in players where p.time >= 8)
+score holding = count(me.kept)
+"#;
+
+#[test]
+fn a_trial_becomes_steps_only_where_they_follow_every_read_and_listings_stay_exact() {
+    let has_steps = |src: &str| -> Vec<(String, bool)> {
+        let r = engine::Program::new(ruleset::check_source(src).ruleset.unwrap());
+        let plan = TrialPlan::new(&r);
+        r.actions.iter().zip(&plan.pre).map(|(a, p)| (a.name.clone(), p.is_some())).collect()
+    };
+    let named = |list: &[(&str, bool)]| list.iter().map(|(n, b)| (n.to_string(), *b)).collect::<Vec<_>>();
+    assert_eq!(
+        has_steps(STEPS),
+        named(&[("push", false), ("walk", true), ("take", false)]),
+        "another key of a written counter, a zone read after a move"
+    );
+    // The fixtures above: a zone the hook reads after a draw or a move
+    // leaves the trial; a counter, a let and a procedure do not.
+    assert_eq!(
+        has_steps(RULES),
+        named(&[
+            ("draw_some", false),
+            ("keep_some", false),
+            ("gamble", false),
+            ("mark", true),
+            ("spend", false),
+            ("wait_at", true),
+        ])
+    );
+    assert_eq!(has_steps(MEMO), named(&[("go", true)]), "a let inlined, an `if` on one side");
+    assert_eq!(has_steps(FLOOR), named(&[("rest", true), ("work", true), ("double", true)]));
+    // Every Thebes action's trial is steps.
+    let thebes = chronoscope_tests::scenario::load("rulesets/thebes/thebes.ruleset");
+    assert!(thebes.trials().pre.iter().all(Option::is_some));
+
+    let checked = ruleset::check_source(STEPS);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    let r = engine::Program::new(checked.ruleset.unwrap());
+    let (mut pushed_self, mut positions) = (0, 0);
+    for players in 2..=3 {
+        for seed in 0..30u64 {
+            let (mut g, _) = Game::new(&r, players, seed).unwrap();
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            while g.current().is_some() {
+                let choices = g.choices();
+                assert_eq!(choices, brute_force_choices(&g), "{players}p seed {seed}");
+                positions += 1;
+                if choices.is_empty() {
+                    break;
+                }
+                let c = &choices[rng.gen_range(0..choices.len())];
+                pushed_self += usize::from(
+                    c.action.index() == 0 && c.args[0] == engine::V::Player(g.current().unwrap()),
+                );
+                g.apply(c).unwrap();
+            }
+        }
+    }
+    assert!(positions > 300, "{positions} positions");
+    assert!(pushed_self > 10, "players pushed their own time {pushed_self} times");
+}

@@ -163,12 +163,14 @@ impl Program {
         }
         let mut program = Program::new(rules);
         let mut next = 0u32;
-        crate::native::roots_mut(&mut program.rules, &mut |e| {
+        let mut wrap = |e: &mut Expr| {
             let span = e.span;
             let inner = std::mem::replace(e, Expr { kind: ExprKind::None, span });
             *e = Expr { kind: ExprKind::Native(next, Box::new(inner)), span };
             next += 1;
-        });
+        };
+        crate::native::roots_mut(&mut program.rules, &mut wrap);
+        crate::native::plan_roots_mut(&mut program.trials, &mut wrap);
         if next as usize != natives.roots.len() {
             return Err(format!("the compiled rules have {} roots, these rules {next}", natives.roots.len()));
         }
@@ -532,6 +534,7 @@ impl<'p> Game<'p> {
                     .map(|m| (m, &passed)),
                 openings: &self.program.trials.openings[id.index()],
                 refused: &refused,
+                pre: self.program.trials.pre[id.index()].as_ref(),
             };
             refused.borrow_mut().clear();
             self.enumerate(&search, &mut frame, &mut args, &mut out);
@@ -578,6 +581,7 @@ impl<'p> Game<'p> {
             monotone,
             openings,
             refused,
+            pre,
         } = *search;
         let depth = args.len();
         if !self.leading(it, plan[depth].iter().map(|i| &action.body.stmts[*i]), frame, broken) {
@@ -609,27 +613,38 @@ impl<'p> Game<'p> {
             {
                 return fails();
             }
+            // The trial's steps on the state as it is, when there are and
+            // they meet no rule error; otherwise the trial itself.
             let legal = !trial || known == Some(true) || {
-                let mut slot = scratch.borrow_mut();
-                let (st, as_game) = slot.get_or_insert_with(|| {
-                    let mut st = self.copy_of_state();
-                    st.journal_from(crate::state::GAME_STATE);
-                    (st, true)
-                });
-                // The trial binds only locals declared after the leading
-                // statements, which the search never reads: it may run on
-                // the search's own frame.
-                let result = match &self.program.trials.prefix[id.index()] {
+                let stepped = pre.and_then(|p| self.holds(it, &p.steps, frame));
+                let result = match stepped {
+                    Some(outcome) => outcome,
                     None => {
-                        if !*as_game {
-                            st.restore_to(&self.state, crate::state::GAME_STATE);
-                        }
-                        self.trial_range(st, action, id, me, frame, start, true)
+                        let mut slot = scratch.borrow_mut();
+                        let (st, as_game) = slot.get_or_insert_with(|| {
+                            let mut st = self.copy_of_state();
+                            st.journal_from(crate::state::GAME_STATE);
+                            (st, true)
+                        });
+                        // The trial binds only locals declared after the leading
+                        // statements, which the search never reads: it may run on
+                        // the search's own frame.
+                        let result = match &self.program.trials.prefix[id.index()] {
+                            None => {
+                                if !*as_game {
+                                    st.restore_to(&self.state, crate::state::GAME_STATE);
+                                }
+                                self.trial_range(st, action, id, me, frame, start, true)
+                            }
+                            // Puts `st` back to the shared part's state itself.
+                            Some(prefix) => {
+                                self.trial_after_prefix(st, action, id, me, frame, start, prefix, shared)
+                            }
+                        };
+                        *as_game = false;
+                        result
                     }
-                    // Puts `st` back to the shared part's state itself.
-                    Some(prefix) => self.trial_after_prefix(st, action, id, me, frame, start, prefix, shared),
                 };
-                *as_game = false;
                 match result {
                     Ok(()) => {
                         if let Some((m, found)) = monotone {
@@ -716,6 +731,37 @@ impl<'p> Game<'p> {
             self.enumerate(search, frame, args, out);
             args.pop();
         }
+    }
+
+    /// What a trial would find, from a precondition's steps
+    /// (`legality::Precondition`) on the state as it is: passing, or
+    /// refused at a requirement (without its reason, as in any trial).
+    /// `None` at a rule error, which the trial then meets and reports.
+    fn holds(&self, it: &Interp, steps: &[legality::Step], frame: &mut Frame) -> Option<Result<(), Fail>> {
+        for step in steps {
+            match step {
+                legality::Step::Bind { slot, value, place } => {
+                    let v = it.eval(value, &self.state, frame).ok()?;
+                    if *place && !matches!(v, V::Place(_)) {
+                        return None;
+                    }
+                    frame.set(*slot, v);
+                }
+                legality::Step::Check { cond, span } => {
+                    if !it.bool(cond, &self.state, frame).ok()? {
+                        return Some(Err(Fail::Illegal { reason: String::new(), span: *span }));
+                    }
+                }
+                legality::Step::Branch { cond, then, otherwise } => {
+                    let branch = if it.bool(cond, &self.state, frame).ok()? { then } else { otherwise };
+                    let outcome = self.holds(it, branch, frame)?;
+                    if outcome.is_err() {
+                        return Some(outcome);
+                    }
+                }
+            }
+        }
+        Some(Ok(()))
     }
 
     /// Run leading `let`s and `require`s on the state as it is: whether
@@ -1468,6 +1514,9 @@ struct Search<'a> {
     /// the values of their parameters at which trials failed there.
     openings: &'a [legality::Opening],
     refused: &'a std::cell::RefCell<Vec<(usize, Vec<V>)>>,
+    /// The trial as steps on the state the search reads
+    /// (`TrialPlan::pre`), when there are.
+    pre: Option<&'a legality::Precondition>,
 }
 
 /// What trials found at a monotone parameter's values so far: by the values

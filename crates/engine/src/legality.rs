@@ -16,6 +16,9 @@
 
 use model::*;
 
+mod pre;
+pub use pre::{Precondition, Step};
+
 /// What a statement or expression touches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Res {
@@ -94,6 +97,9 @@ pub struct TrialPlan {
     /// Per action: the requirements a trial meets first, on the state as
     /// the search reads it (see `Opening`).
     pub openings: Vec<Vec<Opening>>,
+    /// Per action: its trial as steps on the state the search reads
+    /// (`Precondition`), when they can be worked out.
+    pub pre: Vec<Option<Precondition>>,
     /// Per let: it has no parameters and reads nothing that changes after
     /// setup (no zone, no `me`, only counters and pieces that no action,
     /// `after action` or procedure they run writes), so its value is fixed
@@ -156,7 +162,16 @@ impl TrialPlan {
             .map(|(action, (l, (keep, hook_keep)))| a.monotone(action, l, keep, hook_keep))
             .collect();
         let openings = r.actions.iter().zip(&levels).map(|(action, l)| a.openings(action, l)).collect();
-        TrialPlan { levels, at_level, body, hook, constant_lets, set_bounds, prefix, monotone, openings }
+        let pre = r
+            .actions
+            .iter()
+            .zip(levels.iter().zip(body.iter().zip(&hook)))
+            .map(|(action, (l, (keep, hook_keep)))| {
+                let start = l.iter().position(|l| *l == usize::MAX)?;
+                pre::build(&mut a, action, start, keep, hook_keep)
+            })
+            .collect();
+        TrialPlan { levels, at_level, body, hook, constant_lets, set_bounds, prefix, monotone, openings, pre }
     }
 }
 

@@ -158,11 +158,27 @@ pub fn roots_mut(r: &mut Ruleset, f: &mut dyn FnMut(&mut Expr)) {
     }
 }
 
-/// The root expressions worth compiling, in [`roots_mut`]'s order.
+/// Call `f` on every expression of the legality plan's preconditions
+/// (`legality::Precondition`) worth compiling, action by action: after
+/// [`roots_mut`]'s, in the numbering of the compiled roots.
+pub fn plan_roots_mut(plan: &mut crate::legality::TrialPlan, f: &mut dyn FnMut(&mut Expr)) {
+    for p in plan.pre.iter_mut().flatten() {
+        p.exprs_mut(&mut |e| {
+            if worth_compiling(e) {
+                f(e)
+            }
+        });
+    }
+}
+
+/// The root expressions worth compiling: [`roots_mut`]'s, then
+/// [`plan_roots_mut`]'s for the plan made from the rules as written.
 pub fn roots(r: &Ruleset) -> Vec<Expr> {
     let mut copy = r.clone();
     let mut out = Vec::new();
     roots_mut(&mut copy, &mut |e| out.push(e.clone()));
+    let mut plan = crate::legality::TrialPlan::new(r);
+    plan_roots_mut(&mut plan, &mut |e| out.push(e.clone()));
     out
 }
 

@@ -665,43 +665,43 @@ pub enum ExprKind {
     Native(u32, Box<Expr>),
 }
 
-impl Expr {
-    /// Call `f` on each expression directly inside this one, in order (a
-    /// let's body is not inside its call).
-    pub fn for_each_child(&self, mut f: impl FnMut(&Expr)) {
+/// The children of an expression, in order, for `for_each_child` (shared)
+/// and `for_each_child_mut` (mutable): one list for both.
+macro_rules! each_child {
+    ($kind:expr, $f:ident, $iter:ident, $($r:tt)+) => {{
         use ExprKind as K;
-        match &self.kind {
+        match $kind {
             K::Zone { player, index, .. } | K::Counter { player, index, .. } => {
-                player.iter().chain(index.iter()).for_each(|x| f(x));
+                player.$iter().chain(index.$iter()).for_each(|x| $f(x));
             }
-            K::Piece { player, .. } => player.iter().for_each(|x| f(x)),
-            K::Attr { card, .. } => f(card),
+            K::Piece { player, .. } => player.$iter().for_each(|x| $f(x)),
+            K::Attr { card, .. } => $f(card),
             K::MapGet { map, key } => {
-                f(map);
-                f(key);
+                $f(map);
+                $f(key);
             }
             K::Table { keys, .. } | K::Builtin(_, keys) | K::Let { args: keys, .. } | K::PlaceFn(_, keys) => {
-                keys.iter().for_each(f)
+                keys.$iter().for_each($f)
             }
             K::Region(region, start) => {
-                f(start);
-                if let Region::Connected { link, .. } = &**region {
-                    f(link);
+                $f(start);
+                if let Region::Connected { link, .. } = $($r)+ **region {
+                    $f(link);
                 }
             }
             K::Aggregate { value, domain, filter, .. } => {
-                f(domain);
-                value.iter().chain(filter.iter()).for_each(|x| f(x));
+                $f(domain);
+                value.$iter().chain(filter.$iter()).for_each(|x| $f(x));
             }
-            K::Unary(_, x) | K::PlayersFrom(x) | K::Native(_, x) => f(x),
+            K::Unary(_, x) | K::PlayersFrom(x) | K::Native(_, x) => $f(x),
             K::Binary(_, a, b) => {
-                f(a);
-                f(b);
+                $f(a);
+                $f(b);
             }
             K::If(c, a, b) => {
-                f(c);
-                f(a);
-                f(b);
+                $f(c);
+                $f(a);
+                $f(b);
             }
             K::Local(_)
             | K::Me
@@ -717,6 +717,20 @@ impl Expr {
             | K::Tag(_)
             | K::Group(_) => {}
         }
+    }};
+}
+
+impl Expr {
+    /// Call `f` on each expression directly inside this one, in order (a
+    /// let's body is not inside its call).
+    pub fn for_each_child(&self, mut f: impl FnMut(&Expr)) {
+        each_child!(&self.kind, f, iter, &);
+    }
+
+    /// As [`Expr::for_each_child`], with each child mutable: the same
+    /// children in the same order.
+    pub fn for_each_child_mut(&mut self, mut f: impl FnMut(&mut Expr)) {
+        each_child!(&mut self.kind, f, iter_mut, &mut);
     }
 }
 
