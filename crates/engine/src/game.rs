@@ -95,6 +95,9 @@ pub struct Program {
     likeness: Vec<u32>,
     /// Compiled rules (`crate::native`), when built with them.
     natives: Vec<crate::native::NativeFn>,
+    /// Per action, per parameter: its values when they are the same in
+    /// every position (flags, number ranges, the places of a class).
+    fixed_domains: Vec<Vec<Option<Vec<V>>>>,
 }
 
 impl std::ops::Deref for Program {
@@ -144,7 +147,12 @@ impl Program {
                 *names.entry((c.group, c.name.as_str())).or_insert(next)
             })
             .collect();
-        Program { rules, trials, layouts, attr_empty, backs, likeness, natives: Vec::new() }
+        let fixed_domains = rules
+            .actions
+            .iter()
+            .map(|a| a.params.iter().map(|p| fixed_domain(&rules, &p.domain)).collect())
+            .collect();
+        Program { rules, trials, layouts, attr_empty, backs, likeness, natives: Vec::new(), fixed_domains }
     }
 
     /// A program that runs compiled rules (`crate::native`) where the
@@ -482,6 +490,9 @@ impl<'p> Game<'p> {
         let passed = std::cell::RefCell::new(Vec::new());
         let refused = std::cell::RefCell::new(Vec::new());
         let asked = self.state.asks.first().map(|(_, a)| *a);
+        // One frame for every action: each binds a local before it reads
+        // it (the checker sees to that), so none reads another's.
+        let mut frame = Frame::new(Some(me));
         for (id, action) in self.rules.actions.iter().enumerate() {
             let id = ActionId::new(id);
             // While an ask waits, only its action; otherwise only actions
@@ -489,7 +500,8 @@ impl<'p> Game<'p> {
             if asked.map_or(action.asked, |a| a != id) {
                 continue;
             }
-            let domains = match self.domains_in(action, me, Some(memo)) {
+            let fixed = &self.program.fixed_domains[id.index()];
+            let domains = match self.domains_in(action, Some(fixed), me, Some(memo)) {
                 Ok(d) => d,
                 Err(f) => {
                     note_broken(&broken, f);
@@ -514,7 +526,6 @@ impl<'p> Game<'p> {
             let start = levels.iter().position(|l| *l == usize::MAX).unwrap_or(levels.len());
             let (body, hook) = (&self.program.trials.body[id.index()], &self.program.trials.hook[id.index()]);
             let trial = body[start..].iter().any(|k| *k) || hook.iter().any(|k| *k);
-            let mut frame = Frame::new(Some(me));
             let mut args = Vec::with_capacity(domains.len());
             let search = Search {
                 id,
@@ -725,7 +736,7 @@ impl<'p> Game<'p> {
             out.extend(by_value.into_iter().rev().flatten());
             return;
         }
-        for v in &domains[depth] {
+        for v in domains[depth].iter() {
             frame.set(depth, *v);
             args.push(*v);
             self.enumerate(search, frame, args, out);
@@ -834,34 +845,36 @@ impl<'p> Game<'p> {
     /// The values each parameter of an action may take now.
     pub fn domains(&self, action: &Action, me: PlayerId) -> Result<Vec<Vec<V>>, Fail> {
         self.work.set(0);
-        self.domains_in(action, me, None)
+        // The program's fixed values serve an action of its own rules.
+        let own = self.rules.actions.iter().position(|a| std::ptr::eq(a, action));
+        let fixed = own.map(|i| self.program.fixed_domains[i].as_slice());
+        Ok(self.domains_in(action, fixed, me, None)?.into_iter().map(std::borrow::Cow::into_owned).collect())
     }
 
     /// `domains`, within a call that counts its own work; with the game's
-    /// memo when the caller prepared it for this state and `me`.
+    /// memo when the caller prepared it for this state and `me`. Values
+    /// fixed for the ruleset (`fixed`, the program's for this action) are
+    /// borrowed.
     fn domains_in(
         &self,
         action: &Action,
+        fixed: Option<&'p [Option<Vec<V>>]>,
         me: PlayerId,
         memo: Option<&std::cell::RefCell<Memo>>,
-    ) -> Result<Vec<Vec<V>>, Fail> {
+    ) -> Result<Vec<std::borrow::Cow<'p, [V]>>, Fail> {
+        use std::borrow::Cow;
         let it = Interp { memo, ..self.interp(false) };
-        let mut out = Vec::new();
-        for p in &action.params {
-            out.push(match &p.domain {
-                ParamDomain::Type(t) => match t {
-                    Type::Bool => vec![V::Bool(false), V::Bool(true)],
-                    Type::Int { lo: Some(lo), hi: Some(hi) } => (*lo..=*hi).map(V::Int).collect(),
-                    Type::Place(Some(c)) => {
-                        self.rules.classes[*c].places.iter().map(|p| V::Place(*p)).collect()
-                    }
-                    Type::Place(None) => PlaceId::all(self.rules.places.len())
-                        .filter(|p| !self.rules.classes[self.rules.places[*p].class].enumeration)
-                        .map(V::Place)
-                        .collect(),
-                    Type::Player => PlayerId::all(self.layout.players).map(V::Player).collect(),
-                    _ => Vec::new(),
-                },
+        let mut out = Vec::with_capacity(action.params.len());
+        for (k, p) in action.params.iter().enumerate() {
+            if let Some(values) = fixed.and_then(|f| f.get(k)?.as_deref()) {
+                out.push(Cow::Borrowed(values));
+                continue;
+            }
+            out.push(Cow::Owned(match &p.domain {
+                ParamDomain::Type(Type::Player) => {
+                    PlayerId::all(self.layout.players).map(V::Player).collect()
+                }
+                ParamDomain::Type(_) => Vec::new(),
                 // A set's domain here is what it is chosen from; `legal`
                 // lists the sets (`bounded_sets`).
                 ParamDomain::In(e) | ParamDomain::SetOf(e) => {
@@ -872,7 +885,7 @@ impl<'p> Game<'p> {
                     let places = it.places_of(e, &self.state, &mut Frame::new(Some(me)))?;
                     places.into_iter().map(V::Place).collect()
                 }
-            });
+            }));
         }
         Ok(out)
     }
@@ -1142,7 +1155,8 @@ impl<'p> Game<'p> {
         }
         // What the listing worked out on this state serves here too.
         self.memo.borrow_mut().prepare(self.rules.lets.len(), Some(me), self.state.changes);
-        let domains = self.domains_in(action, me, Some(&self.memo))?;
+        let fixed = &self.program.fixed_domains[choice.action.index()];
+        let domains = self.domains_in(action, Some(fixed), me, Some(&self.memo))?;
         for ((p, d), a) in action.params.iter().zip(&domains).zip(&choice.args) {
             let fits = match (&p.domain, a) {
                 (ParamDomain::SetOf(_), V::Set(i)) => {
@@ -1489,7 +1503,7 @@ struct Search<'a> {
     action: &'a Action,
     /// Per number of bound parameters, the leading statements to run.
     plan: &'a [Vec<usize>],
-    domains: &'a [Vec<V>],
+    domains: &'a [std::borrow::Cow<'a, [V]>],
     me: PlayerId,
     /// Whether complete choices must be tried: something after the first
     /// change may refuse them.
@@ -1549,6 +1563,23 @@ struct SharedTrial {
 
 /// Keep the first rule error (not a failing `require`, which only means
 /// "not this choice").
+/// A parameter's values when they are the same in every position: a
+/// flag's, a number range's, the places of a class (or every place outside
+/// enumerations).
+fn fixed_domain(rules: &Ruleset, domain: &ParamDomain) -> Option<Vec<V>> {
+    let ParamDomain::Type(t) = domain else { return None };
+    Some(match t {
+        Type::Bool => vec![V::Bool(false), V::Bool(true)],
+        Type::Int { lo: Some(lo), hi: Some(hi) } => (*lo..=*hi).map(V::Int).collect(),
+        Type::Place(Some(c)) => rules.classes[*c].places.iter().map(|p| V::Place(*p)).collect(),
+        Type::Place(None) => PlaceId::all(rules.places.len())
+            .filter(|p| !rules.classes[rules.places[*p].class].enumeration)
+            .map(V::Place)
+            .collect(),
+        _ => return None,
+    })
+}
+
 fn note_broken(broken: &std::cell::RefCell<Option<Fail>>, f: Fail) {
     if matches!(f, Fail::Rule { .. }) {
         let mut b = broken.borrow_mut();
