@@ -97,8 +97,9 @@ pub struct TrialPlan {
     /// Per action: the requirements a trial meets first, on the state as
     /// the search reads it (see `Opening`).
     pub openings: Vec<Vec<Opening>>,
-    /// Per action: its trial as steps on the state the search reads
-    /// (`Precondition`), when they can be worked out.
+    /// Per action whose choices are tried: its trial as steps on the
+    /// state the search reads (`Precondition`), when they can be worked
+    /// out.
     pub pre: Vec<Option<Precondition>>,
     /// Per let: it has no parameters and reads nothing that changes after
     /// setup (no zone, no `me`, only counters and pieces that no action,
@@ -167,8 +168,10 @@ impl TrialPlan {
             .iter()
             .zip(levels.iter().zip(body.iter().zip(&hook)))
             .map(|(action, (l, (keep, hook_keep)))| {
+                // Only for an action whose choices are tried at all.
                 let start = l.iter().position(|l| *l == usize::MAX)?;
-                pre::build(&mut a, action, start, keep, hook_keep)
+                let tried = keep[start..].iter().chain(hook_keep).any(|k| *k);
+                tried.then(|| pre::build(&mut a, action, start, keep, hook_keep)).flatten()
             })
             .collect();
         TrialPlan { levels, at_level, body, hook, constant_lets, set_bounds, prefix, monotone, openings, pre }
