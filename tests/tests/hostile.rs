@@ -348,3 +348,32 @@ fn regions_over_the_largest_grid_are_walked_once_each_and_stop_at_the_work_limit
     let failed = g.legal().expect_err("2,000 walks of 2,000 places pass the work limit");
     assert!(failed.message().contains("steps"), "{}", failed.message());
 }
+
+#[test]
+fn procedures_that_each_call_the_next_twice_are_planned_without_exponential_work() {
+    // Forty procedures, each calling the next twice: a trial runs 2^40
+    // moves. Writing that trial as steps (`engine::legality::Precondition`)
+    // followed every call and never finished; it gives up past its size
+    // limit, and the action is tried as before (within the work limit).
+    let base = mini();
+    let n = 40;
+    let procs: String =
+        (0..n).map(|i| format!("procedure p{i}() {{ do p{0}()\n do p{0}() }}\n", i + 1)).collect();
+    let text = format!(
+        "{base}\nprocedure p{n}() {{ move all c in me.hand to deck }}\n{procs}\
+         action shuffle_hand() {{\n  advance me.time by 1\n  do p0()\n  require count(deck) >= 0 else \"never\"\n}}\n"
+    );
+    let checked = check_source(&text);
+    assert!(!checked.has_errors(), "{}", chronoscope_tests::render("doubling", &text, &checked));
+    let program = engine::Program::new(checked.ruleset.unwrap());
+    let id = program.actions.iter().position(|a| a.name == "shuffle_hand").unwrap();
+    assert!(program.trials().pre[id].is_none(), "too large to write as steps");
+    let (g, _) = engine::Game::new(&program, 2, 1).unwrap();
+    // The trial itself stops at the work limit: a rule error, not a hang.
+    match g.legal() {
+        Err(engine::Fail::Rule { message, .. }) => {
+            assert!(message.contains("more than 20000000 steps"), "{message}")
+        }
+        other => panic!("expected the work limit's rule error, got {other:?}"),
+    }
+}

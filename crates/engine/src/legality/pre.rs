@@ -75,9 +75,10 @@ impl Precondition {
     }
 }
 
-/// The most expression nodes a precondition may hold: past it, the trial
-/// is kept (a let inlined into itself many times over would cost more
-/// than the trial it spares).
+/// The most statements and expression nodes a precondition may be made
+/// from: past it, the trial is kept (lets inlined many times over would
+/// cost more than the trial they spare, and procedures that call others
+/// twice over would take without end to follow).
 const MAX_NODES: usize = 4096;
 
 /// How deep lets are inlined into one another.
@@ -146,6 +147,9 @@ impl Build<'_, '_> {
     }
 
     fn stmt(&mut self, s: &Stmt, k: usize, out: &mut Vec<Step>) -> Option<()> {
+        // Statements count against the size limit too: procedures calling
+        // procedures twice over would otherwise be followed without end.
+        self.count()?;
         match &s.kind {
             StmtKind::Require { cond, .. } => {
                 let cond = self.read(cond, k)?;
@@ -358,10 +362,7 @@ impl Build<'_, '_> {
     /// its local; a let that reads something written is inlined. `None`
     /// when `e` reads what the steps do not follow.
     fn rewrite(&mut self, e: &mut Expr, depth: usize) -> Option<()> {
-        self.nodes += 1;
-        if self.nodes > MAX_NODES {
-            return None;
-        }
+        self.count()?;
         let mut ok = true;
         e.for_each_child_mut(|x| ok = ok && self.rewrite(x, depth).is_some());
         if !ok {
@@ -405,6 +406,12 @@ impl Build<'_, '_> {
             _ => {}
         }
         Some(())
+    }
+
+    /// One more statement or expression node: `None` past `MAX_NODES`.
+    fn count(&mut self) -> Option<()> {
+        self.nodes += 1;
+        (self.nodes <= MAX_NODES).then_some(())
     }
 
     /// Whether the steps so far changed `r`.
