@@ -493,6 +493,9 @@ impl<'p> Game<'p> {
         // One frame for every action: each binds a local before it reads
         // it (the checker sees to that), so none reads another's.
         let mut frame = Frame::new(Some(me));
+        // The values bound so far, as the search goes down (empty between
+        // actions).
+        let mut args = Vec::new();
         for (id, action) in self.rules.actions.iter().enumerate() {
             let id = ActionId::new(id);
             // While an ask waits, only its action; otherwise only actions
@@ -526,7 +529,6 @@ impl<'p> Game<'p> {
             let start = levels.iter().position(|l| *l == usize::MAX).unwrap_or(levels.len());
             let (body, hook) = (&self.program.trials.body[id.index()], &self.program.trials.hook[id.index()]);
             let trial = body[start..].iter().any(|k| *k) || hook.iter().any(|k| *k);
-            let mut args = Vec::with_capacity(domains.len());
             let search = Search {
                 id,
                 action,
