@@ -151,11 +151,23 @@ fn the_trial_plan_keeps_what_a_later_require_reads_and_drops_the_rest() {
 
 #[test]
 fn pruned_trials_find_exactly_the_choices_a_full_run_allows() {
-    let r = rules();
+    let positions = listings_match_full_runs(&rules(), 2..=3, 40, |_, _| {});
+    assert!(positions > 500, "{positions} positions");
+}
+
+/// Random games of `r` for each player count and seeds `0..seeds`, every
+/// listing held to `brute_force_choices`; `played` sees each choice before
+/// it is applied. How many positions were listed.
+fn listings_match_full_runs(
+    r: &engine::Program,
+    players: std::ops::RangeInclusive<usize>,
+    seeds: u64,
+    mut played: impl FnMut(&Game, &engine::Choice),
+) -> usize {
     let mut positions = 0;
-    for players in 2..=3 {
-        for seed in 0..40u64 {
-            let (mut g, _) = Game::new(&r, players, seed).unwrap();
+    for players in players {
+        for seed in 0..seeds {
+            let (mut g, _) = Game::new(r, players, seed).unwrap();
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             while g.current().is_some() {
                 let choices = g.choices();
@@ -164,11 +176,13 @@ fn pruned_trials_find_exactly_the_choices_a_full_run_allows() {
                 if choices.is_empty() {
                     break;
                 }
-                g.apply(&choices[rng.gen_range(0..choices.len())]).unwrap();
+                let c = &choices[rng.gen_range(0..choices.len())];
+                played(&g, c);
+                g.apply(c).unwrap();
             }
         }
     }
-    assert!(positions > 500, "{positions} positions");
+    positions
 }
 
 /// A let read before and after a change: the search remembers let values
@@ -276,17 +290,7 @@ fn only_a_ceiling_makes_trials_monotone_and_only_a_first_met_requirement_an_open
     let monotone: Vec<Option<usize>> = plan.monotone.iter().map(|m| m.as_ref().map(|m| m.param)).collect();
     assert_eq!(monotone, [None, Some(0), None], "a floor is no ceiling");
     assert!(plan.openings.iter().all(|o| o.is_empty()), "`toll` is called twice");
-    let mut positions = 0;
-    for seed in 0..20u64 {
-        let (mut g, _) = Game::new(&r, 2, seed).unwrap();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        while g.current().is_some() {
-            let choices = g.choices();
-            assert_eq!(choices, brute_force_choices(&g), "seed {seed}");
-            positions += 1;
-            g.apply(&choices[rng.gen_range(0..choices.len())]).unwrap();
-        }
-    }
+    let positions = listings_match_full_runs(&r, 2..=2, 20, |_, _| {});
     assert!(positions > 100, "{positions} positions");
 }
 
@@ -381,26 +385,11 @@ fn a_trial_becomes_steps_only_where_they_follow_every_read_and_listings_stay_exa
     let checked = ruleset::check_source(STEPS);
     assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
     let r = engine::Program::new(checked.ruleset.unwrap());
-    let (mut pushed_self, mut positions) = (0, 0);
-    for players in 2..=3 {
-        for seed in 0..30u64 {
-            let (mut g, _) = Game::new(&r, players, seed).unwrap();
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-            while g.current().is_some() {
-                let choices = g.choices();
-                assert_eq!(choices, brute_force_choices(&g), "{players}p seed {seed}");
-                positions += 1;
-                if choices.is_empty() {
-                    break;
-                }
-                let c = &choices[rng.gen_range(0..choices.len())];
-                pushed_self += usize::from(
-                    c.action.index() == 0 && c.args[0] == engine::V::Player(g.current().unwrap()),
-                );
-                g.apply(c).unwrap();
-            }
-        }
-    }
+    let mut pushed_self = 0;
+    let positions = listings_match_full_runs(&r, 2..=3, 30, |g, c| {
+        pushed_self +=
+            usize::from(c.action.index() == 0 && c.args[0] == engine::V::Player(g.current().unwrap()));
+    });
     assert!(positions > 300, "{positions} positions");
     assert!(pushed_self > 10, "players pushed their own time {pushed_self} times");
 }
