@@ -579,23 +579,8 @@ impl<'p> Game<'p> {
     /// parameter, and drop the whole subtree when one fails. Each complete
     /// choice that survives is tried for real.
     fn enumerate(&self, search: &Search, frame: &mut Frame, args: &mut Vec<V>, out: &mut Vec<Choice>) {
-        let Search {
-            id,
-            action,
-            plan,
-            domains,
-            me,
-            trial,
-            start,
-            scratch,
-            broken,
-            it,
-            shared,
-            monotone,
-            openings,
-            refused,
-            pre,
-        } = *search;
+        let Search { id, action, plan, domains, trial, broken, it, monotone, openings, refused, pre, .. } =
+            *search;
         let depth = args.len();
         if !self.leading(it, plan[depth].iter().map(|i| &action.body.stmts[*i]), frame, broken) {
             return;
@@ -630,35 +615,7 @@ impl<'p> Game<'p> {
             // they meet no rule error; otherwise the trial itself.
             let legal = !trial || known == Some(true) || {
                 let stepped = pre.and_then(|p| self.holds(it, &p.steps, frame));
-                let result = match stepped {
-                    Some(outcome) => outcome,
-                    None => {
-                        let mut slot = scratch.borrow_mut();
-                        let (st, as_game) = slot.get_or_insert_with(|| {
-                            let mut st = self.copy_of_state();
-                            st.journal_from(crate::state::GAME_STATE);
-                            (st, true)
-                        });
-                        // The trial binds only locals declared after the leading
-                        // statements, which the search never reads: it may run on
-                        // the search's own frame.
-                        let result = match &self.program.trials.prefix[id.index()] {
-                            None => {
-                                if !*as_game {
-                                    st.restore_to(&self.state, crate::state::GAME_STATE);
-                                }
-                                self.trial_range(st, action, id, me, frame, start, true)
-                            }
-                            // Puts `st` back to the shared part's state itself.
-                            Some(prefix) => {
-                                self.trial_after_prefix(st, action, id, me, frame, start, prefix, shared)
-                            }
-                        };
-                        *as_game = false;
-                        result
-                    }
-                };
-                match result {
+                match stepped.unwrap_or_else(|| self.trial(search, frame)) {
                     Ok(()) => {
                         if let Some((m, found)) = monotone {
                             found.borrow_mut().push((later(m).to_vec(), true));
@@ -744,6 +701,33 @@ impl<'p> Game<'p> {
             self.enumerate(search, frame, args, out);
             args.pop();
         }
+    }
+
+    /// Try a complete choice (bound in `frame`) on the search's scratch
+    /// copy of the state, put back to what the trial starts from.
+    fn trial(&self, search: &Search, frame: &mut Frame) -> Result<(), Fail> {
+        let Search { id, action, me, start, scratch, shared, .. } = *search;
+        let mut slot = scratch.borrow_mut();
+        let (st, as_game) = slot.get_or_insert_with(|| {
+            let mut st = self.copy_of_state();
+            st.journal_from(crate::state::GAME_STATE);
+            (st, true)
+        });
+        // The trial binds only locals declared after the leading
+        // statements, which the search never reads: it may run on the
+        // search's own frame.
+        let result = match &self.program.trials.prefix[id.index()] {
+            None => {
+                if !*as_game {
+                    st.restore_to(&self.state, crate::state::GAME_STATE);
+                }
+                self.trial_range(st, action, id, me, frame, start, true)
+            }
+            // Puts `st` back to the shared part's state itself.
+            Some(prefix) => self.trial_after_prefix(st, action, id, me, frame, start, prefix, shared),
+        };
+        *as_game = false;
+        result
     }
 
     /// What a trial would find, from a precondition's steps
@@ -847,16 +831,13 @@ impl<'p> Game<'p> {
     /// The values each parameter of an action may take now.
     pub fn domains(&self, action: &Action, me: PlayerId) -> Result<Vec<Vec<V>>, Fail> {
         self.work.set(0);
-        // The program's fixed values serve an action of its own rules.
-        let own = self.rules.actions.iter().position(|a| std::ptr::eq(a, action));
-        let fixed = own.map(|i| self.program.fixed_domains[i].as_slice());
-        Ok(self.domains_in(action, fixed, me, None)?.into_iter().map(std::borrow::Cow::into_owned).collect())
+        Ok(self.domains_in(action, None, me, None)?.into_iter().map(std::borrow::Cow::into_owned).collect())
     }
 
     /// `domains`, within a call that counts its own work; with the game's
     /// memo when the caller prepared it for this state and `me`. Values
-    /// fixed for the ruleset (`fixed`, the program's for this action) are
-    /// borrowed.
+    /// fixed for the ruleset are borrowed from `fixed` (the program's for
+    /// this action) when given.
     fn domains_in(
         &self,
         action: &Action,
@@ -876,7 +857,7 @@ impl<'p> Game<'p> {
                 ParamDomain::Type(Type::Player) => {
                     PlayerId::all(self.layout.players).map(V::Player).collect()
                 }
-                ParamDomain::Type(_) => Vec::new(),
+                ParamDomain::Type(_) => fixed_domain(self.rules, &p.domain).unwrap_or_default(),
                 // A set's domain here is what it is chosen from; `legal`
                 // lists the sets (`bounded_sets`).
                 ParamDomain::In(e) | ParamDomain::SetOf(e) => {
