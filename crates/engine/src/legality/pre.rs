@@ -31,7 +31,7 @@
 
 use model::*;
 
-use super::{Analysis, Res};
+use super::{push_all, Analysis, Res};
 
 /// One step of a precondition, evaluated on the state the search reads
 /// and the search's frame.
@@ -221,11 +221,7 @@ impl Build<'_, '_> {
     }
 
     fn dirty(&mut self, what: &[Res]) {
-        for w in what {
-            if !self.flow.dirty.contains(w) {
-                self.flow.dirty.push(*w);
-            }
-        }
+        push_all(&mut self.flow.dirty, what);
     }
 
     /// An expression of a body whose slots start at `k`, as it reads in
@@ -309,11 +305,7 @@ impl Build<'_, '_> {
         span: Span,
     ) -> Option<Flow> {
         let mut flow = Flow { written: Vec::new(), dirty: then.dirty.clone() };
-        for d in &otherwise.dirty {
-            if !flow.dirty.contains(d) {
-                flow.dirty.push(*d);
-            }
-        }
+        push_all(&mut flow.dirty, &otherwise.dirty);
         for w in then.written.iter().chain(&otherwise.written) {
             if flow.written.iter().any(|x| x.res == w.res) {
                 continue;
