@@ -738,19 +738,19 @@ impl<'p> Game<'p> {
         for step in steps {
             match step {
                 legality::Step::Bind { slot, value, place } => {
-                    let v = it.eval(value, &self.state, frame).ok()?;
+                    let v = self.root_eval(it, value, frame).ok()?;
                     if *place && !matches!(v, V::Place(_)) {
                         return None;
                     }
                     frame.set(*slot, v);
                 }
                 legality::Step::Check { cond, span } => {
-                    if !it.bool(cond, &self.state, frame).ok()? {
+                    if !self.root_bool(it, cond, frame).ok()? {
                         return Some(Err(Fail::Illegal { reason: String::new(), span: *span }));
                     }
                 }
                 legality::Step::Branch { cond, then, otherwise } => {
-                    let branch = if it.bool(cond, &self.state, frame).ok()? { then } else { otherwise };
+                    let branch = if self.root_bool(it, cond, frame).ok()? { then } else { otherwise };
                     let outcome = self.holds(it, branch, frame)?;
                     if outcome.is_err() {
                         return Some(outcome);
@@ -759,6 +759,32 @@ impl<'p> Game<'p> {
             }
         }
         Some(Ok(()))
+    }
+
+    /// A statement's value on the state as it is, as `Interp::eval` finds
+    /// it: a compiled one from its native function straight away (the
+    /// search records no trace, which natives skip).
+    #[inline]
+    fn root_eval(&self, it: &Interp, e: &Expr, frame: &mut Frame) -> Result<V, Box<Fail>> {
+        match &e.kind {
+            ExprKind::Native(i, inner) if it.trace.is_none() => match self.program.natives.get(*i as usize) {
+                Some(native) => native(it, inner, &self.state, frame),
+                None => it.eval(e, &self.state, frame),
+            },
+            _ => it.eval(e, &self.state, frame),
+        }
+    }
+
+    /// A statement's yes/no, as `root_eval` (anything but yes/no goes to
+    /// `Interp::bool`, for its error).
+    #[inline]
+    fn root_bool(&self, it: &Interp, e: &Expr, frame: &mut Frame) -> Result<bool, Box<Fail>> {
+        if let ExprKind::Native(..) = e.kind {
+            if let V::Bool(b) = self.root_eval(it, e, frame)? {
+                return Ok(b);
+            }
+        }
+        it.bool(e, &self.state, frame)
     }
 
     /// Run leading `let`s and `require`s on the state as it is: whether
@@ -774,7 +800,7 @@ impl<'p> Game<'p> {
     ) -> bool {
         for stmt in stmts {
             match &stmt.kind {
-                StmtKind::Require { cond, .. } => match it.bool(cond, &self.state, frame) {
+                StmtKind::Require { cond, .. } => match self.root_bool(it, cond, frame) {
                     Ok(true) => {}
                     Ok(false) => return false,
                     Err(f) => {
@@ -782,7 +808,7 @@ impl<'p> Game<'p> {
                         return false;
                     }
                 },
-                StmtKind::Let { slot, value } => match it.eval(value, &self.state, frame) {
+                StmtKind::Let { slot, value } => match self.root_eval(it, value, frame) {
                     Ok(v) => frame.set(*slot, v),
                     Err(f) => {
                         note_broken(broken, *f);
