@@ -762,25 +762,22 @@ impl<'p> Game<'p> {
     }
 
     /// A statement's value on the state as it is, as `Interp::eval` finds
-    /// it: a compiled one from its native function straight away (the
-    /// search records no trace, which natives skip).
+    /// it: a compiled one through `Interp::native` straight away, past the
+    /// tree walk's dispatch.
     #[inline]
     fn root_eval(&self, it: &Interp, e: &Expr, frame: &mut Frame) -> Result<V, Box<Fail>> {
         match &e.kind {
-            ExprKind::Native(i, inner) if it.trace.is_none() => match self.program.natives.get(*i as usize) {
-                Some(native) => native(it, inner, &self.state, frame),
-                None => it.eval(e, &self.state, frame),
-            },
+            ExprKind::Native(..) => it.native(e, &self.state, frame, <V as crate::interp::AsV>::MODE),
             _ => it.eval(e, &self.state, frame),
         }
     }
 
-    /// A statement's yes/no, as `root_eval` (anything but yes/no goes to
-    /// `Interp::bool`, for its error).
+    /// A statement's yes/no, as `root_eval`. A compiled value other than
+    /// yes/no is read again by `Interp::bool`, for its error.
     #[inline]
     fn root_bool(&self, it: &Interp, e: &Expr, frame: &mut Frame) -> Result<bool, Box<Fail>> {
         if let ExprKind::Native(..) = e.kind {
-            if let V::Bool(b) = self.root_eval(it, e, frame)? {
+            if let V::Bool(b) = it.native(e, &self.state, frame, <bool as crate::interp::AsV>::MODE)? {
                 return Ok(b);
             }
         }

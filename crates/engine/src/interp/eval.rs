@@ -184,7 +184,7 @@ impl Interp<'_> {
     /// Kept out of line: the tree walkers that reach it stay as small as
     /// without compiled rules.
     #[inline(never)]
-    fn native(&self, e: &Expr, st: &State, f: &mut Frame, mode: u8) -> R<V> {
+    pub(crate) fn native(&self, e: &Expr, st: &State, f: &mut Frame, mode: u8) -> R<V> {
         let ExprKind::Native(i, inner) = &e.kind else { return self.eval_node(e, st, f) };
         match self.natives.get(*i as usize) {
             Some(native) if self.trace.is_none() => native(self, inner, st, f),
