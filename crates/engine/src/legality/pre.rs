@@ -51,8 +51,6 @@ pub enum Step {
 #[derive(Clone, Debug)]
 pub struct Precondition {
     pub steps: Vec<Step>,
-    /// The frame slots the steps use: the action's own and those beyond.
-    pub slots: usize,
 }
 
 impl Precondition {
@@ -135,7 +133,7 @@ pub(super) fn build(
             b.stmt(s, base, &mut steps)?;
         }
     }
-    Some(Precondition { steps, slots: b.next })
+    Some(Precondition { steps })
 }
 
 impl Build<'_, '_> {
