@@ -16,6 +16,7 @@ const RULESETS: &[(&str, &str)] = &[
     ("akrotiri", "rulesets/akrotiri/akrotiri.ruleset"),
     // Small generic games, for constructs the games above use little.
     ("fixture_enumerations", "tests/fixtures/valid/enumerations.ruleset"),
+    ("fixture_lets", "tests/fixtures/valid/lets.ruleset"),
     ("fixture_market", "tests/fixtures/valid/market.ruleset"),
     ("fixture_mini", "tests/fixtures/valid/mini.ruleset"),
     ("fixture_reef", "tests/fixtures/valid/reef.ruleset"),

@@ -19,6 +19,7 @@ compiled!(
     archaeology,
     akrotiri,
     fixture_enumerations,
+    fixture_lets,
     fixture_market,
     fixture_mini,
     fixture_reef,

@@ -26,9 +26,17 @@ fn programs(path: &str, natives: &Natives) -> (Program, Program) {
     (Program::new(rules), compiled)
 }
 
+/// What one game played in lockstep came to.
+struct Played {
+    actions: usize,
+    /// Whether it stopped at a rule error (listing the choices, or
+    /// scoring), the same on both programs.
+    rule_error: bool,
+}
+
 /// Play one seeded random game on both programs, comparing after every
-/// action; the number of actions played.
-fn lockstep(path: &str, reference: &Program, compiled: &Program, players: usize, seed: u64) -> usize {
+/// action.
+fn lockstep(path: &str, reference: &Program, compiled: &Program, players: usize, seed: u64) -> Played {
     let (mut a, events_a) = Game::new(reference, players, seed).expect("the game sets up");
     let (mut b, events_b) = Game::new(compiled, players, seed).expect("the game sets up");
     let at = |n: usize| format!("{path}, {players} players, seed {seed}, action {n}");
@@ -36,10 +44,14 @@ fn lockstep(path: &str, reference: &Program, compiled: &Program, players: usize,
     assert_eq!(a.snapshot(), b.snapshot(), "setup differs: {}", at(0));
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
     let mut n = 0;
+    let mut rule_error = false;
     while a.current().is_some() {
         let (la, lb) = (a.legal(), b.legal());
         assert_eq!(la, lb, "legal choices differ: {}", at(n));
-        let Ok(choices) = la else { break };
+        let Ok(choices) = la else {
+            rule_error = true;
+            break;
+        };
         if choices.is_empty() {
             break;
         }
@@ -49,8 +61,9 @@ fn lockstep(path: &str, reference: &Program, compiled: &Program, players: usize,
         assert_eq!(a.snapshot(), b.snapshot(), "positions differ after {choice:?}: {}", at(n));
         n += 1;
     }
-    assert_eq!(a.scores(), b.scores(), "score sheets differ: {}", at(n));
-    n
+    let scores = a.scores();
+    assert_eq!(scores, b.scores(), "score sheets differ: {}", at(n));
+    Played { actions: n, rule_error: rule_error || scores.is_err() }
 }
 
 fn lockstep_many(path: &str, games_per_count: u64) {
@@ -60,7 +73,7 @@ fn lockstep_many(path: &str, games_per_count: u64) {
     let mut actions = 0;
     for players in min..=max {
         for seed in 0..games_per_count {
-            actions += lockstep(path, &reference, &compiled, players, seed);
+            actions += lockstep(path, &reference, &compiled, players, seed).actions;
         }
     }
     assert!(actions > 0, "{path}: no action was played");
@@ -102,6 +115,48 @@ fn compiled_small_generic_games_play_the_same_games_as_the_interpreter() {
     for (path, _) in compiled::ALL.iter().filter(|(p, _)| p.starts_with("tests/fixtures/")) {
         lockstep_many(path, 40);
     }
+}
+
+/// The lets of `lets.ruleset` are worked out in place at their calls
+/// (`generator_inlines_lets_with_parameters_and_calls_the_rest`); where
+/// one reads its table outside the range, the root goes back to the
+/// interpreter, which reports the rule error. Some games must meet it,
+/// and most must not.
+#[test]
+fn compiled_lets_worked_out_in_place_meet_the_interpreters_rule_errors() {
+    let path = "tests/fixtures/valid/lets.ruleset";
+    let (reference, compiled) = programs(path, compiled::natives(path).expect("the fixture is compiled"));
+    let (mut games, mut erred) = (0, 0);
+    for players in 2..=4 {
+        for seed in 0..60 {
+            games += 1;
+            erred += lockstep(path, &reference, &compiled, players, seed).rule_error as usize;
+        }
+    }
+    assert!(erred >= 1 && erred * 2 < games, "{erred} of {games} games met a rule error");
+}
+
+/// A let with parameters whose body the generator compiles whole is
+/// worked out in place at each call; a let without parameters (worked out
+/// once per state by the interpreter's memo) or with a part left to the
+/// interpreter (a region) stays a call of `Interp::call_values`.
+#[test]
+fn generator_inlines_lets_with_parameters_and_calls_the_rest() {
+    let calls = |path: &str, name: &str| {
+        let rules = load(path);
+        let id =
+            rules.lets.iter().position(|l| l.name == name).unwrap_or_else(|| panic!("{path}: no let {name}"));
+        compile::generate(&rules).matches(&format!("it.call_values(LetId::new({id}), ")).count()
+    };
+    let lets = "tests/fixtures/valid/lets.ruleset";
+    for name in ["golds", "weeks_in", "busiest", "behind", "lucky", "reward", "trip", "cost"] {
+        assert_eq!(calls(lets, name), 0, "{name} is called, not worked out in place");
+    }
+    assert!(calls("tests/fixtures/valid/reef.ruleset", "reef_size") > 0, "a region is the interpreter's");
+    assert!(
+        calls("rulesets/thebes/thebes.ruleset", "research_left") > 0,
+        "a let without parameters is called"
+    );
 }
 
 #[test]

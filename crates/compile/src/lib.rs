@@ -27,7 +27,15 @@ use model::*;
 /// exports `NATIVES` for `engine::Program::with_natives`.
 pub fn generate(rules: &Ruleset) -> String {
     let roots = engine::native::roots(rules);
-    let mut g = Gen { r: rules, out: String::new(), label: 0, tables_used: vec![false; rules.tables.len()] };
+    let mut g = Gen {
+        r: rules,
+        out: String::new(),
+        label: 0,
+        tables_used: vec![false; rules.tables.len()],
+        inlinable: vec![None; rules.lets.len()],
+        gave_up: false,
+        depth: 0,
+    };
     let mut body = String::new();
     for (i, e) in roots.iter().enumerate() {
         let code = g.val(e, &[], &Env::default());
@@ -61,10 +69,15 @@ pub fn generate(rules: &Ruleset) -> String {
 }
 
 /// What the generated code knows about locals: slots bound by an
-/// aggregate it runs natively hold a component in a Rust variable.
+/// aggregate it runs natively hold a component in a Rust variable; in the
+/// body of a let inlined at its call (`inline`), every local is a Rust
+/// variable (`vals`: the arguments, and the values aggregates bind), since
+/// the frame `f` is the root's, not the let's.
 #[derive(Clone, Default)]
 struct Env {
     cards: Vec<(usize, String)>,
+    vals: Vec<(usize, String)>,
+    inline: bool,
 }
 
 impl Env {
@@ -77,7 +90,24 @@ impl Env {
         e.cards.push((slot, var));
         e
     }
+
+    fn val(&self, slot: usize) -> Option<&str> {
+        self.vals.iter().rev().find(|(s, _)| *s == slot).map(|(_, v)| v.as_str())
+    }
+
+    fn with_val(&self, slot: usize, code: String) -> Env {
+        let mut e = self.clone();
+        e.vals.push((slot, code));
+        e
+    }
 }
+
+/// The largest let body (in expression nodes) inlined at its calls.
+const INLINE_NODES: usize = 48;
+
+/// How deep inlined lets may nest (lets never recurse; a bound all the
+/// same).
+const INLINE_DEPTH: usize = 4;
 
 struct Gen<'r> {
     r: &'r Ruleset,
@@ -86,6 +116,21 @@ struct Gen<'r> {
     /// For unique labels and variables.
     label: usize,
     tables_used: Vec<bool>,
+    /// Per let: whether its calls inline its body (worked out on first
+    /// call).
+    inlinable: Vec<Option<bool>>,
+    /// Set when code for an inlined body meets a part it leaves to the
+    /// interpreter: such a let is called, not inlined.
+    gave_up: bool,
+    /// Inlined bodies open at this point of generation.
+    depth: usize,
+}
+
+/// How many expression nodes `e` has.
+fn nodes(e: &Expr) -> usize {
+    let mut n = 1;
+    e.for_each_child(|c| n += nodes(c));
+    n
 }
 
 /// Code reaching the sub-expression at `path` from the root `e`.
@@ -109,9 +154,26 @@ impl Gen<'_> {
         format!("{stem}{}", self.label)
     }
 
-    /// The interpreter's value, number or yes/no for the part at `path`.
-    fn fallback(path: &[usize], mode: &str) -> String {
-        format!("it.{mode}({}, st, f)?", path_code(path))
+    /// The interpreter's value, number or yes/no for the part at `path`,
+    /// where the generated code meets a value it does not expect. Inside an
+    /// inlined let the part has no path from the root and its locals are
+    /// not in `f`: the whole root goes to the interpreter ([`Gen::escape`]).
+    fn fallback(path: &[usize], mode: &str, env: &Env) -> String {
+        if env.inline {
+            format!("return Ok({})", Self::escape())
+        } else {
+            format!("it.{mode}({}, st, f)?", path_code(path))
+        }
+    }
+
+    /// The interpreter's value for a construct the generator leaves to it
+    /// (as [`Gen::fallback`]); an inlined body that needs one is not
+    /// inlined.
+    fn interpreted(&mut self, path: &[usize], mode: &str, env: &Env) -> String {
+        if env.inline {
+            self.gave_up = true;
+        }
+        Self::fallback(path, mode, env)
     }
 
     /// The constants every root may read: tags and attributes per
@@ -179,12 +241,12 @@ impl Gen<'_> {
             ExprKind::Int(n) => format!("V::Int({n}i64)"),
             ExprKind::Bool(b) => format!("V::Bool({b})"),
             ExprKind::None => "V::None".into(),
-            ExprKind::Local(s) => match env.card(*s) {
-                Some(var) => format!("V::Card({var})"),
-                None => format!("f.get({s})"),
-            },
+            ExprKind::Local(s) => self.local(*s, path, env),
             ExprKind::Me => {
-                format!("match f.me {{ Some(p) => V::Player(p), None => {} }}", Self::fallback(path, "eval"))
+                format!(
+                    "match f.me {{ Some(p) => V::Player(p), None => {} }}",
+                    Self::fallback(path, "eval", env)
+                )
             }
             ExprKind::PlayerCount => "V::Int(it.lay.players as i64)".into(),
             ExprKind::Place(p) => format!("V::Place(PlaceId::new({}))", p.index()),
@@ -194,13 +256,13 @@ impl Gen<'_> {
             ExprKind::Option(id) => match &self.r.options[*id].value {
                 Value::Int(n) => format!("V::Int({n}i64)"),
                 Value::Bool(b) => format!("V::Bool({b})"),
-                _ => Self::fallback(path, "eval"),
+                _ => self.interpreted(path, "eval", env),
             },
             ExprKind::Group(g) => format!("V::Zone(it.lay.group(GroupId::new({})))", g.index()),
             ExprKind::Zone { .. } => format!("V::Zone({})", self.zone(e, path, env)),
             ExprKind::Counter { .. } => match self.counter(e, path, env) {
                 Some(inst) => format!("st.counters[{inst}]"),
-                None => Self::fallback(path, "eval"),
+                None => self.interpreted(path, "eval", env),
             },
             ExprKind::Piece { piece, player } => {
                 let (p, _) = self.owner(player, path, env);
@@ -217,9 +279,10 @@ impl Gen<'_> {
                 let b = self.val(b, &sub(path, 2), env);
                 format!("if {c} {{ {a} }} else {{ {b} }}")
             }
-            ExprKind::Aggregate { func: Aggregate::First, .. } => {
-                self.aggregate(e, path, env).unwrap_or_else(|| Self::fallback(path, "eval"))
-            }
+            ExprKind::Aggregate { func: Aggregate::First, .. } => match self.aggregate(e, path, env) {
+                Some(code) => code,
+                None => self.interpreted(path, "eval", env),
+            },
             ExprKind::Aggregate { func: Aggregate::Any | Aggregate::All, .. } => {
                 format!("V::Bool({})", self.boolean(e, path, env))
             }
@@ -234,7 +297,21 @@ impl Gen<'_> {
             ExprKind::Unary(UnaryOp::Not, _) | ExprKind::Binary(..) => {
                 format!("V::Bool({})", self.boolean(e, path, env))
             }
-            _ => Self::fallback(path, "eval"),
+            _ => self.interpreted(path, "eval", env),
+        }
+    }
+
+    /// A local's value: a Rust variable where the generated code binds it,
+    /// else the frame's slot.
+    fn local(&mut self, slot: usize, path: &[usize], env: &Env) -> String {
+        if let Some(var) = env.card(slot) {
+            format!("V::Card({var})")
+        } else if let Some(code) = env.val(slot) {
+            code.to_string()
+        } else if env.inline {
+            self.interpreted(path, "eval", env)
+        } else {
+            format!("f.get({slot})")
         }
     }
 
@@ -342,17 +419,60 @@ impl Gen<'_> {
     }
 
     fn call(&mut self, id: LetId, args: &[Expr], path: &[usize], env: &Env) -> String {
+        if self.depth < INLINE_DEPTH && self.inlinable(id) {
+            // The body with the arguments in variables: no frame, no memo
+            // (the let is cheaper to work out than to look up). The work it
+            // counts is the call's, as `Interp::call_values` counts it.
+            let (mut code, names) = self.bind_parts(args, path, env, "V");
+            let body = self.inline_body(id, names);
+            write!(code, "it.spend(1, {})?; {body} }}", span_code(self.r.lets[id].body.span)).unwrap();
+            return code;
+        }
         let (mut code, names) = self.bind_parts(args, path, env, "V");
         write!(code, "it.call_values(LetId::new({}), &[{}], st, f)? }}", id.index(), names.join(", "))
             .unwrap();
         code
     }
 
+    /// Code of let `id`'s body with its parameters in the variables
+    /// `args`.
+    fn inline_body(&mut self, id: LetId, args: Vec<String>) -> String {
+        let env = Env { cards: Vec::new(), vals: args.into_iter().enumerate().collect(), inline: true };
+        self.depth += 1;
+        let code = self.val(&self.r.lets[id].body, &[], &env);
+        self.depth -= 1;
+        code
+    }
+
+    /// Whether calls of let `id` inline its body: a let with parameters
+    /// (one without is worked out once, `Interp::call_values`) whose body
+    /// has at most `INLINE_NODES` nodes, all generated natively. Its
+    /// aggregates run at every call: a compiled loop over a zone costs
+    /// less than a memo lookup for the zones the bundled games keep.
+    fn inlinable(&mut self, id: LetId) -> bool {
+        if let Some(known) = self.inlinable[id.index()] {
+            return known;
+        }
+        let l = &self.r.lets[id];
+        let mut ok = !l.params.is_empty() && nodes(&l.body) <= INLINE_NODES;
+        if ok {
+            // Generate it once to see that nothing is left to the
+            // interpreter (the code is thrown away).
+            let outer = std::mem::replace(&mut self.gave_up, false);
+            let names = (0..l.params.len()).map(|i| format!("arg{i}")).collect();
+            self.inline_body(id, names);
+            ok = !self.gave_up;
+            self.gave_up = outer;
+        }
+        self.inlinable[id.index()] = Some(ok);
+        ok
+    }
+
     // ----------------------------------------------------------- numbers
 
     fn int(&mut self, e: &Expr, path: &[usize], env: &Env) -> String {
         use BinaryOp as B;
-        let fb = Self::fallback(path, "int");
+        let fb = Self::fallback(path, "int", env);
         let from_v =
             |v: String, fb: &str| format!("(match {v} {{ V::Int(n) => n, V::None => 0, _ => {fb} }})");
         match &e.kind {
@@ -428,17 +548,17 @@ impl Gen<'_> {
                 ..
             } => match self.aggregate(e, path, env) {
                 Some(code) => from_v(code, &fb),
-                None => fb,
+                None => self.interpreted(path, "int", env),
             },
-            _ => fb,
+            _ => self.interpreted(path, "int", env),
         }
     }
 
     fn table(&mut self, table: TableId, keys: &[Expr], path: &[usize], env: &Env) -> String {
-        let fb = Self::fallback(path, "int");
+        let fb = Self::fallback(path, "int", env);
         let t = &self.r.tables[table];
         if t.dims.iter().any(|d| d.class.is_some()) || keys.len() != t.dims.len() {
-            return fb;
+            return self.interpreted(path, "int", env);
         }
         if !self.tables_used[table.index()] {
             self.tables_used[table.index()] = true;
@@ -486,7 +606,7 @@ impl Gen<'_> {
 
     fn boolean(&mut self, e: &Expr, path: &[usize], env: &Env) -> String {
         use BinaryOp as B;
-        let fb = Self::fallback(path, "bool");
+        let fb = Self::fallback(path, "bool", env);
         match &e.kind {
             ExprKind::Bool(b) => b.to_string(),
             ExprKind::Binary(B::And, a, b) => {
@@ -521,11 +641,14 @@ impl Gen<'_> {
             ExprKind::Binary(B::Has, a, b) if self.r.tags.len() <= 64 => {
                 let t = match b.kind {
                     ExprKind::Tag(t) => format!("{}u32", t.index()),
-                    ExprKind::Local(s) => format!(
-                        "(match f.get({s}) {{ V::Tag(t) => t.index() as u32, _ => return Ok({}) }})",
-                        Self::escape()
-                    ),
-                    _ => return fb,
+                    ExprKind::Local(s) => {
+                        let v = self.local(s, &sub(path, 1), env);
+                        format!(
+                            "(match {v} {{ V::Tag(t) => t.index() as u32, _ => return Ok({}) }})",
+                            Self::escape()
+                        )
+                    }
+                    _ => return self.interpreted(path, "bool", env),
                 };
                 match a.kind {
                     ExprKind::Local(s) if env.card(s).is_some() => {
@@ -554,10 +677,10 @@ impl Gen<'_> {
             ExprKind::Aggregate { func: Aggregate::Any | Aggregate::All, .. } => {
                 match self.aggregate(e, path, env) {
                     Some(code) => format!("(match {code} {{ V::Bool(b) => b, _ => {fb} }})"),
-                    None => fb,
+                    None => self.interpreted(path, "bool", env),
                 }
             }
-            _ => fb,
+            _ => self.interpreted(path, "bool", env),
         }
     }
 
@@ -606,13 +729,13 @@ impl Gen<'_> {
                 len = "places.len()".into();
                 item = format!("let {item_var} = places[i]; ");
                 bind = format!("V::Place({item_var})");
-                inner_env = env.clone();
+                inner_env = if env.inline { env.with_val(var, bind.clone()) } else { env.clone() };
             }
             ExprKind::Players => {
                 len = "it.lay.players".into();
                 item = format!("let {item_var} = st.player_at(&V::Players, i); ");
                 bind = item_var.clone();
-                inner_env = env.clone();
+                inner_env = if env.inline { env.with_val(var, bind.clone()) } else { env.clone() };
             }
             _ => return None,
         }
@@ -624,9 +747,14 @@ impl Gen<'_> {
         });
         let filter_code = filter.as_ref().map(|x| self.boolean(x, &sub(path, k), &inner_env));
         let mut code = format!(
-            "({label}: {{ {head}let len = {len}; it.spend(len as u64, {})?; let mut count = 0i64; let mut sum = 0i64; let mut best: Option<i64> = None; for i in 0..len {{ {item}f.set({var}, {bind}); ",
+            "({label}: {{ {head}let len = {len}; it.spend(len as u64, {})?; let mut count = 0i64; let mut sum = 0i64; let mut best: Option<i64> = None; for i in 0..len {{ {item}",
             span_code(domain.span)
         );
+        // The interpreter's parts of the value and the filter read the
+        // local in the frame; an inlined let's body keeps it in a variable.
+        if !env.inline {
+            write!(code, "f.set({var}, {bind}); ").unwrap();
+        }
         if let Some(flt) = filter_code {
             write!(code, "let pass: bool = {flt}; ").unwrap();
             match func {
@@ -637,7 +765,7 @@ impl Gen<'_> {
             code.push_str("if !pass { continue; } ");
         }
         if *func == Aggregate::First {
-            write!(code, "break {label} f.get({var}); ").unwrap();
+            write!(code, "break {label} {bind}; ").unwrap();
         }
         code.push_str("count += 1; ");
         if let Some(v) = value_code {
