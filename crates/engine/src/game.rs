@@ -478,7 +478,9 @@ impl<'p> Game<'p> {
                 span: self.rules.game.span,
             });
         }
-        let mut out = Vec::new();
+        // Room for a usual turn's choices at once, rather than growing by
+        // doubling from one.
+        let mut out = Vec::with_capacity(16);
         // Trials run on one copy of the state (made at the first), put back
         // before each to what that trial starts from.
         let scratch = std::cell::RefCell::new(None);
@@ -681,18 +683,27 @@ impl<'p> Game<'p> {
         if let Some((m, found)) = monotone.filter(|(m, _)| m.param == depth) {
             let p = m.param;
             // Largest first, so that a value passing its trial spares the
-            // trials of the smaller ones; listed smallest first as always.
+            // trials of the smaller ones; listed smallest first as always:
+            // the runs of choices per value, found in the reverse order,
+            // are put in order in place (the whole reversed, then each run).
             found.borrow_mut().clear();
-            let mut by_value = Vec::with_capacity(domains[p].len());
+            let base = out.len();
+            let mut ends = Vec::with_capacity(domains[p].len());
             for v in domains[p].iter().rev() {
                 frame.set(depth, *v);
                 args.push(*v);
-                let mut these = Vec::new();
-                self.enumerate(search, frame, args, &mut these);
+                self.enumerate(search, frame, args, out);
                 args.pop();
-                by_value.push(these);
+                ends.push(out.len() - base);
             }
-            out.extend(by_value.into_iter().rev().flatten());
+            let found_here = &mut out[base..];
+            found_here.reverse();
+            let total = found_here.len();
+            let mut start = 0;
+            for end in ends.iter().rev().skip(1).map(|e| total - e).chain([total]) {
+                found_here[start..end].reverse();
+                start = end;
+            }
             return;
         }
         for v in domains[depth].iter() {
