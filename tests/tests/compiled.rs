@@ -159,6 +159,28 @@ fn generator_inlines_lets_with_parameters_and_calls_the_rest() {
     );
 }
 
+/// An action whose trial the engine writes as steps
+/// (`legality::Precondition`) gets the steps compiled as one function;
+/// an action without steps gets none.
+#[test]
+fn generator_compiles_each_actions_steps_as_one_function() {
+    let preconditions = |path: &str| {
+        let code = compile::generate(&load(path));
+        let start = code.find("preconditions: &[").expect("the natives list their preconditions");
+        code[start..].lines().next().unwrap_or_default().to_string()
+    };
+    assert!(
+        preconditions("tests/fixtures/valid/lets.ruleset").contains("&[Some(pre_0), None]"),
+        "take has steps, rest has none"
+    );
+    let thebes = preconditions("rulesets/thebes/thebes.ruleset");
+    assert_eq!(
+        thebes.matches("Some(pre_").count(),
+        load("rulesets/thebes/thebes.ruleset").actions.len(),
+        "{thebes}"
+    );
+}
+
 #[test]
 fn compiled_rules_are_refused_for_other_rules() {
     let natives = compiled::natives("rulesets/thebes/thebes.ruleset").expect("Thebes is compiled");

@@ -35,6 +35,7 @@ pub fn generate(rules: &Ruleset) -> String {
         inlinable: vec![None; rules.lets.len()],
         gave_up: false,
         depth: 0,
+        unit: Unit::Root,
     };
     let mut body = String::new();
     for (i, e) in roots.iter().enumerate() {
@@ -44,6 +45,24 @@ pub fn generate(rules: &Ruleset) -> String {
             "fn root_{i}(it: &Interp<'_>, e: &Expr, st: &State, f: &mut Frame) -> R<V> {{\n    let _ = (&it, &e, &st, &f);\n    Ok({code})\n}}\n"
         )
         .unwrap();
+    }
+    // Each action's precondition as one function, where every part of it
+    // compiles.
+    let plan = engine::legality::TrialPlan::new(rules);
+    g.unit = Unit::Precondition;
+    let mut pres = Vec::new();
+    for (i, pre) in plan.pre.iter().enumerate() {
+        match pre.as_ref().and_then(|p| g.precondition(&p.steps)) {
+            Some(code) => {
+                writeln!(
+                    body,
+                    "fn pre_{i}(it: &Interp<'_>, st: &State, f: &mut Frame) -> R<Option<Result<(), Span>>> {{\n    let _ = (&it, &st, &f);\n{code}    Ok(Some(Ok(())))\n}}\n"
+                )
+                .unwrap();
+                pres.push(format!("Some(pre_{i})"));
+            }
+            None => pres.push("None".into()),
+        }
     }
     let mut out = String::new();
     writeln!(
@@ -57,9 +76,10 @@ pub fn generate(rules: &Ruleset) -> String {
     let list: Vec<String> = (0..roots.len()).map(|i| format!("root_{i}")).collect();
     writeln!(
         out,
-        "pub static NATIVES: Natives = Natives {{ fingerprint: 0x{:016x}, roots: &[{}] }};\n",
+        "pub static NATIVES: Natives = Natives {{ fingerprint: 0x{:016x}, roots: &[{}], preconditions: &[{}] }};\n",
         engine::native::fingerprint(rules),
-        list.join(", ")
+        list.join(", "),
+        pres.join(", ")
     )
     .unwrap();
     out.push_str(&g.constants());
@@ -70,14 +90,20 @@ pub fn generate(rules: &Ruleset) -> String {
 
 /// What the generated code knows about locals: slots bound by an
 /// aggregate it runs natively hold a component in a Rust variable; in the
-/// body of a let inlined at its call (`inline`), every local is a Rust
+/// body of a let inlined at its call (`own_locals`), every local is a Rust
 /// variable (`vals`: the arguments, and the values aggregates bind), since
 /// the frame `f` is the root's, not the let's.
 #[derive(Clone, Default)]
 struct Env {
     cards: Vec<(usize, String)>,
     vals: Vec<(usize, String)>,
-    inline: bool,
+    own_locals: bool,
+    /// Whether a part left to the interpreter leaves the whole function
+    /// (`Gen::escape`) rather than evaluating that part: in an inlined
+    /// let's body (its parts have no path from the root) and in a
+    /// precondition's function (which has no root). Such a part met while
+    /// generating is noted in `Gen::gave_up`.
+    escapes: bool,
 }
 
 impl Env {
@@ -124,6 +150,18 @@ struct Gen<'r> {
     gave_up: bool,
     /// Inlined bodies open at this point of generation.
     depth: usize,
+    /// The kind of function being generated.
+    unit: Unit,
+}
+
+/// The functions the generator writes.
+#[derive(Clone, Copy, PartialEq)]
+enum Unit {
+    /// A root expression's value (`engine::native::NativeFn`).
+    Root,
+    /// An action's precondition, all its steps in one function
+    /// (`engine::native::PreFn`).
+    Precondition,
 }
 
 /// How many expression nodes `e` has.
@@ -158,22 +196,22 @@ impl Gen<'_> {
     /// where the generated code meets a value it does not expect. Inside an
     /// inlined let the part has no path from the root and its locals are
     /// not in `f`: the whole root goes to the interpreter ([`Gen::escape`]).
-    fn fallback(path: &[usize], mode: &str, env: &Env) -> String {
-        if env.inline {
-            format!("return Ok({})", Self::escape())
+    fn fallback(&self, path: &[usize], mode: &str, env: &Env) -> String {
+        if env.escapes {
+            self.escape()
         } else {
             format!("it.{mode}({}, st, f)?", path_code(path))
         }
     }
 
     /// The interpreter's value for a construct the generator leaves to it
-    /// (as [`Gen::fallback`]); an inlined body that needs one is not
-    /// inlined.
+    /// (as [`Gen::fallback`]); an inlined body or a precondition that needs
+    /// one is not generated.
     fn interpreted(&mut self, path: &[usize], mode: &str, env: &Env) -> String {
-        if env.inline {
+        if env.escapes {
             self.gave_up = true;
         }
-        Self::fallback(path, mode, env)
+        self.fallback(path, mode, env)
     }
 
     /// The constants every root may read: tags and attributes per
@@ -245,7 +283,7 @@ impl Gen<'_> {
             ExprKind::Me => {
                 format!(
                     "match f.me {{ Some(p) => V::Player(p), None => {} }}",
-                    Self::fallback(path, "eval", env)
+                    self.fallback(path, "eval", env)
                 )
             }
             ExprKind::PlayerCount => "V::Int(it.lay.players as i64)".into(),
@@ -308,7 +346,7 @@ impl Gen<'_> {
             format!("V::Card({var})")
         } else if let Some(code) = env.val(slot) {
             code.to_string()
-        } else if env.inline {
+        } else if env.own_locals {
             self.interpreted(path, "eval", env)
         } else {
             format!("f.get({slot})")
@@ -324,35 +362,38 @@ impl Gen<'_> {
             }
         }
         let v = self.val(card, path, env);
-        format!("(match {v} {{ V::Card(c) => c, _ => return Ok({}) }})", Self::escape())
+        format!("(match {v} {{ V::Card(c) => c, _ => {} }})", self.escape())
     }
 
-    /// Leave the whole root to the interpreter, from inside code that
-    /// cannot go on (a value of an unexpected kind where a component,
-    /// player, place or zone must be): used as `return Ok(..)` of the root
-    /// function, it evaluates the root again with the interpreter, which
-    /// gives its value or its error (expressions change nothing, so
-    /// evaluating again is safe).
-    fn escape() -> &'static str {
-        "it.eval(e, st, f)?"
+    /// Leave the whole function, from inside code that cannot go on (a
+    /// value of an unexpected kind where a component, player, place or
+    /// zone must be): a statement that returns. A root function evaluates
+    /// its root again with the interpreter, which gives its value or its
+    /// error (expressions change nothing, so evaluating again is safe); a
+    /// precondition's function gives up, and the search runs the trial.
+    fn escape(&self) -> String {
+        match self.unit {
+            Unit::Root => "return Ok(it.eval(e, st, f)?)".into(),
+            Unit::Precondition => "return Ok(None)".into(),
+        }
     }
 
     /// A player given by `e` as code of a `PlayerId`.
     fn player(&mut self, e: &Expr, path: &[usize], env: &Env) -> String {
         match e.kind {
             ExprKind::Me => {
-                format!("(match f.me {{ Some(p) => p, None => return Ok({}) }})", Self::escape())
+                format!("(match f.me {{ Some(p) => p, None => {} }})", self.escape())
             }
             _ => {
                 let v = self.val(e, path, env);
-                format!("(match {v} {{ V::Player(p) => p, _ => return Ok({}) }})", Self::escape())
+                format!("(match {v} {{ V::Player(p) => p, _ => {} }})", self.escape())
             }
         }
     }
 
     fn place(&mut self, e: &Expr, path: &[usize], env: &Env) -> String {
         let v = self.val(e, path, env);
-        format!("(match {v} {{ V::Place(p) => p, _ => return Ok({}) }})", Self::escape())
+        format!("(match {v} {{ V::Place(p) => p, _ => {} }})", self.escape())
     }
 
     /// The owner of a zone or counter, as code of an `Option<PlayerId>`,
@@ -375,8 +416,8 @@ impl Gen<'_> {
                         let class = self.r.zones[*zone].index.map_or(usize::MAX, |c| c.index());
                         let place = self.place(q, &sub(path, k), env);
                         format!(
-                            "Some({{ let q = {place}; if it.r.places[q].class != ClassId::new({class}) {{ return Ok({}); }} q }})",
-                            Self::escape()
+                            "Some({{ let q = {place}; if it.r.places[q].class != ClassId::new({class}) {{ {}; }} q }})",
+                            self.escape()
                         )
                     }
                     None => "None".into(),
@@ -386,7 +427,7 @@ impl Gen<'_> {
             ExprKind::Group(g) => format!("it.lay.group(GroupId::new({}))", g.index()),
             _ => {
                 let v = self.val(e, path, env);
-                format!("(match {v} {{ V::Zone(z) => z, _ => return Ok({}) }})", Self::escape())
+                format!("(match {v} {{ V::Zone(z) => z, _ => {} }})", self.escape())
             }
         }
     }
@@ -434,10 +475,54 @@ impl Gen<'_> {
         code
     }
 
+    /// The body of a precondition's function: its steps in order, each
+    /// value bound in the frame as the search's evaluation of the steps
+    /// binds it (`Game::holds`); `None` when a part is left to the
+    /// interpreter (the search then evaluates the steps one by one).
+    fn precondition(&mut self, steps: &[engine::legality::Step]) -> Option<String> {
+        self.gave_up = false;
+        let env = Env { escapes: true, ..Env::default() };
+        let code = self.steps(steps, &env);
+        (!self.gave_up).then_some(code)
+    }
+
+    fn steps(&mut self, steps: &[engine::legality::Step], env: &Env) -> String {
+        use engine::legality::Step;
+        let mut code = String::new();
+        for step in steps {
+            match step {
+                Step::Bind { slot, value, place } => {
+                    let v = self.val(value, &[], env);
+                    // A piece's new place must be a place: the trial would
+                    // stop with a rule error, which the trial reports.
+                    let check =
+                        if *place { "if !matches!(v, V::Place(_)) { return Ok(None); } " } else { "" };
+                    writeln!(code, "    {{ let v: V = {v}; {check}f.set({slot}, v); }}").unwrap();
+                }
+                Step::Check { cond, span } => {
+                    let c = self.boolean(cond, &[], env);
+                    writeln!(code, "    if !{c} {{ return Ok(Some(Err({}))); }}", span_code(*span)).unwrap();
+                }
+                Step::Branch { cond, then, otherwise } => {
+                    let c = self.boolean(cond, &[], env);
+                    let then = self.steps(then, env);
+                    let otherwise = self.steps(otherwise, env);
+                    writeln!(code, "    if {c} {{\n{then}    }} else {{\n{otherwise}    }}").unwrap();
+                }
+            }
+        }
+        code
+    }
+
     /// Code of let `id`'s body with its parameters in the variables
     /// `args`.
     fn inline_body(&mut self, id: LetId, args: Vec<String>) -> String {
-        let env = Env { cards: Vec::new(), vals: args.into_iter().enumerate().collect(), inline: true };
+        let env = Env {
+            cards: Vec::new(),
+            vals: args.into_iter().enumerate().collect(),
+            own_locals: true,
+            escapes: true,
+        };
         self.depth += 1;
         let code = self.val(&self.r.lets[id].body, &[], &env);
         self.depth -= 1;
@@ -472,7 +557,7 @@ impl Gen<'_> {
 
     fn int(&mut self, e: &Expr, path: &[usize], env: &Env) -> String {
         use BinaryOp as B;
-        let fb = Self::fallback(path, "int", env);
+        let fb = self.fallback(path, "int", env);
         let from_v =
             |v: String, fb: &str| format!("(match {v} {{ V::Int(n) => n, V::None => 0, _ => {fb} }})");
         match &e.kind {
@@ -555,7 +640,7 @@ impl Gen<'_> {
     }
 
     fn table(&mut self, table: TableId, keys: &[Expr], path: &[usize], env: &Env) -> String {
-        let fb = Self::fallback(path, "int", env);
+        let fb = self.fallback(path, "int", env);
         let t = &self.r.tables[table];
         if t.dims.iter().any(|d| d.class.is_some()) || keys.len() != t.dims.len() {
             return self.interpreted(path, "int", env);
@@ -606,7 +691,7 @@ impl Gen<'_> {
 
     fn boolean(&mut self, e: &Expr, path: &[usize], env: &Env) -> String {
         use BinaryOp as B;
-        let fb = Self::fallback(path, "bool", env);
+        let fb = self.fallback(path, "bool", env);
         match &e.kind {
             ExprKind::Bool(b) => b.to_string(),
             ExprKind::Binary(B::And, a, b) => {
@@ -643,10 +728,7 @@ impl Gen<'_> {
                     ExprKind::Tag(t) => format!("{}u32", t.index()),
                     ExprKind::Local(s) => {
                         let v = self.local(s, &sub(path, 1), env);
-                        format!(
-                            "(match {v} {{ V::Tag(t) => t.index() as u32, _ => return Ok({}) }})",
-                            Self::escape()
-                        )
+                        format!("(match {v} {{ V::Tag(t) => t.index() as u32, _ => {} }})", self.escape())
                     }
                     _ => return self.interpreted(path, "bool", env),
                 };
@@ -729,13 +811,13 @@ impl Gen<'_> {
                 len = "places.len()".into();
                 item = format!("let {item_var} = places[i]; ");
                 bind = format!("V::Place({item_var})");
-                inner_env = if env.inline { env.with_val(var, bind.clone()) } else { env.clone() };
+                inner_env = if env.own_locals { env.with_val(var, bind.clone()) } else { env.clone() };
             }
             ExprKind::Players => {
                 len = "it.lay.players".into();
                 item = format!("let {item_var} = st.player_at(&V::Players, i); ");
                 bind = item_var.clone();
-                inner_env = if env.inline { env.with_val(var, bind.clone()) } else { env.clone() };
+                inner_env = if env.own_locals { env.with_val(var, bind.clone()) } else { env.clone() };
             }
             _ => return None,
         }
@@ -752,7 +834,7 @@ impl Gen<'_> {
         );
         // The interpreter's parts of the value and the filter read the
         // local in the frame; an inlined let's body keeps it in a variable.
-        if !env.inline {
+        if !env.own_locals {
             write!(code, "f.set({var}, {bind}); ").unwrap();
         }
         if let Some(flt) = filter_code {

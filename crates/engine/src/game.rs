@@ -95,6 +95,9 @@ pub struct Program {
     likeness: Vec<u32>,
     /// Compiled rules (`crate::native`), when built with them.
     natives: Vec<crate::native::NativeFn>,
+    /// Per action, its compiled precondition (`Natives::preconditions`);
+    /// empty without compiled rules.
+    preconditions: Vec<Option<crate::native::PreFn>>,
     /// Per action, per parameter: its values when they are the same in
     /// every position (flags, number ranges, the places of a class).
     fixed_domains: Vec<Vec<Option<Vec<V>>>>,
@@ -152,7 +155,17 @@ impl Program {
             .iter()
             .map(|a| a.params.iter().map(|p| fixed_domain(&rules, &p.domain)).collect())
             .collect();
-        Program { rules, trials, layouts, attr_empty, backs, likeness, natives: Vec::new(), fixed_domains }
+        Program {
+            rules,
+            trials,
+            layouts,
+            attr_empty,
+            backs,
+            likeness,
+            natives: Vec::new(),
+            preconditions: Vec::new(),
+            fixed_domains,
+        }
     }
 
     /// A program that runs compiled rules (`crate::native`) where the
@@ -182,7 +195,15 @@ impl Program {
         if next as usize != natives.roots.len() {
             return Err(format!("the compiled rules have {} roots, these rules {next}", natives.roots.len()));
         }
+        if natives.preconditions.len() != program.rules.actions.len() {
+            return Err(format!(
+                "the compiled rules have {} preconditions, these rules {} actions",
+                natives.preconditions.len(),
+                program.rules.actions.len()
+            ));
+        }
         program.natives = natives.roots.to_vec();
+        program.preconditions = natives.preconditions.to_vec();
         Ok(program)
     }
 
@@ -616,7 +637,13 @@ impl<'p> Game<'p> {
             // The trial's steps on the state as it is, when there are and
             // they meet no rule error; otherwise the trial itself.
             let legal = !trial || known == Some(true) || {
-                let stepped = pre.and_then(|p| self.holds(it, &p.steps, frame));
+                let stepped = pre.and_then(|p| match self.program.preconditions.get(id.index()) {
+                    Some(Some(native)) if it.trace.is_none() => native(it, &self.state, frame)
+                        .ok()
+                        .flatten()
+                        .map(|r| r.map_err(|span| Fail::Illegal { reason: String::new(), span })),
+                    _ => self.holds(it, &p.steps, frame),
+                });
                 match stepped.unwrap_or_else(|| self.trial(search, frame)) {
                     Ok(()) => {
                         if let Some((m, found)) = monotone {

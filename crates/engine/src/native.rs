@@ -49,6 +49,14 @@ pub fn map_get(it: &Interp<'_>, c: ComponentId, slot: usize, p: PlaceId) -> i64 
 /// replaces), in the frame and state given.
 pub type NativeFn = for<'a, 'e> fn(&Interp<'a>, &'e Expr, &State, &mut Frame) -> R<V>;
 
+/// A compiled precondition (`legality::Precondition`): all of an action's
+/// steps in one function, on the state and the search's frame (the
+/// parameters bound). What `Game::holds` finds: `Some(Ok(()))` when every
+/// check holds, `Some(Err(span))` when the check of the `require` at
+/// `span` fails first; `None` (or a rule error) when the steps meet
+/// something they leave to the trial, which the search then runs.
+pub type PreFn = for<'a> fn(&Interp<'a>, &State, &mut Frame) -> R<Option<Result<(), Span>>>;
+
 /// The compiled rules of one ruleset, as generated code exports them.
 pub struct Natives {
     /// [`fingerprint`] of the rules they were generated from: a program
@@ -56,6 +64,9 @@ pub struct Natives {
     pub fingerprint: u64,
     /// One per root, in the order of [`roots_mut`].
     pub roots: &'static [NativeFn],
+    /// One per action: its precondition compiled whole, where the
+    /// generator compiled every part of it.
+    pub preconditions: &'static [Option<PreFn>],
 }
 
 /// A fingerprint of a checked ruleset: FNV-1a over its full debug form
