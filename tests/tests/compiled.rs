@@ -160,18 +160,22 @@ fn generator_inlines_lets_with_parameters_and_calls_the_rest() {
 }
 
 /// An action whose trial the engine writes as steps
-/// (`legality::Precondition`) gets the steps compiled as one function;
-/// an action without steps gets none.
+/// (`legality::Precondition`) gets the steps compiled as one function,
+/// and so do the leading statements the search runs once some parameters
+/// are bound; an action without steps gets none, and a number of bound
+/// parameters with no leading statement none.
 #[test]
-fn generator_compiles_each_actions_steps_as_one_function() {
+fn generator_compiles_each_actions_steps_and_leading_statements_as_one_function() {
     let preconditions = |path: &str| {
         let code = compile::generate(&load(path));
         let start = code.find("preconditions: &[").expect("the natives list their preconditions");
         code[start..].lines().next().unwrap_or_default().to_string()
     };
+    let lets = preconditions("tests/fixtures/valid/lets.ruleset");
+    assert!(lets.contains("preconditions: &[Some(pre_0), None]"), "take has steps, rest has none: {lets}");
     assert!(
-        preconditions("tests/fixtures/valid/lets.ruleset").contains("&[Some(pre_0), None]"),
-        "take has steps, rest has none"
+        lets.contains("leading: &[&[None, Some(lead_0_1)], &[Some(lead_1_0)]]"),
+        "take's first require once its card is bound, rest's before any parameter: {lets}"
     );
     let thebes = preconditions("rulesets/thebes/thebes.ruleset");
     assert_eq!(

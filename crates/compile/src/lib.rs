@@ -64,6 +64,28 @@ pub fn generate(rules: &Ruleset) -> String {
             None => pres.push("None".into()),
         }
     }
+    // The leading statements of each action, per number of parameters
+    // bound, as one function each.
+    g.unit = Unit::Leading;
+    let mut leads = Vec::new();
+    for (a, levels) in plan.at_level.iter().enumerate() {
+        let mut row = Vec::new();
+        for (depth, stmts) in levels.iter().enumerate() {
+            let stmts: Vec<&Stmt> = stmts.iter().map(|k| &rules.actions[a].body.stmts[*k]).collect();
+            match g.leading(&stmts) {
+                Some(code) => {
+                    writeln!(
+                        body,
+                        "fn lead_{a}_{depth}(it: &Interp<'_>, st: &State, f: &mut Frame) -> R<Option<bool>> {{\n    let _ = (&it, &st, &f);\n{code}    Ok(Some(true))\n}}\n"
+                    )
+                    .unwrap();
+                    row.push(format!("Some(lead_{a}_{depth})"));
+                }
+                None => row.push("None".into()),
+            }
+        }
+        leads.push(format!("&[{}]", row.join(", ")));
+    }
     let mut out = String::new();
     writeln!(
         out,
@@ -76,10 +98,11 @@ pub fn generate(rules: &Ruleset) -> String {
     let list: Vec<String> = (0..roots.len()).map(|i| format!("root_{i}")).collect();
     writeln!(
         out,
-        "pub static NATIVES: Natives = Natives {{ fingerprint: 0x{:016x}, roots: &[{}], preconditions: &[{}] }};\n",
+        "pub static NATIVES: Natives = Natives {{ fingerprint: 0x{:016x}, roots: &[{}], preconditions: &[{}], leading: &[{}] }};\n",
         engine::native::fingerprint(rules),
         list.join(", "),
-        pres.join(", ")
+        pres.join(", "),
+        leads.join(", ")
     )
     .unwrap();
     out.push_str(&g.constants());
@@ -162,6 +185,9 @@ enum Unit {
     /// An action's precondition, all its steps in one function
     /// (`engine::native::PreFn`).
     Precondition,
+    /// The leading statements the search runs once some parameters are
+    /// bound (`engine::native::LeadFn`).
+    Leading,
 }
 
 /// How many expression nodes `e` has.
@@ -374,7 +400,7 @@ impl Gen<'_> {
     fn escape(&self) -> String {
         match self.unit {
             Unit::Root => "return Ok(it.eval(e, st, f)?)".into(),
-            Unit::Precondition => "return Ok(None)".into(),
+            Unit::Precondition | Unit::Leading => "return Ok(None)".into(),
         }
     }
 
@@ -484,6 +510,30 @@ impl Gen<'_> {
         let env = Env { escapes: true, ..Env::default() };
         let code = self.steps(steps, &env);
         (!self.gave_up).then_some(code)
+    }
+
+    /// The body of a function running leading statements (`require`s
+    /// and `let`s on the unchanged state, as `Game::leading` runs them):
+    /// `Some(false)` at the first requirement that fails; `None` when a
+    /// part is left to the interpreter, or there is nothing to run.
+    fn leading(&mut self, stmts: &[&Stmt]) -> Option<String> {
+        self.gave_up = false;
+        let env = Env { escapes: true, ..Env::default() };
+        let mut code = String::new();
+        for stmt in stmts {
+            match &stmt.kind {
+                StmtKind::Require { cond, .. } => {
+                    let c = self.boolean(cond, &[], &env);
+                    writeln!(code, "    if !{c} {{ return Ok(Some(false)); }}").unwrap();
+                }
+                StmtKind::Let { slot, value } => {
+                    let v = self.val(value, &[], &env);
+                    writeln!(code, "    {{ let v: V = {v}; f.set({slot}, v); }}").unwrap();
+                }
+                _ => {}
+            }
+        }
+        (!self.gave_up && !code.is_empty()).then_some(code)
     }
 
     fn steps(&mut self, steps: &[engine::legality::Step], env: &Env) -> String {

@@ -98,6 +98,9 @@ pub struct Program {
     /// Per action, its compiled precondition (`Natives::preconditions`);
     /// empty without compiled rules.
     preconditions: Vec<Option<crate::native::PreFn>>,
+    /// Per action, per number of parameters bound, its compiled leading
+    /// statements (`Natives::leading`); empty without compiled rules.
+    leading: Vec<Vec<Option<crate::native::LeadFn>>>,
     /// Per action, per parameter: its values when they are the same in
     /// every position (flags, number ranges, the places of a class).
     fixed_domains: Vec<Vec<Option<Vec<V>>>>,
@@ -164,6 +167,7 @@ impl Program {
             likeness,
             natives: Vec::new(),
             preconditions: Vec::new(),
+            leading: Vec::new(),
             fixed_domains,
         }
     }
@@ -195,15 +199,17 @@ impl Program {
         if next as usize != natives.roots.len() {
             return Err(format!("the compiled rules have {} roots, these rules {next}", natives.roots.len()));
         }
-        if natives.preconditions.len() != program.rules.actions.len() {
+        let actions = program.rules.actions.len();
+        if natives.preconditions.len() != actions || natives.leading.len() != actions {
             return Err(format!(
-                "the compiled rules have {} preconditions, these rules {} actions",
+                "the compiled rules have {} preconditions and {} lists of leading statements, these rules {actions} actions",
                 natives.preconditions.len(),
-                program.rules.actions.len()
+                natives.leading.len(),
             ));
         }
         program.natives = natives.roots.to_vec();
         program.preconditions = natives.preconditions.to_vec();
+        program.leading = natives.leading.iter().map(|l| l.to_vec()).collect();
         Ok(program)
     }
 
@@ -605,7 +611,19 @@ impl<'p> Game<'p> {
         let Search { id, action, plan, domains, trial, broken, it, monotone, openings, refused, pre, .. } =
             *search;
         let depth = args.len();
-        if !self.leading(it, plan[depth].iter().map(|i| &action.body.stmts[*i]), frame, broken) {
+        let native = match self.program.leading.get(id.index()).and_then(|l| l.get(depth)) {
+            Some(Some(lead)) if it.trace.is_none() => lead(it, &self.state, frame),
+            _ => Ok(None),
+        };
+        let pass = match native {
+            Ok(Some(pass)) => pass,
+            Err(f) => {
+                note_broken(broken, *f);
+                false
+            }
+            Ok(None) => self.leading(it, plan[depth].iter().map(|i| &action.body.stmts[*i]), frame, broken),
+        };
+        if !pass {
             return;
         }
         if depth == domains.len() {

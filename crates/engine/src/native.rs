@@ -20,7 +20,7 @@ pub use crate::interp::{Fail, Frame, Interp, R};
 pub use crate::state::{State, ZoneInst, V};
 pub use model::{
     Aggregate, BinaryOp, ClassId, ComponentId, CounterId, Expr, ExprKind, GroupId, LetId, PieceId, PlaceId,
-    PlayerId, Ruleset, Span, StmtKind, TagId, UnaryOp, Value, ZoneId,
+    PlayerId, Ruleset, Span, Stmt, StmtKind, TagId, UnaryOp, Value, ZoneId,
 };
 
 /// `x / y` as the interpreter divides (rounding down, saturating); `None`
@@ -57,6 +57,14 @@ pub type NativeFn = for<'a, 'e> fn(&Interp<'a>, &'e Expr, &State, &mut Frame) ->
 /// something they leave to the trial, which the search then runs.
 pub type PreFn = for<'a> fn(&Interp<'a>, &State, &mut Frame) -> R<Option<Result<(), Span>>>;
 
+/// Compiled leading statements (the `require`s and `let`s the search
+/// runs once an action's first parameters are bound,
+/// `TrialPlan::at_level`): `Some(true)` when every requirement holds,
+/// `Some(false)` at the first that fails, a rule error as the
+/// interpreter's; `None` when they meet something they leave to the
+/// interpreter, which then runs them.
+pub type LeadFn = for<'a> fn(&Interp<'a>, &State, &mut Frame) -> R<Option<bool>>;
+
 /// The compiled rules of one ruleset, as generated code exports them.
 pub struct Natives {
     /// [`fingerprint`] of the rules they were generated from: a program
@@ -67,6 +75,10 @@ pub struct Natives {
     /// One per action: its precondition compiled whole, where the
     /// generator compiled every part of it.
     pub preconditions: &'static [Option<PreFn>],
+    /// Per action, per number of parameters bound: its leading
+    /// statements compiled whole, where there are and every part
+    /// compiled.
+    pub leading: &'static [&'static [Option<LeadFn>]],
 }
 
 /// A fingerprint of a checked ruleset: FNV-1a over its full debug form
