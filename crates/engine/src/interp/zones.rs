@@ -22,7 +22,9 @@ impl Interp<'_> {
         if cards.is_empty() {
             return Ok(());
         }
-        let mut sources = Vec::with_capacity(cards.len());
+        // Where each came from, for the events only.
+        let recording = self.events.is_some();
+        let mut sources = Vec::with_capacity(if recording { cards.len() } else { 0 });
         for &c in cards {
             let src = find(st, c)
                 .ok_or_else(|| Box::new(Fail::Rule { message: "component is nowhere".into(), span }))?;
@@ -32,7 +34,9 @@ impl Interp<'_> {
             } else {
                 st.zone_mut(src).remove(slot);
             }
-            sources.push(src);
+            if recording {
+                sources.push(src);
+            }
         }
         let kind = self.lay.zone_kind(self.r, dest);
         match (kind, pos) {
