@@ -52,17 +52,8 @@ pub fn generate(rules: &Ruleset) -> String {
     g.unit = Unit::Precondition;
     let mut pres = Vec::new();
     for (i, pre) in plan.pre.iter().enumerate() {
-        match pre.as_ref().and_then(|p| g.precondition(&p.steps)) {
-            Some(code) => {
-                writeln!(
-                    body,
-                    "fn pre_{i}(it: &Interp<'_>, st: &State, f: &mut Frame) -> R<Option<Result<(), Span>>> {{\n    let _ = (&it, &st, &f);\n{code}    Ok(Some(Ok(())))\n}}\n"
-                )
-                .unwrap();
-                pres.push(format!("Some(pre_{i})"));
-            }
-            None => pres.push("None".into()),
-        }
+        let code = pre.as_ref().and_then(|p| g.precondition(&p.steps));
+        pres.push(function(&mut body, &format!("pre_{i}"), "Option<Result<(), Span>>", code, "Some(Ok(()))"));
     }
     // The leading statements of each action, per number of parameters
     // bound, as one function each.
@@ -72,17 +63,8 @@ pub fn generate(rules: &Ruleset) -> String {
         let mut row = Vec::new();
         for (depth, stmts) in levels.iter().enumerate() {
             let stmts: Vec<&Stmt> = stmts.iter().map(|k| &rules.actions[a].body.stmts[*k]).collect();
-            match g.leading(&stmts) {
-                Some(code) => {
-                    writeln!(
-                        body,
-                        "fn lead_{a}_{depth}(it: &Interp<'_>, st: &State, f: &mut Frame) -> R<Option<bool>> {{\n    let _ = (&it, &st, &f);\n{code}    Ok(Some(true))\n}}\n"
-                    )
-                    .unwrap();
-                    row.push(format!("Some(lead_{a}_{depth})"));
-                }
-                None => row.push("None".into()),
-            }
+            let code = g.leading(&stmts);
+            row.push(function(&mut body, &format!("lead_{a}_{depth}"), "Option<bool>", code, "Some(true)"));
         }
         leads.push(format!("&[{}]", row.join(", ")));
     }
@@ -109,6 +91,19 @@ pub fn generate(rules: &Ruleset) -> String {
     out.push_str(&g.out);
     out.push_str(&body);
     out
+}
+
+/// Write function `name` (on the state and the search's frame, giving
+/// `R<ret>`) of the statements `code` then `Ok(end)` into `out`, when
+/// there is code; its entry in a list of the natives (`None` without).
+fn function(out: &mut String, name: &str, ret: &str, code: Option<String>, end: &str) -> String {
+    let Some(code) = code else { return "None".into() };
+    writeln!(
+        out,
+        "fn {name}(it: &Interp<'_>, st: &State, f: &mut Frame) -> R<{ret}> {{\n    let _ = (&it, &st, &f);\n{code}    Ok({end})\n}}\n"
+    )
+    .unwrap();
+    format!("Some({name})")
 }
 
 /// What the generated code knows about locals: slots bound by an
