@@ -163,8 +163,9 @@ struct Gen<'r> {
     /// Per let: whether its calls inline its body (worked out on first
     /// call).
     inlinable: Vec<Option<bool>>,
-    /// Set when code for an inlined body meets a part it leaves to the
-    /// interpreter: such a let is called, not inlined.
+    /// Set when code where fallbacks escape meets a part it leaves to the
+    /// interpreter: such a let is called, not inlined; such steps or
+    /// leading statements get no function.
     gave_up: bool,
     /// Inlined bodies open at this point of generation.
     depth: usize,
@@ -214,9 +215,10 @@ impl Gen<'_> {
     }
 
     /// The interpreter's value, number or yes/no for the part at `path`,
-    /// where the generated code meets a value it does not expect. Inside an
-    /// inlined let the part has no path from the root and its locals are
-    /// not in `f`: the whole root goes to the interpreter ([`Gen::escape`]).
+    /// where the generated code meets a value it does not expect. Where
+    /// fallbacks escape (an inlined let, whose parts have no path from the
+    /// root; a function of steps or statements, which has no root), the
+    /// whole function leaves instead ([`Gen::escape`]).
     fn fallback(&self, path: &[usize], mode: &str, env: &Env) -> String {
         if env.escapes {
             self.escape()
@@ -391,7 +393,8 @@ impl Gen<'_> {
     /// zone must be): a statement that returns. A root function evaluates
     /// its root again with the interpreter, which gives its value or its
     /// error (expressions change nothing, so evaluating again is safe); a
-    /// precondition's function gives up, and the search runs the trial.
+    /// function of steps or leading statements gives no answer, and the
+    /// search runs the trial or the statements with the interpreter.
     fn escape(&self) -> String {
         match self.unit {
             Unit::Root => "return Ok(it.eval(e, st, f)?)".into(),

@@ -608,22 +608,9 @@ impl<'p> Game<'p> {
     /// parameter, and drop the whole subtree when one fails. Each complete
     /// choice that survives is tried for real.
     fn enumerate(&self, search: &Search, frame: &mut Frame, args: &mut Vec<V>, out: &mut Vec<Choice>) {
-        let Search { id, action, plan, domains, trial, broken, it, monotone, openings, refused, pre, .. } =
-            *search;
+        let Search { id, action, domains, trial, broken, monotone, openings, refused, pre, .. } = *search;
         let depth = args.len();
-        let native = match self.program.leading.get(id.index()).and_then(|l| l.get(depth)) {
-            Some(Some(lead)) if it.trace.is_none() => lead(it, &self.state, frame),
-            _ => Ok(None),
-        };
-        let pass = match native {
-            Ok(Some(pass)) => pass,
-            Err(f) => {
-                note_broken(broken, *f);
-                false
-            }
-            Ok(None) => self.leading(it, plan[depth].iter().map(|i| &action.body.stmts[*i]), frame, broken),
-        };
-        if !pass {
+        if !self.lead(search, depth, frame) {
             return;
         }
         if depth == domains.len() {
@@ -655,13 +642,7 @@ impl<'p> Game<'p> {
             // The trial's steps on the state as it is, when there are and
             // they meet no rule error; otherwise the trial itself.
             let legal = !trial || known == Some(true) || {
-                let stepped = pre.and_then(|p| match self.program.preconditions.get(id.index()) {
-                    Some(Some(native)) if it.trace.is_none() => native(it, &self.state, frame)
-                        .ok()
-                        .flatten()
-                        .map(|r| r.map_err(|span| Fail::Illegal { reason: String::new(), span })),
-                    _ => self.holds(it, &p.steps, frame),
-                });
+                let stepped = pre.and_then(|p| self.stepped(search, p, frame));
                 match stepped.unwrap_or_else(|| self.trial(search, frame)) {
                     Ok(()) => {
                         if let Some((m, found)) = monotone {
@@ -784,6 +765,46 @@ impl<'p> Game<'p> {
         };
         *as_game = false;
         result
+    }
+
+    /// Run the leading statements of the search's action once `depth`
+    /// parameters are bound: their compiled function where there is one
+    /// and it gives an answer, else `leading`. Whether every requirement
+    /// holds.
+    fn lead(&self, search: &Search, depth: usize, frame: &mut Frame) -> bool {
+        let Search { id, action, plan, it, broken, .. } = *search;
+        let native = match self.program.leading.get(id.index()).and_then(|l| l.get(depth)) {
+            Some(Some(lead)) if it.trace.is_none() => lead(it, &self.state, frame),
+            _ => Ok(None),
+        };
+        match native {
+            Ok(Some(pass)) => pass,
+            Err(f) => {
+                note_broken(broken, *f);
+                false
+            }
+            Ok(None) => self.leading(it, plan[depth].iter().map(|i| &action.body.stmts[*i]), frame, broken),
+        }
+    }
+
+    /// What a trial would find, from the action's precondition: its
+    /// compiled function where there is one, else its steps one by one
+    /// (`holds`). `None` when they give no answer (a rule error, or a
+    /// part the function leaves to the interpreter).
+    fn stepped(
+        &self,
+        search: &Search,
+        pre: &legality::Precondition,
+        frame: &mut Frame,
+    ) -> Option<Result<(), Fail>> {
+        let it = search.it;
+        match self.program.preconditions.get(search.id.index()) {
+            Some(Some(native)) if it.trace.is_none() => native(it, &self.state, frame)
+                .ok()
+                .flatten()
+                .map(|r| r.map_err(|span| Fail::Illegal { reason: String::new(), span })),
+            _ => self.holds(it, &pre.steps, frame),
+        }
     }
 
     /// What a trial would find, from a precondition's steps
