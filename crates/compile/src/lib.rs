@@ -484,18 +484,18 @@ impl Gen<'_> {
     }
 
     fn call(&mut self, id: LetId, args: &[Expr], path: &[usize], env: &Env) -> String {
-        if self.depth < INLINE_DEPTH && self.inlinable(id) {
+        let inline = self.depth < INLINE_DEPTH && self.inlinable(id);
+        let (mut code, names) = self.bind_parts(args, path, env, "V");
+        if inline {
             // The body with the arguments in variables: no frame, no memo
             // (the let is cheaper to work out than to look up). The work it
             // counts is the call's, as `Interp::call_values` counts it.
-            let (mut code, names) = self.bind_parts(args, path, env, "V");
             let body = self.inline_body(id, names);
             write!(code, "it.spend(1, {})?; {body} }}", span_code(self.r.lets[id].body.span)).unwrap();
-            return code;
+        } else {
+            write!(code, "it.call_values(LetId::new({}), &[{}], st, f)? }}", id.index(), names.join(", "))
+                .unwrap();
         }
-        let (mut code, names) = self.bind_parts(args, path, env, "V");
-        write!(code, "it.call_values(LetId::new({}), &[{}], st, f)? }}", id.index(), names.join(", "))
-            .unwrap();
         code
     }
 
