@@ -15,6 +15,7 @@ const RULESETS: &[(&str, &str)] = &[
     ("archaeology", "rulesets/archaeology/archaeology.ruleset"),
     ("akrotiri", "rulesets/akrotiri/akrotiri.ruleset"),
     // Small generic games, for constructs the games above use little.
+    ("fixture_effects", "tests/fixtures/valid/effects.ruleset"),
     ("fixture_enumerations", "tests/fixtures/valid/enumerations.ruleset"),
     ("fixture_lets", "tests/fixtures/valid/lets.ruleset"),
     ("fixture_market", "tests/fixtures/valid/market.ruleset"),

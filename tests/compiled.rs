@@ -18,6 +18,7 @@ compiled!(
     grabrauber,
     archaeology,
     akrotiri,
+    fixture_effects,
     fixture_enumerations,
     fixture_lets,
     fixture_market,

@@ -37,6 +37,19 @@ struct Played {
 /// Play one seeded random game on both programs, comparing after every
 /// action.
 fn lockstep(path: &str, reference: &Program, compiled: &Program, players: usize, seed: u64) -> Played {
+    lockstep_with(path, reference, compiled, players, seed, &mut |_, _, _| {})
+}
+
+/// `lockstep`, calling `each` on the two games and the legal choices
+/// before every action.
+fn lockstep_with(
+    path: &str,
+    reference: &Program,
+    compiled: &Program,
+    players: usize,
+    seed: u64,
+    each: &mut dyn FnMut(&Game, &Game, &[engine::Choice]),
+) -> Played {
     let (mut a, events_a) = Game::new(reference, players, seed).expect("the game sets up");
     let (mut b, events_b) = Game::new(compiled, players, seed).expect("the game sets up");
     let at = |n: usize| format!("{path}, {players} players, seed {seed}, action {n}");
@@ -55,6 +68,7 @@ fn lockstep(path: &str, reference: &Program, compiled: &Program, players: usize,
         if choices.is_empty() {
             break;
         }
+        each(&a, &b, &choices);
         let choice = &choices[rng.gen_range(0..choices.len())];
         let (ea, eb) = (a.apply(choice), b.apply(choice));
         assert_eq!(ea, eb, "applying {choice:?} differs: {}", at(n));
@@ -136,6 +150,47 @@ fn compiled_lets_worked_out_in_place_meet_the_interpreters_rule_errors() {
     assert!(erred >= 1 && erred * 2 < games, "{erred} of {games} games met a rule error");
 }
 
+/// The effects of `effects.ruleset` use every kind of statement, and the
+/// compiled backend runs each action's body, the procedures, setup and
+/// `after action` as its own code (`Natives::actions` and the rest). In
+/// lockstep games, before each random choice, every legal choice and
+/// every `buy` of every component (refused ones included) is applied to
+/// copies of both games: each must come out the same (the same events,
+/// or the same refusal or rule error, and the same position after). Some
+/// buys must be refused at the `require` after the body's first change,
+/// which the compiled body reaches, and some legal sales must meet the
+/// rule error of a full row in the middle of the action.
+#[test]
+fn compiled_effects_change_the_state_as_the_interpreters_and_refuse_alike() {
+    let path = "tests/fixtures/valid/effects.ruleset";
+    let (reference, compiled) = programs(path, compiled::natives(path).expect("the fixture is compiled"));
+    let buy = reference.actions.iter().position(|a| a.name == "buy").expect("the fixture has buy");
+    let components = reference.components.len();
+    let (mut applied, mut refused_late, mut full) = (0, 0, 0);
+    let mut try_each = |a: &Game, b: &Game, legal: &[engine::Choice]| {
+        let buys = (0..components).map(|c| {
+            engine::Choice::new(model::ActionId::new(buy), vec![engine::V::Card(model::ComponentId::new(c))])
+        });
+        for choice in legal.iter().cloned().chain(buys) {
+            let (mut a, mut b) = (a.clone(), b.clone());
+            let (ra, rb) = (a.apply(&choice), b.apply(&choice));
+            applied += 1;
+            let message = ra.as_ref().err().map(|f| f.message().to_string()).unwrap_or_default();
+            refused_late += message.contains("three cards") as usize;
+            full += message.contains("is full") as usize;
+            assert_eq!(ra, rb, "applying {choice:?} differs");
+            assert_eq!(a.snapshot(), b.snapshot(), "positions differ after {choice:?}");
+        }
+    };
+    for players in 2..=4 {
+        for seed in 0..40 {
+            lockstep_with(path, &reference, &compiled, players, seed, &mut try_each);
+        }
+    }
+    assert!(refused_late > 0, "no buy was refused after the body's first change ({applied} applied)");
+    assert!(full > 0, "no sale met a full row ({applied} applied)");
+}
+
 /// A let with parameters whose body the generator compiles whole is
 /// worked out in place at each call; a let without parameters (worked out
 /// once per state by the interpreter's memo) or with a part left to the
@@ -183,6 +238,38 @@ fn generator_compiles_each_actions_steps_and_leading_statements_as_one_function(
         load("rulesets/thebes/thebes.ruleset").actions.len(),
         "{thebes}"
     );
+}
+
+/// Every statement list becomes a function: setup, each procedure, each
+/// action, `after action`. A `move`, `set`, `advance`, loop, branch or
+/// procedure call is the function's own code; a `draw` or `shuffle` is
+/// left to the interpreter, one statement at a time.
+#[test]
+fn generator_compiles_every_statement_list_as_one_function() {
+    let path = "tests/fixtures/valid/effects.ruleset";
+    let rules = load(path);
+    let code = compile::generate(&rules);
+    let natives =
+        code.lines().find(|l| l.starts_with("pub static NATIVES")).expect("the natives are exported");
+    assert!(
+        natives.contains("setup: setup, procedures: &[proc_0, proc_1], actions: &[body_0, body_1, body_2], after_action: after_action"),
+        "{natives}"
+    );
+    let function = |name: &str| {
+        let start = code.find(&format!("\nfn {name}(")).unwrap_or_else(|| panic!("no function {name}"));
+        let end = code[start + 1..].find("\nfn ").map_or(code.len(), |e| start + 1 + e);
+        code[start..end].to_string()
+    };
+    let tour = function("body_2");
+    assert_eq!(tour.matches("it.move_cards(").count(), 3, "tour's moves are its own code: {tour}");
+    assert_eq!(tour.matches("for i in 0..n").count(), 3, "tour's three loops are its own code: {tour}");
+    assert_eq!(tour.matches("proc_0(it, ").count(), 1, "tour calls pay directly: {tour}");
+    // Its `shuffle`, its `end turn` and the refusal of its `require`, and
+    // nothing else, are the interpreter's.
+    assert_eq!(tour.matches("it.stmt(").count(), 3, "{tour}");
+    let restock = function("proc_1");
+    assert!(restock.contains("too_many_repeats"), "restock's repeat is its own loop: {restock}");
+    assert_eq!(restock.matches("it.stmt(").count(), 1, "only restock's draw is the interpreter's: {restock}");
 }
 
 #[test]

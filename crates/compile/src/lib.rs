@@ -22,6 +22,8 @@ use std::fmt::Write;
 
 use model::*;
 
+mod stmts;
+
 /// Rust source for `rules`' compiled expressions: a module body that
 /// `include!`s into a crate depending on the engine (as `engine`), and
 /// exports `NATIVES` for `engine::Program::with_natives`.
@@ -68,6 +70,13 @@ pub fn generate(rules: &Ruleset) -> String {
         }
         leads.push(format!("&[{}]", row.join(", ")));
     }
+    // Setup, the procedures, the actions and `after action`, each as one
+    // function, from the rules with their roots wrapped as the program
+    // runs them.
+    let mut wrapped = rules.clone();
+    engine::native::wrap_roots(&mut wrapped, &mut 0);
+    let lists = stmts::generate(&wrapped);
+    body.push_str(&lists.code);
     let mut out = String::new();
     writeln!(
         out,
@@ -80,11 +89,15 @@ pub fn generate(rules: &Ruleset) -> String {
     let list: Vec<String> = (0..roots.len()).map(|i| format!("root_{i}")).collect();
     writeln!(
         out,
-        "pub static NATIVES: Natives = Natives {{ fingerprint: 0x{:016x}, roots: &[{}], preconditions: &[{}], leading: &[{}] }};\n",
+        "pub static NATIVES: Natives = Natives {{ fingerprint: 0x{:016x}, roots: &[{}], preconditions: &[{}], leading: &[{}], setup: {}, procedures: &[{}], actions: &[{}], after_action: {} }};\n",
         engine::native::fingerprint(rules),
         list.join(", "),
         pres.join(", "),
-        leads.join(", ")
+        leads.join(", "),
+        lists.setup,
+        lists.procedures.join(", "),
+        lists.actions.join(", "),
+        lists.after_action,
     )
     .unwrap();
     out.push_str(&g.constants());

@@ -101,6 +101,9 @@ pub struct Program {
     /// Per action, per number of parameters bound, its compiled leading
     /// statements (`Natives::leading`); empty without compiled rules.
     leading: Vec<Vec<Option<crate::native::LeadFn>>>,
+    /// Compiled statement lists (`Natives::actions` and the rest); none
+    /// without compiled rules.
+    bodies: crate::native::Bodies,
     /// Per action, per parameter: its values when they are the same in
     /// every position (flags, number ranges, the places of a class).
     fixed_domains: Vec<Vec<Option<Vec<V>>>>,
@@ -168,6 +171,7 @@ impl Program {
             natives: Vec::new(),
             preconditions: Vec::new(),
             leading: Vec::new(),
+            bodies: Default::default(),
             fixed_domains,
         }
     }
@@ -188,28 +192,35 @@ impl Program {
         }
         let mut program = Program::new(rules);
         let mut next = 0u32;
-        let mut wrap = |e: &mut Expr| {
-            let span = e.span;
-            let inner = std::mem::replace(e, Expr { kind: ExprKind::None, span });
-            *e = Expr { kind: ExprKind::Native(next, Box::new(inner)), span };
-            next += 1;
-        };
-        crate::native::roots_mut(&mut program.rules, &mut wrap);
-        crate::native::plan_roots_mut(&mut program.trials, &mut wrap);
+        crate::native::wrap_roots(&mut program.rules, &mut next);
+        crate::native::wrap_plan_roots(&mut program.trials, &mut next);
         if next as usize != natives.roots.len() {
             return Err(format!("the compiled rules have {} roots, these rules {next}", natives.roots.len()));
         }
         let actions = program.rules.actions.len();
-        if natives.preconditions.len() != actions || natives.leading.len() != actions {
+        let procedures = program.rules.procedures.len();
+        if natives.preconditions.len() != actions
+            || natives.leading.len() != actions
+            || natives.actions.len() != actions
+            || natives.procedures.len() != procedures
+        {
             return Err(format!(
-                "the compiled rules have {} preconditions and {} lists of leading statements, these rules {actions} actions",
+                "the compiled rules have {} preconditions, {} lists of leading statements, {} action bodies and {} procedures; these rules {actions} actions and {procedures} procedures",
                 natives.preconditions.len(),
                 natives.leading.len(),
+                natives.actions.len(),
+                natives.procedures.len(),
             ));
         }
         program.natives = natives.roots.to_vec();
         program.preconditions = natives.preconditions.to_vec();
         program.leading = natives.leading.iter().map(|l| l.to_vec()).collect();
+        program.bodies = crate::native::Bodies {
+            setup: Some(natives.setup),
+            procedures: natives.procedures.to_vec(),
+            actions: natives.actions.to_vec(),
+            after_action: Some(natives.after_action),
+        };
         Ok(program)
     }
 
@@ -403,6 +414,7 @@ impl<'p> Game<'p> {
             trace: None,
             memo: None,
             natives: &self.program.natives,
+            procedures: &self.program.bodies.procedures,
         }
     }
 
@@ -457,7 +469,7 @@ impl<'p> Game<'p> {
             }
         }
         let mut frame = Frame::new(None);
-        it.exec(&self.rules.setup.stmts, &mut st, &mut frame)?;
+        it.run(self.program.bodies.setup, &self.rules.setup.stmts, 0, &mut st, &mut frame)?;
         let events = it.events.take().unwrap_or_default();
         st.finished = st.asks.is_empty() && self.ended(&st)?;
         *self.state = st;
@@ -1061,7 +1073,7 @@ impl<'p> Game<'p> {
         self.memo.borrow_mut().prepare(self.rules.lets.len(), Some(me), self.state.changes);
         let mut it = Interp { trace, memo: trace.is_none().then_some(&self.memo), ..self.interp(record) };
         let start = it.probe(&action.body.stmts, &self.state, &mut frame)?;
-        self.run_from(&mut it, action, me, frame, start)
+        self.run_from(&mut it, choice.action, me, frame, start)
     }
 
     /// Run an action's body from statement `start` on (those before it
@@ -1070,20 +1082,23 @@ impl<'p> Game<'p> {
     fn run_from(
         &self,
         it: &mut Interp,
-        action: &Action,
+        id: ActionId,
         me: PlayerId,
         mut frame: Frame,
         start: usize,
     ) -> Result<(State, Vec<Event>), Fail> {
+        let action = &self.rules.actions[id];
         let mut st = self.copy_of_state();
         if action.asked {
             // The ask this answers; asks the body makes queue behind the rest.
             st.asks.remove(0);
             it.memo = None;
         }
-        it.exec(&action.body.stmts[start..], &mut st, &mut frame)?;
+        let bodies = &self.program.bodies;
+        let compiled = bodies.actions.get(id.index()).copied();
+        it.run(compiled, &action.body.stmts, start, &mut st, &mut frame)?;
         let mut hook = Frame::new(Some(me));
-        it.exec(&self.rules.after_action.stmts, &mut st, &mut hook)?;
+        it.run(bodies.after_action, &self.rules.after_action.stmts, 0, &mut st, &mut hook)?;
         match self.rules.turns {
             TurnPolicy::LowestCounter(c) => {
                 // Whoever moved lands on top of the stack: others first,

@@ -16,11 +16,12 @@
 //! The generated code sees only what this module exports.
 
 pub use crate::game::Program;
+pub use crate::interp::{too_many_repeats, MAX_LOOP};
 pub use crate::interp::{Fail, Frame, Interp, R};
 pub use crate::state::{State, ZoneInst, V};
 pub use model::{
     Aggregate, BinaryOp, ClassId, ComponentId, CounterId, Expr, ExprKind, GroupId, LetId, PieceId, PlaceId,
-    PlayerId, Ruleset, Span, Stmt, StmtKind, TagId, UnaryOp, Value, ZoneId,
+    PlayerId, Position, ProcedureId, Ruleset, Selection, Span, Stmt, StmtKind, TagId, UnaryOp, Value, ZoneId,
 };
 
 /// `x / y` as the interpreter divides (rounding down, saturating); `None`
@@ -65,6 +66,26 @@ pub type PreFn = for<'a> fn(&Interp<'a>, &State, &mut Frame) -> R<Option<Result<
 /// interpreter, which then runs them.
 pub type LeadFn = for<'a> fn(&Interp<'a>, &State, &mut Frame) -> R<Option<bool>>;
 
+/// A compiled list of statements (setup, a procedure's body, an action's
+/// body, `after action`): runs `stmts[from..]`, the list it was generated
+/// from as the program holds it (roots wrapped), exactly as
+/// `Interp::exec` runs them: the same changes, events, work and errors.
+/// A statement whose parts it does not handle natively it runs with the
+/// interpreter (`Interp::stmt`), which it can do since a statement works
+/// out its values before it changes anything.
+pub type ExecFn = for<'a> fn(&mut Interp<'a>, &[Stmt], usize, &mut State, &mut Frame) -> R<()>;
+
+/// A program's compiled statement lists, where it has them.
+#[derive(Clone, Debug, Default)]
+pub struct Bodies {
+    pub setup: Option<ExecFn>,
+    /// One per procedure, or none at all.
+    pub procedures: Vec<ExecFn>,
+    /// One per action, or none at all.
+    pub actions: Vec<ExecFn>,
+    pub after_action: Option<ExecFn>,
+}
+
 /// The compiled rules of one ruleset, as generated code exports them.
 pub struct Natives {
     /// [`fingerprint`] of the rules they were generated from: a program
@@ -79,6 +100,14 @@ pub struct Natives {
     /// statements compiled whole, where there are and every part
     /// compiled.
     pub leading: &'static [&'static [Option<LeadFn>]],
+    /// Setup's statements.
+    pub setup: ExecFn,
+    /// One per procedure: its body.
+    pub procedures: &'static [ExecFn],
+    /// One per action: its body.
+    pub actions: &'static [ExecFn],
+    /// The statements of `after action`.
+    pub after_action: ExecFn,
 }
 
 /// A fingerprint of a checked ruleset: FNV-1a over its full debug form
@@ -121,9 +150,10 @@ fn worth_compiling(e: &Expr) -> bool {
 /// Call `f` on every root expression worth compiling, in a fixed order:
 /// the body of each let; in every statement of setup, the procedures, the
 /// actions and `after action`, a `require`'s condition, a `let`'s, `set`'s
-/// or `advance`'s value, a `draw`'s count, an `if`'s or `repeat`'s
-/// condition, a procedure call's arguments; the end condition; each score's expressions and each
-/// tiebreak. The generator and [`Program::with_natives`] both walk this.
+/// or `advance`'s value, a `draw`'s count, a `move`'s component or the
+/// domain and filter it picks from, a `for`'s domain, an `if`'s or
+/// `repeat`'s condition, a procedure call's arguments; the end
+/// condition; each score's expressions and each tiebreak. The generator and [`Program::with_natives`] both walk this.
 pub fn roots_mut(r: &mut Ruleset, f: &mut dyn FnMut(&mut Expr)) {
     let mut visit = |e: &mut Expr| {
         if worth_compiling(e) {
@@ -149,7 +179,18 @@ pub fn roots_mut(r: &mut Ruleset, f: &mut dyn FnMut(&mut Expr)) {
                     visit(cond);
                     stmts(body, visit);
                 }
-                StmtKind::For { body, .. } => stmts(body, visit),
+                StmtKind::Move { what, .. } => match what {
+                    model::Selection::One(e) => visit(e),
+                    model::Selection::All { domain, filter, .. }
+                    | model::Selection::First { domain, filter, .. } => {
+                        visit(domain);
+                        filter.iter_mut().for_each(&mut *visit);
+                    }
+                },
+                StmtKind::For { domain, body, .. } => {
+                    visit(domain);
+                    stmts(body, visit);
+                }
                 StmtKind::Do { args, .. } => args.iter_mut().for_each(&mut *visit),
                 StmtKind::ByPlayers { cases } => cases.iter_mut().for_each(|(_, b)| stmts(b, visit)),
                 _ => {}
@@ -238,4 +279,68 @@ pub fn child(e: &Expr, k: usize) -> &Expr {
         _ => None,
     };
     found.unwrap_or(e)
+}
+
+/// Wrap every root of `r` ([`roots_mut`]'s order) as
+/// `ExprKind::Native(i, root)`, numbering from `*next` on: what
+/// [`Program::with_natives`] runs, and what the generator reads the
+/// numbers of the roots in statements from.
+pub fn wrap_roots(r: &mut Ruleset, next: &mut u32) {
+    roots_mut(r, &mut |e| wrap(e, next));
+}
+
+/// [`wrap_roots`] for the plan's preconditions ([`plan_roots_mut`]).
+pub fn wrap_plan_roots(plan: &mut crate::legality::TrialPlan, next: &mut u32) {
+    plan_roots_mut(plan, &mut |e| wrap(e, next));
+}
+
+fn wrap(e: &mut Expr, next: &mut u32) {
+    let span = e.span;
+    let inner = std::mem::replace(e, Expr { kind: ExprKind::None, span });
+    *e = Expr { kind: ExprKind::Native(*next, Box::new(inner)), span };
+    *next += 1;
+}
+
+/// The `k`-th expression of a statement, as compiled statements number
+/// them: `require`: its condition; `let`: its value; `set` and `advance`:
+/// the target, then the value; `move`: the zone it moves to, then what it
+/// picks (the component, or the domain), then the filter; `for`: its
+/// domain; `if` and `repeat`: the condition; `do`: the arguments.
+/// Generated code asks only for parts its statement has: a statement
+/// without one is a generator fault.
+pub fn part(s: &Stmt, k: usize) -> &Expr {
+    let found = match &s.kind {
+        StmtKind::Require { cond: e, .. }
+        | StmtKind::Let { value: e, .. }
+        | StmtKind::For { domain: e, .. }
+        | StmtKind::If { cond: e, .. }
+        | StmtKind::Repeat { cond: e, .. } => (k == 0).then_some(e),
+        StmtKind::Set { target, value: other } | StmtKind::Advance { target, by: other } => {
+            [target, other].into_iter().nth(k)
+        }
+        StmtKind::Move { what, to, .. } => match (k, what) {
+            (0, _) => Some(to),
+            (1, Selection::One(e)) => Some(e),
+            (1, Selection::All { domain, .. } | Selection::First { domain, .. }) => Some(domain),
+            (2, Selection::All { filter, .. } | Selection::First { filter, .. }) => filter.as_ref(),
+            _ => None,
+        },
+        StmtKind::Do { args, .. } => args.get(k),
+        _ => None,
+    };
+    found.expect("compiled statements ask only for parts their statement has")
+}
+
+/// The `k`-th list of statements inside a statement: an `if`'s branch
+/// (0, then 1 for `else`), the body of a `for` or `repeat` (0), a
+/// `by players` case (its number); empty when there is none.
+pub fn block(s: &Stmt, k: usize) -> &[Stmt] {
+    match &s.kind {
+        StmtKind::If { then, otherwise, .. } => {
+            [then, otherwise].into_iter().nth(k).map_or(&[], Vec::as_slice)
+        }
+        StmtKind::For { body, .. } | StmtKind::Repeat { body, .. } if k == 0 => body,
+        StmtKind::ByPlayers { cases } => cases.get(k).map_or(&[], |(_, b)| b.as_slice()),
+        _ => &[],
+    }
 }

@@ -94,7 +94,25 @@ impl Interp<'_> {
         Ok(())
     }
 
-    pub(super) fn stmt(&mut self, s: &Stmt, st: &mut State, f: &mut Frame) -> R<()> {
+    /// Run `stmts[from..]`: with `compiled`, the compiled form of the
+    /// whole list, unless a trace wants the interpreter's record.
+    pub fn run(
+        &mut self,
+        compiled: Option<crate::native::ExecFn>,
+        stmts: &[Stmt],
+        from: usize,
+        st: &mut State,
+        f: &mut Frame,
+    ) -> R<()> {
+        match compiled {
+            Some(run) if self.trace.is_none() => run(self, stmts, from, st, f),
+            _ => self.exec(stmts.get(from..).unwrap_or_default(), st, f),
+        }
+    }
+
+    /// Run one statement (compiled statements run those they leave to the
+    /// interpreter this way).
+    pub fn stmt(&mut self, s: &Stmt, st: &mut State, f: &mut Frame) -> R<()> {
         // Let values remembered on the state as it was hold until the
         // first statement that changes it (a compound statement changes
         // nothing by itself: what it runs says).
@@ -273,23 +291,21 @@ impl Interp<'_> {
                     n += 1;
                     self.spend(1, s.span)?;
                     if n > MAX_LOOP {
-                        return rule(
-                            s.span,
-                            format!("`repeat while` ran {MAX_LOOP} times without its condition failing"),
-                        );
+                        return Err(too_many_repeats(s.span));
                     }
                     self.exec(body, st, f)?;
                 }
             }
             StmtKind::Do { procedure, args } => {
                 self.spend(1, s.span)?;
-                let p = &self.r.procedures[*procedure];
+                let r = self.r;
                 let mut inner = Frame::new(f.me);
                 for (i, a) in args.iter().enumerate() {
                     let v = self.eval(a, st, f)?;
                     inner.set(i, v);
                 }
-                self.exec(&p.body.stmts, st, &mut inner)?;
+                let compiled = self.procedures.get(procedure.index()).copied();
+                self.run(compiled, &r.procedures[*procedure].body.stmts, 0, st, &mut inner)?;
             }
             StmtKind::ByPlayers { cases } => {
                 let n = self.lay.players as u32;
@@ -301,7 +317,7 @@ impl Interp<'_> {
         Ok(())
     }
 
-    pub(super) fn assign(&mut self, target: &Expr, v: V, span: Span, st: &mut State, f: &mut Frame) -> R<()> {
+    pub fn assign(&mut self, target: &Expr, v: V, span: Span, st: &mut State, f: &mut Frame) -> R<()> {
         match &target.kind {
             ExprKind::Counter { counter, player, .. } => {
                 let inst = self.counter_inst(target, st, f)?;

@@ -78,6 +78,14 @@ pub(crate) fn arith(op: BinaryOp, x: i64, y: i64, span: Span) -> R<i64> {
 /// How often `repeat while` may loop before the engine calls it endless.
 pub const MAX_LOOP: usize = 100_000;
 
+/// The rule error of a `repeat while` at `span` past `MAX_LOOP` rounds.
+pub fn too_many_repeats(span: Span) -> Box<Fail> {
+    Box::new(Fail::Rule {
+        message: format!("`repeat while` ran {MAX_LOOP} times without its condition failing"),
+        span,
+    })
+}
+
 /// How many locals a frame keeps inline, without allocating: a let or
 /// procedure call happens thousands of times per turn.
 const INLINE: usize = 8;
@@ -181,6 +189,9 @@ pub struct Interp<'a> {
     /// The compiled rules (`crate::native`): `ExprKind::Native(i, _)` runs
     /// the `i`-th. Empty for a program without them.
     pub natives: &'a [crate::native::NativeFn],
+    /// The compiled procedure bodies (`crate::native::ExecFn`), one per
+    /// procedure; empty for a program without them.
+    pub procedures: &'a [crate::native::ExecFn],
 }
 
 /// How many arguments a let call may have to be remembered (`Memo`).

@@ -1,0 +1,246 @@
+//! Compiled statement lists (`engine::native::ExecFn`): setup, each
+//! procedure's body, each action's body and `after action`, as straight
+//! Rust code in place of the interpreter's walk over statements.
+//!
+//! The code is made from the rules as the program holds them, every root
+//! wrapped (`engine::native::wrap_roots`): each expression that is a root
+//! is worked out by a direct call of its root function, the rest (a
+//! local, a number, a zone) as the interpreter works it out. Changes go
+//! through the interpreter's own `move_cards` and `assign`, so events,
+//! work and errors are the interpreter's. A statement whose values come
+//! out of a kind the code does not expect, or one it does not compile
+//! (`draw`, `shuffle`, `reveal`, `ask`, ...), runs with the interpreter
+//! (`it.stmt`): a statement works out its values before it changes
+//! anything, so handing it over part way changes nothing twice.
+
+use std::fmt::Write;
+
+use model::*;
+
+use crate::span_code;
+
+/// The generated functions and their names, for `Natives`.
+pub(crate) struct Lists {
+    pub code: String,
+    pub setup: String,
+    pub procedures: Vec<String>,
+    pub actions: Vec<String>,
+    pub after_action: String,
+}
+
+/// The statement lists of `wrapped`, the rules with their roots wrapped.
+pub(crate) fn generate(wrapped: &Ruleset) -> Lists {
+    let mut g = StmtGen { label: 0 };
+    let mut code = String::new();
+    let mut function = |name: String, stmts: &[Stmt], from: bool| {
+        let body = g.list(stmts, "ss", from);
+        writeln!(
+            code,
+            "fn {name}(it: &mut Interp<'_>, ss: &[Stmt], from: usize, st: &mut State, f: &mut Frame) -> R<()> {{\n    let _ = (&it, &ss, &from, &st, &f);\n{body}    Ok(())\n}}\n"
+        )
+        .unwrap();
+        name
+    };
+    let setup = function("setup".into(), &wrapped.setup.stmts, false);
+    let procedures = wrapped
+        .procedures
+        .iter()
+        .enumerate()
+        .map(|(i, p)| function(format!("proc_{i}"), &p.body.stmts, false))
+        .collect();
+    let actions = wrapped
+        .actions
+        .iter()
+        .enumerate()
+        .map(|(i, a)| function(format!("body_{i}"), &a.body.stmts, true))
+        .collect();
+    let after_action = function("after_action".into(), &wrapped.after_action.stmts, false);
+    Lists { code, setup, procedures, actions, after_action }
+}
+
+struct StmtGen {
+    label: usize,
+}
+
+impl StmtGen {
+    fn fresh(&mut self, stem: &str) -> String {
+        self.label += 1;
+        format!("{stem}{}", self.label)
+    }
+
+    /// The statements of `stmts`, which the code `list` reaches at run
+    /// time; with `from`, each runs only from statement `from` on.
+    fn list(&mut self, stmts: &[Stmt], list: &str, from: bool) -> String {
+        let mut code = String::new();
+        for (k, s) in stmts.iter().enumerate() {
+            let at = format!("(&{list}[{k}])");
+            let one = self.stmt(s, &at);
+            if from {
+                writeln!(code, "    if from <= {k} {{\n{one}    }}").unwrap();
+            } else {
+                code.push_str(&one);
+            }
+        }
+        code
+    }
+
+    fn stmt(&mut self, s: &Stmt, at: &str) -> String {
+        let span = span_code(s.span);
+        let part = |k: usize| format!("part({at}, {k})");
+        let interpreted = format!("    it.stmt({at}, st, f)?;\n");
+        match &s.kind {
+            StmtKind::Require { cond, .. } => {
+                // A failing requirement: the interpreter makes its error
+                // (and its message's reason).
+                let c = boolean(cond, &part(0));
+                format!("    if !{c} {{ {} }}\n", interpreted.trim())
+            }
+            StmtKind::Let { slot, value } => {
+                format!("    {{ let v: V = {}; f.set({slot}, v); }}\n", value_code(value, &part(0)))
+            }
+            StmtKind::Set { value, .. } => format!(
+                "    {{ it.memo = None; let v: V = {}; it.assign({}, v, {span}, st, f)?; }}\n",
+                value_code(value, &part(1)),
+                part(0)
+            ),
+            StmtKind::Advance { by, .. } => format!(
+                "    {{ it.memo = None; let n: i64 = {}; let old = it.int({t}, st, f)?; it.assign({t}, V::Int(old.saturating_add(n)), {span}, st, f)?; }}\n",
+                int(by, &part(1)),
+                t = part(0)
+            ),
+            StmtKind::Move { what, position, .. } => self.movement(what, *position, at, &span),
+            StmtKind::If { cond, then, otherwise } => {
+                let c = boolean(cond, &part(0));
+                let (a, b) = (self.fresh("b"), self.fresh("b"));
+                let then = self.list(then, &a, false);
+                let otherwise = self.list(otherwise, &b, false);
+                format!(
+                    "    if {c} {{\n    let {a} = block({at}, 0);\n{then}    }} else {{\n    let {b} = block({at}, 1);\n{otherwise}    }}\n"
+                )
+            }
+            StmtKind::For { domain, .. } if matches!(domain.kind, ExprKind::Region(..)) => interpreted,
+            StmtKind::For { var, domain, body } => {
+                // As the interpreter goes through a domain: players and
+                // the places of a class by position, anything else listed
+                // first (the body may move what it goes through).
+                let d = value_code(domain, &part(0));
+                let b = self.fresh("b");
+                let body = self.list(body, &b, false);
+                format!(
+                    "    {{ let d: V = {d};
+    let list: Option<Vec<V>> = match d {{
+        V::Players | V::PlayersFrom(_) => None,
+        V::Class(c) if !it.r.classes[c].places.is_empty() => None,
+        V::Set(s) => Some(f.set_items(s).iter().map(|c| V::Card(*c)).collect()),
+        _ => Some(it.elements(&d, st, {p}.span)?),
+    }};
+    let n = match (&list, d) {{ (Some(l), _) => l.len(), (None, V::Class(c)) => it.r.classes[c].places.len(), _ => it.lay.players }};
+    it.spend(n as u64, {span})?;
+    let {b} = block({at}, 0);
+    for i in 0..n {{
+    let item = match (&list, d) {{ (Some(l), _) => l[i], (None, V::Class(c)) => V::Place(it.r.classes[c].places[i]), _ => st.player_at(&d, i) }};
+    f.set({var}, item);
+{body}    }} }}\n",
+                    p = part(0)
+                )
+            }
+            StmtKind::Repeat { cond, body } => {
+                let c = boolean(cond, &part(0));
+                let b = self.fresh("b");
+                let body = self.list(body, &b, false);
+                format!(
+                    "    {{ let {b} = block({at}, 0); let mut n = 0usize;
+    loop {{ if !{c} {{ break; }}
+    n += 1; it.spend(1, {span})?; if n > MAX_LOOP {{ return Err(too_many_repeats({span})); }}
+{body}    }} }}\n"
+                )
+            }
+            StmtKind::Do { procedure, args } => {
+                let mut code = format!("    {{ it.spend(1, {span})?; let mut inner = Frame::new(f.me);\n");
+                for (i, a) in args.iter().enumerate() {
+                    writeln!(code, "    {{ let v: V = {}; inner.set({i}, v); }}", value_code(a, &part(i))).unwrap();
+                }
+                let p = procedure.index();
+                writeln!(
+                    code,
+                    "    let r = it.r; proc_{p}(it, &r.procedures[ProcedureId::new({p})].body.stmts, 0, st, &mut inner)?; }}"
+                )
+                .unwrap();
+                code
+            }
+            StmtKind::ByPlayers { cases } => {
+                let mut code = "    { let n = it.lay.players as u32;\n    ".to_string();
+                for (k, (counts, body)) in cases.iter().enumerate() {
+                    let b = self.fresh("b");
+                    let body = self.list(body, &b, false);
+                    write!(code, "if {counts:?}.contains(&n) {{\n    let {b} = block({at}, {k});\n{body}    }} else ")
+                        .unwrap();
+                }
+                code.push_str("{} }\n");
+                code
+            }
+            StmtKind::Draw { .. }
+            | StmtKind::Shuffle(_)
+            | StmtKind::ShufflePlayers
+            | StmtKind::Split { .. }
+            | StmtKind::Reveal { .. }
+            | StmtKind::Ask { .. }
+            | StmtKind::EndTurn => interpreted,
+        }
+    }
+
+    /// `move`: the destination, then the components picked (in the order
+    /// they lie, the filter read for each), then the interpreter's move.
+    fn movement(&mut self, what: &Selection, position: Position, at: &str, span: &str) -> String {
+        let label = self.fresh("'s");
+        let dest = format!("let dest = it.zone_inst(part({at}, 0), st, f)?;");
+        let picked = match what {
+            Selection::One(e) => format!(
+                "let cards = match {} {{ V::Card(c) => [c], _ => {{ it.stmt({at}, st, f)?; break {label}; }} }};",
+                value_code(e, &format!("part({at}, 1)"))
+            ),
+            // A set a player chose, or a zone a local holds: as the
+            // interpreter picks.
+            Selection::All { domain, .. } | Selection::First { domain, .. }
+                if matches!(domain.kind, ExprKind::Local(_)) =>
+            {
+                return format!("    it.stmt({at}, st, f)?;\n");
+            }
+            Selection::All { var, filter, .. } | Selection::First { var, filter, .. } => {
+                let first = if matches!(what, Selection::First { .. }) { " break;" } else { "" };
+                let pass = filter.as_ref().map_or("true".to_string(), |flt| boolean(flt, &format!("part({at}, 2)")));
+                format!(
+                    "let src = it.zone_inst(part({at}, 1), st, f)?; let mut cards = Vec::new();
+    for c in st.cards(src) {{ f.set({var}, V::Card(c)); if {pass} {{ cards.push(c);{first} }} }}"
+                )
+            }
+        };
+        format!(
+            "    {label}: {{ it.memo = None; {dest}\n    {picked}\n    it.move_cards(&cards, dest, Position::{position:?}, {span}, st)?; }}\n"
+        )
+    }
+}
+
+/// Code of expression `e` (reached at run time by the code `at`) as a
+/// `V`: a root by its function, a local or a literal directly, anything
+/// else by the interpreter.
+fn value_code(e: &Expr, at: &str) -> String {
+    match &e.kind {
+        ExprKind::Native(i, _) => format!("root_{i}(it, child({at}, 0), st, f)?"),
+        ExprKind::Local(slot) => format!("f.get({slot})"),
+        ExprKind::Int(n) => format!("V::Int({n}i64)"),
+        ExprKind::Bool(b) => format!("V::Bool({b})"),
+        _ => format!("it.eval({at}, st, f)?"),
+    }
+}
+
+/// `e` as a condition: a value of another kind is the interpreter's to
+/// read (or refuse).
+fn boolean(e: &Expr, at: &str) -> String {
+    format!("(match {} {{ V::Bool(b) => b, _ => it.bool({at}, st, f)? }})", value_code(e, at))
+}
+
+/// `e` as a number, likewise.
+fn int(e: &Expr, at: &str) -> String {
+    format!("(match {} {{ V::Int(n) => n, _ => it.int({at}, st, f)? }})", value_code(e, at))
+}
