@@ -1072,7 +1072,10 @@ impl<'p> Game<'p> {
         // worked out once, as in the search (unless each call is traced).
         self.memo.borrow_mut().prepare(self.rules.lets.len(), Some(me), self.state.changes);
         let mut it = Interp { trace, memo: trace.is_none().then_some(&self.memo), ..self.interp(record) };
-        let start = it.probe(&action.body.stmts, &self.state, &mut frame)?;
+        // A compiled body runs its leading statements itself, on the copy
+        // (equal to the state until its first change).
+        let compiled = trace.is_none() && !self.program.bodies.actions.is_empty();
+        let start = if compiled { 0 } else { it.probe(&action.body.stmts, &self.state, &mut frame)? };
         self.run_from(&mut it, choice.action, me, frame, start)
     }
 
@@ -1103,13 +1106,12 @@ impl<'p> Game<'p> {
             TurnPolicy::LowestCounter(c) => {
                 // Whoever moved lands on top of the stack: others first,
                 // the acting player last.
-                let mut moved: Vec<PlayerId> = PlayerId::all(self.players())
-                    .filter(|p| self.turn_value(&st, c, *p) != self.turn_value(&self.state, c, *p))
-                    .collect();
-                moved.sort_by_key(|p| *p == me);
-                for p in moved {
-                    st.tick += 1;
-                    st.arrival[p.index()] = st.tick;
+                let others = PlayerId::all(self.players()).filter(|p| *p != me);
+                for p in others.chain([me]) {
+                    if self.turn_value(&st, c, p) != self.turn_value(&self.state, c, p) {
+                        st.tick += 1;
+                        st.arrival[p.index()] = st.tick;
+                    }
                 }
             }
             TurnPolicy::Clockwise { until_end_turn } => {

@@ -90,6 +90,9 @@ pub fn too_many_repeats(span: Span) -> Box<Fail> {
 /// procedure call happens thousands of times per turn.
 const INLINE: usize = 8;
 
+/// Slots a frame makes room for when the first spills past `INLINE`.
+const SPILL: usize = 16;
+
 /// One call's locals and whose turn it is.
 #[derive(Clone)]
 pub struct Frame {
@@ -155,6 +158,9 @@ impl Frame {
         } else {
             let i = slot - INLINE;
             if i >= self.spill.len() {
+                // Room for the locals of a large action at once, rather
+                // than a new allocation each time a later slot is bound.
+                self.spill.reserve((i + 1).max(SPILL) - self.spill.len());
                 self.spill.resize(i + 1, V::None);
             }
             self.spill[i] = v;

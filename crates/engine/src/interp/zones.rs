@@ -62,8 +62,8 @@ impl Interp<'_> {
                 st.zone_mut(dest).extend(cards.iter().map(|c| Some(*c)));
             }
             _ => {
-                let block: Vec<Option<ComponentId>> = cards.iter().map(|c| Some(*c)).collect();
-                st.zone_mut(dest).splice(0..0, block);
+                // On top, in the order given: the first on top.
+                st.zone_mut(dest).splice(0..0, cards.iter().map(|c| Some(*c)));
             }
         }
         for &c in cards {
