@@ -107,6 +107,9 @@ pub struct Program {
     /// Per action, per parameter: its values when they are the same in
     /// every position (flags, number ranges, the places of a class).
     fixed_domains: Vec<Vec<Option<Vec<V>>>>,
+    /// The most frame slots the search for legal choices binds, in any
+    /// action's parameters, leading statements or steps.
+    search_slots: usize,
 }
 
 impl std::ops::Deref for Program {
@@ -161,6 +164,9 @@ impl Program {
             .iter()
             .map(|a| a.params.iter().map(|p| fixed_domain(&rules, &p.domain)).collect())
             .collect();
+        let action_slots = rules.actions.iter().map(|a| a.body.locals.max(a.params.len()));
+        let search_slots =
+            action_slots.chain(trials.pre.iter().flatten().map(|p| p.slots)).max().unwrap_or(0);
         Program {
             rules,
             trials,
@@ -173,6 +179,7 @@ impl Program {
             leading: Vec::new(),
             bodies: Default::default(),
             fixed_domains,
+            search_slots,
         }
     }
 
@@ -534,6 +541,7 @@ impl<'p> Game<'p> {
         // One frame for every action: each binds a local before it reads
         // it (the checker sees to that), so none reads another's.
         let mut frame = Frame::new(Some(me));
+        frame.reserve(self.program.search_slots);
         // The values bound so far, as the search goes down (empty between
         // actions).
         let mut args = Vec::new();
@@ -1067,6 +1075,7 @@ impl<'p> Game<'p> {
             .get(choice.action.index())
             .ok_or_else(|| Fail::Illegal { reason: "no such action".into(), span: model::Span::default() })?;
         let mut frame = Frame::with_sets(Some(me), choice.args.clone(), choice.sets.clone());
+        frame.reserve(action.body.locals);
         // Most choices fail on a `require` before anything changes: find
         // out on the real state, without copying it. Lets called there are
         // worked out once, as in the search (unless each call is traced).

@@ -90,9 +90,6 @@ pub fn too_many_repeats(span: Span) -> Box<Fail> {
 /// procedure call happens thousands of times per turn.
 const INLINE: usize = 8;
 
-/// Slots a frame makes room for when the first spills past `INLINE`.
-const SPILL: usize = 16;
-
 /// One call's locals and whose turn it is.
 #[derive(Clone)]
 pub struct Frame {
@@ -149,6 +146,14 @@ impl Frame {
         }
     }
 
+    /// Make room for `slots` locals at once: a frame that will bind many
+    /// (an action's, the search's) allocates once, not once per later
+    /// slot bound.
+    pub fn reserve(&mut self, slots: usize) {
+        let more = slots.saturating_sub(INLINE + self.spill.len());
+        self.spill.reserve(more);
+    }
+
     /// Bind a local slot; expressions evaluated on their own (the end
     /// condition, a counter's start) get their slots as they bind them.
     #[inline]
@@ -158,9 +163,6 @@ impl Frame {
         } else {
             let i = slot - INLINE;
             if i >= self.spill.len() {
-                // Room for the locals of a large action at once, rather
-                // than a new allocation each time a later slot is bound.
-                self.spill.reserve((i + 1).max(SPILL) - self.spill.len());
                 self.spill.resize(i + 1, V::None);
             }
             self.spill[i] = v;

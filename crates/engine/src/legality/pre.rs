@@ -51,6 +51,9 @@ pub enum Step {
 #[derive(Clone, Debug)]
 pub struct Precondition {
     pub steps: Vec<Step>,
+    /// How many frame slots the steps use (the action's, then those given
+    /// to lets, procedures and `after action`).
+    pub slots: usize,
 }
 
 impl Precondition {
@@ -133,7 +136,7 @@ pub(super) fn build(
             b.stmt(s, base, &mut steps)?;
         }
     }
-    Some(Precondition { steps })
+    Some(Precondition { steps, slots: b.next })
 }
 
 impl Build<'_, '_> {
