@@ -272,6 +272,16 @@ fn generator_compiles_every_statement_list_as_one_function() {
     assert_eq!(restock.matches("it.stmt(").count(), 1, "only restock's draw is the interpreter's: {restock}");
 }
 
+/// An aggregate over a set a player chose (`sum(c.value for c in give)`)
+/// goes through the set in generated code: `sets.ruleset` has four (two
+/// sums in `trade`, `first` and `all` in `sell`); a `count(SET)` is a
+/// builtin, not among them.
+#[test]
+fn generator_goes_through_chosen_sets_itself() {
+    let code = compile::generate(&load("tests/fixtures/valid/sets.ruleset"));
+    assert_eq!(code.matches("V::Set(j) => j").count(), 4);
+}
+
 #[test]
 fn compiled_rules_are_refused_for_other_rules() {
     let natives = compiled::natives("rulesets/thebes/thebes.ruleset").expect("Thebes is compiled");

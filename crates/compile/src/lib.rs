@@ -880,6 +880,22 @@ impl Gen<'_> {
                 bind = item_var.clone();
                 inner_env = if env.own_locals { env.with_val(var, bind.clone()) } else { env.clone() };
             }
+            // A set a player chose (`give: set of me.hand`), read from the
+            // frame's sets by position as the loop goes (its body binds
+            // the frame); a local holding anything else is the
+            // interpreter's.
+            ExprKind::Local(slot) if !env.own_locals && env.card(*slot).is_none() => {
+                let other = self.fallback(path, "eval", env);
+                write!(
+                    head,
+                    "let set = match f.get({slot}) {{ V::Set(j) => j, _ => break {label} {other} }}; "
+                )
+                .unwrap();
+                len = "f.set_items(set).len()".into();
+                item = format!("let Some(&{item_var}) = f.set_items(set).get(i) else {{ continue }}; ");
+                bind = format!("V::Card({item_var})");
+                inner_env = env.with_card(var, item_var.clone());
+            }
             _ => return None,
         }
         let mut k = 1;
