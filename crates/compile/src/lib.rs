@@ -1,13 +1,14 @@
 //! The compiled backend's generator: Rust source for a checked ruleset's
-//! expressions, which `engine::native` runs in place of the interpreter's
-//! tree walk.
+//! expressions and statements, which `engine::native` runs in place of
+//! the interpreter's tree walk.
 //!
 //! `generate` writes one native function per root expression
-//! (`engine::native::roots_mut`) and the tables they read (each
-//! component's tags and attributes, each rule table) as constants. The
-//! code knows the rules it was made from, never a game by name: it is made
-//! from the ruleset text each time, and nothing is written by hand per
-//! game.
+//! (`engine::native::roots_mut`), one per action's precondition and
+//! leading statements, one per statement list (`stmts`), and the tables
+//! they read (each component's tags and attributes, each rule table) as
+//! constants. The code knows the rules it was made from, never a game by
+//! name: it is made from the ruleset text each time, and nothing is
+//! written by hand per game.
 //!
 //! What a native function computes is what the interpreter computes for
 //! the same expression. Where the generated code meets a value it does not
