@@ -1076,9 +1076,10 @@ impl<'p> Game<'p> {
             .ok_or_else(|| Fail::Illegal { reason: "no such action".into(), span: model::Span::default() })?;
         let mut frame = Frame::with_sets(Some(me), choice.args.clone(), choice.sets.clone());
         frame.reserve(action.body.locals);
-        // Most choices fail on a `require` before anything changes: find
-        // out on the real state, without copying it. Lets called there are
-        // worked out once, as in the search (unless each call is traced).
+        // Most refused choices fail on a `require` before anything
+        // changes: the interpreter finds out on the real state, without
+        // copying it. Lets called there are worked out once, as in the
+        // search (unless each call is traced).
         self.memo.borrow_mut().prepare(self.rules.lets.len(), Some(me), self.state.changes);
         let mut it = Interp { trace, memo: trace.is_none().then_some(&self.memo), ..self.interp(record) };
         // A compiled body runs its leading statements itself, on the copy
