@@ -145,11 +145,14 @@ impl StmtGen {
                 )
             }
             StmtKind::Repeat { cond, body } => {
-                let c = boolean(cond, &part(0));
+                // The condition's expression found once, not each round.
+                let e = self.fresh("e");
+                let c = boolean(cond, &e);
                 let b = self.fresh("b");
                 let body = self.list(body, &b, false);
+                let find = part(0);
                 format!(
-                    "    {{ let {b} = block({at}, 0); let mut n = 0usize;
+                    "    {{ let {b} = block({at}, 0); let {e} = {find}; let mut n = 0usize;
     loop {{ if !{c} {{ break; }}
     n += 1; it.spend(1, {span})?; if n > MAX_LOOP {{ return Err(too_many_repeats({span})); }}
 {body}    }} }}\n"
@@ -208,9 +211,14 @@ impl StmtGen {
             }
             Selection::All { var, filter, .. } | Selection::First { var, filter, .. } => {
                 let first = if matches!(what, Selection::First { .. }) { " break;" } else { "" };
-                let pass = filter.as_ref().map_or("true".to_string(), |flt| boolean(flt, &format!("part({at}, 2)")));
+                // The filter's expression found once, not for each component.
+                let e = self.fresh("e");
+                let (find, pass) = match filter {
+                    Some(flt) => (format!("let {e} = part({at}, 2); "), boolean(flt, &e)),
+                    None => (String::new(), "true".to_string()),
+                };
                 format!(
-                    "let src = it.zone_inst(part({at}, 1), st, f)?; let mut cards = Vec::new();
+                    "let src = it.zone_inst(part({at}, 1), st, f)?; let mut cards = Vec::new(); {find}
     for c in st.cards(src) {{ f.set({var}, V::Card(c)); if {pass} {{ cards.push(c);{first} }} }}"
                 )
             }
