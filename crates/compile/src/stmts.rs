@@ -120,25 +120,17 @@ impl StmtGen {
             }
             StmtKind::For { domain, .. } if matches!(domain.kind, ExprKind::Region(..)) => interpreted,
             StmtKind::For { var, domain, body } => {
-                // As the interpreter goes through a domain: players and
-                // the places of a class by position, anything else listed
-                // first (the body may move what it goes through).
+                // Through the domain as the interpreter goes
+                // (`Interp::for_domain`).
                 let d = value_code(domain, &part(0));
                 let b = self.fresh("b");
                 let body = self.list(body, &b, false);
                 format!(
-                    "    {{ let d: V = {d};
-    let list: Option<Vec<V>> = match d {{
-        V::Players | V::PlayersFrom(_) => None,
-        V::Class(c) if !it.r.classes[c].places.is_empty() => None,
-        V::Set(s) => Some(f.set_items(s).iter().map(|c| V::Card(*c)).collect()),
-        _ => Some(it.elements(&d, st, {p}.span)?),
-    }};
-    let n = match (&list, d) {{ (Some(l), _) => l.len(), (None, V::Class(c)) => it.r.classes[c].places.len(), _ => it.lay.players }};
+                    "    {{ let d: V = {d}; let (list, n) = it.for_domain(&d, st, f, {p}.span)?;
     it.spend(n as u64, {span})?;
     let {b} = block({at}, 0);
     for i in 0..n {{
-    let item = match (&list, d) {{ (Some(l), _) => l[i], (None, V::Class(c)) => V::Place(it.r.classes[c].places[i]), _ => st.player_at(&d, i) }};
+    let item = it.for_item(&d, list.as_deref(), i, st);
     f.set({var}, item);
 {body}    }} }}\n",
                     p = part(0)

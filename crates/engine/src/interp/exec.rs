@@ -256,33 +256,12 @@ impl Interp<'_> {
             }
             StmtKind::For { var, domain, body } => {
                 let d = self.eval(domain, st, f)?;
-                // Players and places need no list; a zone's is copied first,
-                // since the body may move what it goes through.
-                let n = match &d {
-                    V::Players | V::PlayersFrom(_) => self.lay.players,
-                    V::Class(c) => self.r.classes[*c].places.len(),
-                    _ => 0,
-                };
-                if n > 0 {
-                    self.spend(n as u64, s.span)?;
-                    for i in 0..n {
-                        let item = match &d {
-                            V::Class(c) => V::Place(self.r.classes[*c].places[i]),
-                            _ => st.player_at(&d, i),
-                        };
-                        f.set(*var, item);
-                        self.exec(body, st, f)?;
-                    }
-                } else {
-                    let items = match d {
-                        V::Set(s) => f.set_items(s).iter().map(|c| V::Card(*c)).collect(),
-                        _ => self.elements(&d, st, domain.span)?,
-                    };
-                    self.spend(items.len() as u64, s.span)?;
-                    for item in items {
-                        f.set(*var, item);
-                        self.exec(body, st, f)?;
-                    }
+                let (list, n) = self.for_domain(&d, st, f, domain.span)?;
+                self.spend(n as u64, s.span)?;
+                for i in 0..n {
+                    let item = self.for_item(&d, list.as_deref(), i, st);
+                    f.set(*var, item);
+                    self.exec(body, st, f)?;
                 }
             }
             StmtKind::Repeat { cond, body } => {
@@ -315,6 +294,37 @@ impl Interp<'_> {
             }
         }
         Ok(())
+    }
+
+    /// What a `for` goes through, and how many: the players and the
+    /// places of a class by position (no list); anything else listed
+    /// first, since the body may move what it goes through.
+    pub fn for_domain(&self, d: &V, st: &State, f: &Frame, span: Span) -> R<(Option<Vec<V>>, usize)> {
+        let n = match d {
+            V::Players | V::PlayersFrom(_) => self.lay.players,
+            V::Class(c) => self.r.classes[*c].places.len(),
+            _ => 0,
+        };
+        if n > 0 {
+            return Ok((None, n));
+        }
+        let items: Vec<V> = match d {
+            V::Set(s) => f.set_items(*s).iter().map(|c| V::Card(*c)).collect(),
+            _ => self.elements(d, st, span)?,
+        };
+        let n = items.len();
+        Ok((Some(items), n))
+    }
+
+    /// The `i`-th (below `for_domain`'s count) of what a `for` goes
+    /// through.
+    #[inline]
+    pub fn for_item(&self, d: &V, list: Option<&[V]>, i: usize, st: &State) -> V {
+        match (list, d) {
+            (Some(items), _) => items[i],
+            (None, V::Class(c)) => V::Place(self.r.classes[*c].places[i]),
+            _ => st.player_at(d, i),
+        }
     }
 
     pub fn assign(&mut self, target: &Expr, v: V, span: Span, st: &mut State, f: &mut Frame) -> R<()> {
