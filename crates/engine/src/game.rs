@@ -1566,15 +1566,14 @@ impl SetSearch<'_> {
     fn grow(&mut self, k: usize) -> bool {
         if k == 0 {
             let counts = &self.counts;
-            let set = self
-                .pool
-                .iter()
-                .zip(self.rank)
-                .filter_map(|(v, (k, r))| match v {
-                    V::Card(c) if *r < counts[*k] => Some(*c),
-                    _ => None,
-                })
-                .collect();
+            // Its size is known: one allocation, of that size.
+            let mut set = Vec::with_capacity(counts.iter().sum());
+            for (v, (k, r)) in self.pool.iter().zip(self.rank) {
+                match v {
+                    V::Card(c) if *r < counts[*k] => set.push(*c),
+                    _ => {}
+                }
+            }
             self.out.push(set);
             return self.out.len() <= MAX_SETS;
         }
