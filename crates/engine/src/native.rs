@@ -68,11 +68,13 @@ pub type LeadFn = for<'a> fn(&Interp<'a>, &State, &mut Frame) -> R<Option<bool>>
 
 /// A compiled list of statements (setup, a procedure's body, an action's
 /// body, `after action`): runs `stmts[from..]`, the list it was generated
-/// from as the program holds it (roots wrapped), exactly as
-/// `Interp::exec` runs them: the same changes, events, work and errors.
-/// A statement whose parts it does not handle natively it runs with the
-/// interpreter (`Interp::stmt`), which it can do since a statement works
-/// out its values before it changes anything.
+/// from as the program holds it (roots wrapped), as `Interp::exec` runs
+/// them: the same changes, events and errors. A statement whose parts it
+/// does not handle natively, or whose values are of a kind it does not
+/// expect (a failing `require` among them, for its message), it runs with
+/// the interpreter (`Interp::stmt`), which it can do since a statement
+/// works out its values before it changes anything; the work of those
+/// values is then counted twice (see `interp::MAX_WORK`).
 pub type ExecFn = for<'a> fn(&mut Interp<'a>, &[Stmt], usize, &mut State, &mut Frame) -> R<()>;
 
 /// A program's compiled statement lists, where it has them.
