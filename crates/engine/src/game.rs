@@ -535,8 +535,8 @@ impl<'p> Game<'p> {
         self.memo.borrow_mut().prepare(self.rules.lets.len(), Some(me), self.state.changes);
         let memo = &self.memo;
         let shared = std::cell::RefCell::new(SharedTrials::default());
-        let passed = std::cell::RefCell::new(Vec::new());
-        let refused = std::cell::RefCell::new(Vec::new());
+        let passed = std::cell::RefCell::new(Keyed::default());
+        let refused = std::cell::RefCell::new(Keyed::default());
         let asked = self.state.asks.first().map(|(_, a)| *a);
         // One frame for every action: each binds a local before it reads
         // it (the checker sees to that), so none reads another's.
@@ -639,24 +639,19 @@ impl<'p> Game<'p> {
             // parameter than one that passed passes too; where a trial
             // failed other than at a bound, every value fails.
             let later = |m: &legality::Monotone| &args[m.param + 1..];
-            let known = monotone.and_then(|(m, found)| {
-                found.borrow().iter().find(|(k, _)| k == later(m)).map(|(_, pass)| *pass)
-            });
+            let known = monotone.and_then(|(m, found)| found.borrow().find(0, later(m)));
             if known == Some(false) {
                 return;
             }
             let fails = || {
                 if let Some((m, found)) = monotone {
-                    found.borrow_mut().push((later(m).to_vec(), false));
+                    found.borrow_mut().push(0, later(m).iter().copied(), false);
                 }
             };
             // A trial that failed at an opening requirement fails at the
             // same values of what that reads.
             let at = |k: usize| openings[k].params.iter().map(|p| args[*p]);
-            if trial
-                && known.is_none()
-                && refused.borrow().iter().any(|(k, vals)| at(*k).eq(vals.iter().copied()))
-            {
+            if trial && known.is_none() && refused.borrow().any(|k, vals| at(k).eq(vals.iter().copied())) {
                 return fails();
             }
             // The trial's steps on the state as it is, when there are and
@@ -666,7 +661,7 @@ impl<'p> Game<'p> {
                 match stepped.unwrap_or_else(|| self.trial(search, frame)) {
                     Ok(()) => {
                         if let Some((m, found)) = monotone {
-                            found.borrow_mut().push((later(m).to_vec(), true));
+                            found.borrow_mut().push(0, later(m).iter().copied(), true);
                         }
                         true
                     }
@@ -676,7 +671,7 @@ impl<'p> Game<'p> {
                         }
                         if let Fail::Illegal { span, .. } = &f {
                             if let Some(k) = openings.iter().position(|o| o.span == *span) {
-                                refused.borrow_mut().push((k, at(k).collect()));
+                                refused.borrow_mut().push(k, at(k), false);
                             }
                         }
                         note_broken(broken, f);
@@ -1636,7 +1631,7 @@ struct Search<'a> {
     /// The requirements a trial meets first (`TrialPlan::openings`), and
     /// the values of their parameters at which trials failed there.
     openings: &'a [legality::Opening],
-    refused: &'a std::cell::RefCell<Vec<(usize, Vec<V>)>>,
+    refused: &'a std::cell::RefCell<Keyed>,
     /// The trial as steps on the state the search reads
     /// (`TrialPlan::pre`), when there are.
     pre: Option<&'a legality::Precondition>,
@@ -1644,7 +1639,42 @@ struct Search<'a> {
 
 /// What trials found at a monotone parameter's values so far: by the values
 /// of the parameters after it, whether the trial passed.
-type Found = std::cell::RefCell<Vec<(Vec<V>, bool)>>;
+type Found = std::cell::RefCell<Keyed>;
+
+/// Outcomes the search notes by a kind (an opening's index) and a few
+/// values, kept in flat lists so that a note allocates nothing once the
+/// lists have grown (one listing notes hundreds).
+#[derive(Default)]
+struct Keyed {
+    /// Per note: its kind, where its values lie in `values`, and the
+    /// outcome.
+    notes: Vec<(usize, std::ops::Range<usize>, bool)>,
+    values: Vec<V>,
+}
+
+impl Keyed {
+    fn clear(&mut self) {
+        self.notes.clear();
+        self.values.clear();
+    }
+
+    fn push(&mut self, kind: usize, key: impl Iterator<Item = V>, outcome: bool) {
+        let start = self.values.len();
+        self.values.extend(key);
+        self.notes.push((kind, start..self.values.len(), outcome));
+    }
+
+    /// The outcome noted first for this kind and key.
+    fn find(&self, kind: usize, key: &[V]) -> Option<bool> {
+        let values = &self.values;
+        self.notes.iter().find(|(k, at, _)| *k == kind && values[at.clone()] == *key).map(|n| n.2)
+    }
+
+    /// Whether some note meets `f` (given its kind and values).
+    fn any(&self, mut f: impl FnMut(usize, &[V]) -> bool) -> bool {
+        self.notes.iter().any(|(k, at, _)| f(*k, &self.values[at.clone()]))
+    }
+}
 
 /// How many shared trial parts one listing keeps (`trial_after_prefix`):
 /// a dig by land and by air alternate.
