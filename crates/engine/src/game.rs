@@ -569,15 +569,14 @@ impl<'p> Game<'p> {
             if no_value {
                 continue;
             }
-            let levels = &self.program.trials.levels[id.index()];
             let plan = &self.program.trials.at_level[id.index()];
             // A choice that passes the leading requirements is legal unless
             // something after the first change may still refuse it; only
             // then is each complete choice tried, running just what can
             // matter to a later `require` (see `legality`).
-            let start = levels.iter().position(|l| *l == usize::MAX).unwrap_or(levels.len());
-            let (body, hook) = (&self.program.trials.body[id.index()], &self.program.trials.hook[id.index()]);
-            let trial = body[start..].iter().any(|k| *k) || hook.iter().any(|k| *k);
+            let start = self.program.trials.start[id.index()];
+            let trial = self.program.trials.tried[id.index()];
+            let it = &Interp { memo: Some(memo), ..self.interp(false) };
             let search = Search {
                 id,
                 action,
@@ -588,7 +587,7 @@ impl<'p> Game<'p> {
                 start,
                 scratch: &scratch,
                 broken: &broken,
-                it: &Interp { memo: Some(memo), ..self.interp(false) },
+                it,
                 shared: &shared,
                 monotone: self.program.trials.monotone[id.index()]
                     .as_ref()
@@ -597,6 +596,10 @@ impl<'p> Game<'p> {
                 openings: &self.program.trials.openings[id.index()],
                 refused: &refused,
                 pre: self.program.trials.pre[id.index()].as_ref(),
+                leads: match self.program.leading.get(id.index()) {
+                    Some(leads) if it.trace.is_none() => leads,
+                    _ => &[],
+                },
             };
             refused.borrow_mut().clear();
             self.enumerate(&search, &mut frame, &mut args, &mut out);
@@ -628,7 +631,9 @@ impl<'p> Game<'p> {
     /// parameter, and drop the whole subtree when one fails. Each complete
     /// choice that survives is tried for real.
     fn enumerate(&self, search: &Search, frame: &mut Frame, args: &mut Vec<V>, out: &mut Vec<Choice>) {
-        let Search { id, action, domains, trial, broken, monotone, openings, refused, pre, .. } = *search;
+        let Search { id, action, domains, trial, broken, monotone, openings, refused, pre, .. } = search;
+        let (id, action, domains, trial, broken, monotone) =
+            (*id, *action, *domains, *trial, *broken, *monotone);
         let depth = args.len();
         if !self.lead(search, depth, frame) {
             return;
@@ -787,9 +792,10 @@ impl<'p> Game<'p> {
     /// and it gives an answer, else `leading`. Whether every requirement
     /// holds.
     fn lead(&self, search: &Search, depth: usize, frame: &mut Frame) -> bool {
-        let Search { id, action, plan, it, broken, .. } = *search;
-        let native = match self.program.leading.get(id.index()).and_then(|l| l.get(depth)) {
-            Some(Some(lead)) if it.trace.is_none() => lead(it, &self.state, frame),
+        let Search { action, plan, it, broken, leads, .. } = search;
+        let (action, plan, it, broken) = (*action, *plan, *it, *broken);
+        let native = match leads.get(depth) {
+            Some(Some(lead)) => lead(it, &self.state, frame),
             _ => Ok(None),
         };
         match native {
@@ -1635,6 +1641,9 @@ struct Search<'a> {
     /// The trial as steps on the state the search reads
     /// (`TrialPlan::pre`), when there are.
     pre: Option<&'a legality::Precondition>,
+    /// Per number of bound parameters, the compiled leading statements
+    /// (`Program::leading`): none when the interpreter runs them.
+    leads: &'a [Option<crate::native::LeadFn>],
 }
 
 /// What trials found at a monotone parameter's values so far: by the values

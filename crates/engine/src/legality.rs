@@ -85,6 +85,12 @@ pub struct TrialPlan {
     pub body: Vec<Vec<bool>>,
     /// Per action, per statement of `after action`.
     pub hook: Vec<Vec<bool>>,
+    /// Per action: its body's first statement that changes the state (the
+    /// body's length when none does).
+    pub start: Vec<usize>,
+    /// Per action: whether its complete choices must be tried, something
+    /// from `start` on or in `after action` being kept (`body`, `hook`).
+    pub tried: Vec<bool>,
     /// Per action, per parameter: the bounds a `set of` parameter's sets
     /// must keep, read from its leading requirements (see `SetBound`).
     pub set_bounds: Vec<Vec<Vec<SetBound>>>,
@@ -174,7 +180,27 @@ impl TrialPlan {
                 tried.then(|| pre::build(&mut a, action, start, keep, hook_keep)).flatten()
             })
             .collect();
-        TrialPlan { levels, at_level, body, hook, constant_lets, set_bounds, prefix, monotone, openings, pre }
+        let start: Vec<usize> =
+            levels.iter().map(|l| l.iter().position(|l| *l == usize::MAX).unwrap_or(l.len())).collect();
+        let tried = start
+            .iter()
+            .zip(body.iter().zip(&hook))
+            .map(|(s, (keep, hook_keep))| keep[*s..].iter().chain(hook_keep).any(|k| *k))
+            .collect();
+        TrialPlan {
+            levels,
+            at_level,
+            body,
+            hook,
+            start,
+            tried,
+            constant_lets,
+            set_bounds,
+            prefix,
+            monotone,
+            openings,
+            pre,
+        }
     }
 }
 
