@@ -545,6 +545,7 @@ impl<'p> Game<'p> {
         // The values bound so far, as the search goes down (empty between
         // actions).
         let mut args = Vec::new();
+        let mut domains = Vec::new();
         for (id, action) in self.rules.actions.iter().enumerate() {
             let id = ActionId::new(id);
             // While an ask waits, only its action; otherwise only actions
@@ -553,13 +554,11 @@ impl<'p> Game<'p> {
                 continue;
             }
             let fixed = &self.program.fixed_domains[id.index()];
-            let domains = match self.domains_in(action, Some(fixed), me, Some(memo)) {
-                Ok(d) => d,
-                Err(f) => {
-                    note_broken(&broken, f);
-                    continue;
-                }
-            };
+            // The actions' domains one after another in one list.
+            if let Err(f) = self.domains_into(action, Some(fixed), me, Some(memo), &mut domains) {
+                note_broken(&broken, f);
+                continue;
+            }
             // A set may be empty, so an empty zone still offers one.
             let no_value = action
                 .params
@@ -952,23 +951,26 @@ impl<'p> Game<'p> {
     /// The values each parameter of an action may take now.
     pub fn domains(&self, action: &Action, me: PlayerId) -> Result<Vec<Vec<V>>, Fail> {
         self.work.set(0);
-        Ok(self.domains_in(action, None, me, None)?.into_iter().map(std::borrow::Cow::into_owned).collect())
+        let mut domains = Vec::new();
+        self.domains_into(action, None, me, None, &mut domains)?;
+        Ok(domains.into_iter().map(std::borrow::Cow::into_owned).collect())
     }
 
-    /// `domains`, within a call that counts its own work; with the game's
-    /// memo when the caller prepared it for this state and `me`. Values
-    /// fixed for the ruleset are borrowed from `fixed` (the program's for
-    /// this action) when given.
-    fn domains_in(
+    /// `domains`, into `out` (emptied first), within a call that counts
+    /// its own work; with the game's memo when the caller prepared it for
+    /// this state and `me`. Values fixed for the ruleset are borrowed from
+    /// `fixed` (the program's for this action) when given.
+    fn domains_into(
         &self,
         action: &Action,
         fixed: Option<&'p [Option<Vec<V>>]>,
         me: PlayerId,
         memo: Option<&std::cell::RefCell<Memo>>,
-    ) -> Result<Vec<std::borrow::Cow<'p, [V]>>, Fail> {
+        out: &mut Vec<std::borrow::Cow<'p, [V]>>,
+    ) -> Result<(), Fail> {
         use std::borrow::Cow;
         let it = Interp { memo, ..self.interp(false) };
-        let mut out = Vec::with_capacity(action.params.len());
+        out.clear();
         for (k, p) in action.params.iter().enumerate() {
             if let Some(values) = fixed.and_then(|f| f.get(k)?.as_deref()) {
                 out.push(Cow::Borrowed(values));
@@ -991,7 +993,7 @@ impl<'p> Game<'p> {
                 }
             }));
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Whether two components are copies of one (same group and name), so
@@ -1267,7 +1269,8 @@ impl<'p> Game<'p> {
         // What the listing worked out on this state serves here too.
         self.memo.borrow_mut().prepare(self.rules.lets.len(), Some(me), self.state.changes);
         let fixed = &self.program.fixed_domains[choice.action.index()];
-        let domains = self.domains_in(action, Some(fixed), me, Some(&self.memo))?;
+        let mut domains = Vec::with_capacity(action.params.len());
+        self.domains_into(action, Some(fixed), me, Some(&self.memo), &mut domains)?;
         for ((p, d), a) in action.params.iter().zip(&domains).zip(&choice.args) {
             let fits = match (&p.domain, a) {
                 (ParamDomain::SetOf(_), V::Set(i)) => {
