@@ -274,6 +274,21 @@ pub struct Game<'p> {
     /// States no longer needed, kept for their allocations: a trial's
     /// scratch, a shared trial part, the state an action replaced.
     spare: std::cell::RefCell<Spare>,
+    /// A state equal to the game's after `changes` changes (the one the
+    /// last action replaced, brought up to date by `State::catch_up`):
+    /// the next action's copy, with nothing to put back.
+    twin: std::cell::RefCell<Twin>,
+}
+
+/// A spare state equal to the game's (`Game::twin`); a copy of a game has
+/// none.
+#[derive(Default)]
+struct Twin(Option<(u64, State)>);
+
+impl Clone for Twin {
+    fn clone(&self) -> Twin {
+        Twin::default()
+    }
 }
 
 /// The game's state, counting its changes: whatever changes it goes
@@ -392,6 +407,7 @@ impl<'p> Game<'p> {
             work: Default::default(),
             memo: Default::default(),
             spare: Default::default(),
+            twin: Default::default(),
         };
         let events = game.setup(record)?;
         // Lets fixed after setup: work them out once, on the state set up.
@@ -444,6 +460,27 @@ impl<'p> Game<'p> {
             }
             None => State::clone(&self.state),
         }
+    }
+
+    /// A copy of the state for an action to be applied on, keeping a
+    /// journal of what the action writes (for `State::catch_up`): the twin
+    /// when it is up to date, else as `copy_of_state`.
+    fn copy_to_apply(&self) -> State {
+        let twin = self.twin.borrow_mut().0.take();
+        let mut st = match twin {
+            Some((changes, st)) if changes == self.state.changes => {
+                #[cfg(debug_assertions)]
+                st.assert_same(&self.state);
+                st
+            }
+            Some((_, stale)) => {
+                self.recycle(stale);
+                self.copy_of_state()
+            }
+            None => self.copy_of_state(),
+        };
+        st.journal_afresh();
+        st
     }
 
     /// Keep a state no longer needed for its allocations.
@@ -1104,7 +1141,7 @@ impl<'p> Game<'p> {
         start: usize,
     ) -> Result<(State, Vec<Event>), Fail> {
         let action = &self.rules.actions[id];
-        let mut st = self.copy_of_state();
+        let mut st = self.copy_to_apply();
         if action.asked {
             // The ask this answers; asks the body makes queue behind the rest.
             st.asks.remove(0);
@@ -1357,8 +1394,16 @@ impl<'p> Game<'p> {
         })?;
         self.valid_args(choice, me)?;
         let (st, events) = self.try_on(choice, me, record, trace)?;
-        let before = std::mem::replace(&mut *self.state, st);
-        self.recycle(before);
+        let mut before = std::mem::replace(&mut *self.state, st);
+        // The state replaced is what the new one was copied from: brought
+        // up to date by what the action wrote, it is the next copy.
+        if before.catch_up(&self.state) {
+            *self.twin.borrow_mut() = Twin(Some((self.state.changes, before)));
+        } else {
+            self.recycle(before);
+        }
+        // Not through `DerefMut`: the state has not changed.
+        self.state.state.journal_off();
         Ok(events)
     }
 

@@ -388,8 +388,10 @@ pub(crate) struct Journal {
     counters: Vec<u32>,
     pieces: Vec<u32>,
     zones: Vec<u32>,
-    /// Something other than a counter, a piece or a zone was written (the
-    /// random generator, the seat order, asks, `end turn`).
+    /// The random generator was drawn from.
+    rng: bool,
+    /// Something other than a counter, a piece, a zone or the random
+    /// generator was written (the seat order, asks, `end turn`).
     wide: bool,
 }
 
@@ -424,13 +426,29 @@ impl State {
         &mut self.zones[inst]
     }
 
-    /// Note a write to a part of the state other than counters, pieces and
-    /// zones (written through `zone_mut`), which only a full `restore` puts
-    /// back: every statement that writes one calls this first. Test builds
-    /// check each journaled put-back against the state (`assert_same`).
+    /// Note a write to a part of the state other than counters, pieces,
+    /// zones (written through `zone_mut`) and the random generator, which
+    /// only a full `restore` puts back: every statement that writes one
+    /// calls this first. Test builds check each journaled put-back against
+    /// the state (`assert_same`).
     #[inline]
     pub(crate) fn touch_wide(&mut self) {
         self.journal.wide = true;
+    }
+
+    /// Note a draw from the random generator (see `touch_wide`).
+    #[inline]
+    pub(crate) fn touch_rng(&mut self) {
+        self.journal.rng = true;
+    }
+
+    /// Note a write to a zone instance's contents made other than through
+    /// `zone_mut` (see `touch_wide`).
+    #[inline]
+    pub(crate) fn touch_zone(&mut self, inst: ZoneInst) {
+        if self.journal.on {
+            self.journal.zones.push(inst.index() as u32);
+        }
     }
 
     /// Make this copy equal to `from` again, `from` being known as `base`
@@ -442,6 +460,9 @@ impl State {
     pub(crate) fn restore_to(&mut self, from: &State, base: u64) {
         let j = &mut self.journal;
         if j.on && j.base == base && !j.wide {
+            if std::mem::take(&mut j.rng) {
+                self.rng.clone_from(&from.rng);
+            }
             for i in j.counters.drain(..) {
                 self.counters[i as usize] = from.counters[i as usize];
             }
@@ -473,10 +494,68 @@ impl State {
         self.journal = Journal { on: true, base, ..Journal::default() };
     }
 
+    /// Start an empty journal on a state about to be written, keeping the
+    /// room of the lists (`catch_up` reads it).
+    pub(crate) fn journal_afresh(&mut self) {
+        let j = &mut self.journal;
+        (j.on, j.wide, j.rng, j.base) = (true, false, false, u64::MAX);
+        j.counters.clear();
+        j.pieces.clear();
+        j.zones.clear();
+    }
+
+    /// Stop the journal (the lists keep their room).
+    pub(crate) fn journal_off(&mut self) {
+        self.journal.on = false;
+    }
+
+    /// Make this state equal to `newer`, a copy of it that then kept a
+    /// journal (`journal_afresh`) while an action was applied: only the
+    /// counters, pieces and zones it wrote are copied over, with the turn
+    /// bookkeeping. False, changing nothing, when the journal cannot tell
+    /// (it was off, or something other than those was written).
+    pub(crate) fn catch_up(&mut self, newer: &State) -> bool {
+        let j = &newer.journal;
+        if !j.on || j.wide {
+            return false;
+        }
+        if j.rng {
+            self.rng.clone_from(&newer.rng);
+        }
+        for i in &j.counters {
+            self.counters[*i as usize] = newer.counters[*i as usize];
+        }
+        for i in &j.pieces {
+            self.pieces[*i as usize] = newer.pieces[*i as usize];
+        }
+        // Where components lie changes only with some zone's contents (a
+        // copy of the whole list costs less than going through the zones).
+        let mut moved = false;
+        for z in &j.zones {
+            let z = *z as usize;
+            if !self.zones[z].same(&newer.zones[z]) {
+                self.zones[z] = newer.zones[z].clone();
+                moved = true;
+            }
+        }
+        if moved {
+            self.loc.clone_from(&newer.loc);
+        }
+        self.arrival.clone_from(&newer.arrival);
+        self.tick = newer.tick;
+        self.order.clone_from(&newer.order);
+        self.turn_seat = newer.turn_seat;
+        self.finished = newer.finished;
+        self.actions = newer.actions;
+        self.asks.clone_from(&newer.asks);
+        self.turn_ended = newer.turn_ended;
+        true
+    }
+
     /// In tests: that a state put back by its journal is what a full
     /// `restore` would make.
     #[cfg(debug_assertions)]
-    fn assert_same(&self, from: &State) {
+    pub(crate) fn assert_same(&self, from: &State) {
         assert_eq!(self.counters, from.counters, "journal: counters");
         assert_eq!(self.pieces, from.pieces, "journal: pieces");
         assert!(self.zones.iter().zip(&from.zones).all(|(a, b)| a == b), "journal: zones");
@@ -515,7 +594,7 @@ impl State {
         // Where components lie changes only with some zone's contents.
         self.restore_zones(from);
         let j = &mut self.journal;
-        (j.on, j.wide) = (false, false);
+        (j.on, j.wide, j.rng) = (false, false, false);
         j.counters.clear();
         j.pieces.clear();
         j.zones.clear();

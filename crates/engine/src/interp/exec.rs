@@ -159,8 +159,7 @@ impl Interp<'_> {
                 let random =
                     *at_random || matches!(self.lay.zone_kind(self.r, src), ZoneKind::Bag | ZoneKind::Box);
                 if random {
-                    // The random stream: not in a trial's journal.
-                    st.touch_wide();
+                    st.touch_rng();
                 }
                 for _ in 0..n {
                     // The k-th filled slot (only rows have empty ones).
@@ -178,7 +177,8 @@ impl Interp<'_> {
                 // A zone of one or none stays shared with the state it was
                 // copied from (copy on write).
                 if st.zones[inst].len() > 1 {
-                    st.touch_wide();
+                    st.touch_rng();
+                    st.touch_zone(inst);
                     shuffle(&mut st.zones[inst][..], &mut st.rng);
                 }
                 self.record(|_| Event::Shuffle { zone: inst, at: s.span });
