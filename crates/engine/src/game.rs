@@ -1099,15 +1099,18 @@ impl<'p> Game<'p> {
 
     /// Run a choice on a copy of the state: the copy afterwards, or why not.
     fn try_choice(&self, choice: &Choice, me: PlayerId) -> Result<(State, Vec<Event>), Fail> {
-        self.try_on(choice, me, false, None)
+        self.try_on(choice, me, false, None, false)
     }
 
+    /// Run a choice on a copy of the state (see `run_from`; `applied`:
+    /// the copy becomes the game's state).
     fn try_on(
         &self,
         choice: &Choice,
         me: PlayerId,
         record: bool,
         trace: Option<&std::cell::RefCell<Vec<Traced>>>,
+        applied: bool,
     ) -> Result<(State, Vec<Event>), Fail> {
         let action = self
             .rules
@@ -1126,12 +1129,14 @@ impl<'p> Game<'p> {
         // (equal to the state until its first change).
         let compiled = trace.is_none() && !self.program.bodies.actions.is_empty();
         let start = if compiled { 0 } else { it.probe(&action.body.stmts, &self.state, &mut frame)? };
-        self.run_from(&mut it, choice.action, me, frame, start)
+        self.run_from(&mut it, choice.action, me, frame, start, applied)
     }
 
     /// Run an action's body from statement `start` on (those before it
     /// changed nothing and left their lets in `frame`) on a copy of the
     /// state, then `after action`, the turn bookkeeping and the end check.
+    /// The copy is the one to apply (`copy_to_apply`) when `applied`: the
+    /// caller makes it the game's state.
     fn run_from(
         &self,
         it: &mut Interp,
@@ -1139,9 +1144,10 @@ impl<'p> Game<'p> {
         me: PlayerId,
         mut frame: Frame,
         start: usize,
+        applied: bool,
     ) -> Result<(State, Vec<Event>), Fail> {
         let action = &self.rules.actions[id];
-        let mut st = self.copy_to_apply();
+        let mut st = if applied { self.copy_to_apply() } else { self.copy_of_state() };
         if action.asked {
             // The ask this answers; asks the body makes queue behind the rest.
             st.asks.remove(0);
@@ -1355,7 +1361,7 @@ impl<'p> Game<'p> {
             span: model::Span::default(),
         })?;
         self.valid_args(choice, me)?;
-        self.try_on(choice, me, true, None).map(|(_, events)| events)
+        self.try_on(choice, me, true, None, false).map(|(_, events)| events)
     }
 
     /// Apply a legal choice. On any failure the state is unchanged.
@@ -1393,7 +1399,7 @@ impl<'p> Game<'p> {
             span: model::Span::default(),
         })?;
         self.valid_args(choice, me)?;
-        let (st, events) = self.try_on(choice, me, record, trace)?;
+        let (st, events) = self.try_on(choice, me, record, trace, true)?;
         let mut before = std::mem::replace(&mut *self.state, st);
         // The state replaced is what the new one was copied from: brought
         // up to date by what the action wrote, it is the next copy.

@@ -169,23 +169,24 @@ impl TrialPlan {
             .map(|(action, (l, (keep, hook_keep)))| a.monotone(action, l, keep, hook_keep))
             .collect();
         let openings = r.actions.iter().zip(&levels).map(|(action, l)| a.openings(action, l)).collect();
-        let pre = r
-            .actions
-            .iter()
-            .zip(levels.iter().zip(body.iter().zip(&hook)))
-            .map(|(action, (l, (keep, hook_keep)))| {
-                // Only for an action whose choices are tried at all.
-                let start = l.iter().position(|l| *l == usize::MAX)?;
-                let tried = keep[start..].iter().chain(hook_keep).any(|k| *k);
-                tried.then(|| pre::build(&mut a, action, start, keep, hook_keep)).flatten()
-            })
-            .collect();
-        let start: Vec<usize> =
-            levels.iter().map(|l| l.iter().position(|l| *l == usize::MAX).unwrap_or(l.len())).collect();
-        let tried = start
+        let first_change: Vec<Option<usize>> =
+            levels.iter().map(|l| l.iter().position(|l| *l == usize::MAX)).collect();
+        let start: Vec<usize> = first_change.iter().zip(&levels).map(|(f, l)| f.unwrap_or(l.len())).collect();
+        let tried: Vec<bool> = start
             .iter()
             .zip(body.iter().zip(&hook))
             .map(|(s, (keep, hook_keep))| keep[*s..].iter().chain(hook_keep).any(|k| *k))
+            .collect();
+        let pre = r
+            .actions
+            .iter()
+            .enumerate()
+            .map(|(i, action)| {
+                // Only for an action that changes the state and whose
+                // choices are tried at all.
+                let start = first_change[i]?;
+                tried[i].then(|| pre::build(&mut a, action, start, &body[i], &hook[i])).flatten()
+            })
             .collect();
         TrialPlan {
             levels,
