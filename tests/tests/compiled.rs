@@ -274,12 +274,32 @@ fn generator_compiles_every_statement_list_as_one_function() {
 
 /// An aggregate over a set a player chose (`sum(c.value for c in give)`)
 /// goes through the set in generated code: `sets.ruleset` has four (two
-/// sums in `trade`, `first` and `all` in `sell`); a `count(SET)` is a
-/// builtin, not among them.
+/// sums in `trade`, `first` and `all` in `sell`). A `count(SET)`, a
+/// builtin, reads the set's length in generated code too: five of them
+/// (`count(lost)`, `count(give)`, `count(take)`, `count(s)` twice). Each
+/// appears in its root, and those in leading requirements again in their
+/// action's leading function (which a part left to the interpreter would
+/// have given up).
 #[test]
 fn generator_goes_through_chosen_sets_itself() {
     let code = compile::generate(&load("tests/fixtures/valid/sets.ruleset"));
-    assert_eq!(code.matches("V::Set(j) => j").count(), 4);
+    assert_eq!(code.matches("V::Set(j) => j").count(), 4 + 4, "{code}");
+    assert_eq!(code.matches("V::Set(s) => f.set_items(s).len() as i64").count(), 5 + 4, "{code}");
+}
+
+/// A table keyed by an enumeration (`largest[k.colour]`,
+/// `worth[k.colour][count(s)]` in `sets.ruleset`) is read in generated
+/// code, with the value's position in its class as the key: in the root
+/// of `sell`'s requirement and in its leading function (which repeats
+/// it), and in the root of its `advance`.
+#[test]
+fn generator_reads_tables_keyed_by_an_enumeration_itself() {
+    let code = compile::generate(&load("tests/fixtures/valid/sets.ruleset"));
+    assert_eq!(
+        code.matches(".places.iter().position(|q| *q == p).map_or(-1, |i| i as i64)").count(),
+        3,
+        "{code}"
+    );
 }
 
 #[test]

@@ -680,6 +680,17 @@ impl Gen<'_> {
                 let z = self.zone(&args[0], &sub(path, 0), env);
                 format!("(st.count({z}) as i64)")
             }
+            // A local: a set a player chose (read from the frame's sets)
+            // or a zone, as the interpreter counts them; a local the
+            // generated code binds itself is the interpreter's.
+            ExprKind::Builtin(Builtin::Count, args) => match args[0].kind {
+                ExprKind::Local(slot)
+                    if !env.own_locals && env.card(slot).is_none() && env.val(slot).is_none() =>
+                {
+                    format!("(match f.get({slot}) {{ V::Set(s) => f.set_items(s).len() as i64, V::Zone(z) => st.count(z) as i64, _ => {fb} }})")
+                }
+                _ => self.interpreted(path, "int", env),
+            },
             ExprKind::Builtin(Builtin::Distance, args) => {
                 let a = self.val(&args[0], &sub(path, 0), env);
                 let b = self.val(&args[1], &sub(path, 1), env);
@@ -704,9 +715,10 @@ impl Gen<'_> {
     fn table(&mut self, table: TableId, keys: &[Expr], path: &[usize], env: &Env) -> String {
         let fb = self.fallback(path, "int", env);
         let t = &self.r.tables[table];
-        if t.dims.iter().any(|d| d.class.is_some()) || keys.len() != t.dims.len() {
+        if keys.len() != t.dims.len() {
             return self.interpreted(path, "int", env);
         }
+        let classes: Vec<Option<ClassId>> = t.dims.iter().map(|d| d.class).collect();
         if !self.tables_used[table.index()] {
             self.tables_used[table.index()] = true;
             let args: Vec<String> = (0..keys.len()).map(|i| format!("k{i}: i64")).collect();
@@ -738,7 +750,26 @@ impl Gen<'_> {
             .unwrap();
             self.out.push_str(&f);
         }
-        let (mut code, names) = self.bind_parts(keys, path, env, "i64");
+        // A key of an enumeration's values reads as the value's position
+        // in its class (-1, outside every range, for another place), as
+        // the interpreter reads it.
+        let mut code = String::from("{ ");
+        let mut names = Vec::new();
+        for (i, (k, class)) in keys.iter().zip(&classes).enumerate() {
+            let v = match class {
+                Some(c) => {
+                    let v = self.val(k, &sub(path, i), env);
+                    format!(
+                        "match {v} {{ V::Place(p) => it.r.classes[ClassId::new({})].places.iter().position(|q| *q == p).map_or(-1, |i| i as i64), _ => {fb} }}",
+                        c.index()
+                    )
+                }
+                None => self.int(k, &sub(path, i), env),
+            };
+            let name = self.fresh("a");
+            write!(code, "let {name}: i64 = {v}; ").unwrap();
+            names.push(name);
+        }
         write!(
             code,
             "match table_{}({}) {{ Some(v) => v, None => {fb} }} }}",
