@@ -582,7 +582,8 @@ impl<'p> Game<'p> {
         // The values bound so far, as the search goes down (empty between
         // actions).
         let mut args = Vec::new();
-        let mut domains = Vec::new();
+        let most = self.rules.actions.iter().map(|a| a.params.len()).max().unwrap_or(0);
+        let mut domains = Vec::with_capacity(most);
         for (id, action) in self.rules.actions.iter().enumerate() {
             let id = ActionId::new(id);
             // While an ask waits, only its action; otherwise only actions
@@ -1022,7 +1023,11 @@ impl<'p> Game<'p> {
                 // lists the sets (`bounded_sets`).
                 ParamDomain::In(e) | ParamDomain::SetOf(e) => {
                     let z = it.zone_inst(e, &self.state, &mut Frame::new(Some(me)))?;
-                    self.state.cards(z).map(V::Card).collect()
+                    // At most as many as the zone's slots, without growing.
+                    let cells = &self.state.zones[z];
+                    let mut cards = Vec::with_capacity(cells.len());
+                    cards.extend(cells.iter().flatten().map(|c| V::Card(*c)));
+                    cards
                 }
                 ParamDomain::Among(_, e) => {
                     let places = it.places_of(e, &self.state, &mut Frame::new(Some(me)))?;
