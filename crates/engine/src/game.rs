@@ -1063,38 +1063,56 @@ impl<'p> Game<'p> {
         limits: &[(Vec<i64>, i64)],
         span: model::Span,
     ) -> Result<Vec<Vec<ComponentId>>, Fail> {
-        // Each name's copies (as pool indexes), in the order names first appear.
-        let mut classes: Vec<Vec<usize>> = Vec::new();
+        // Per pool entry: its name (numbered in the order names first
+        // appear) and its place among that name's copies (a set of counts
+        // holds the copies ranked below each count).
+        let mut rank = vec![(0, usize::MAX); pool.len()];
+        // Each name's first copy and how many copies it has.
+        let mut names: Vec<(ComponentId, usize)> = Vec::new();
         for (i, v) in pool.iter().enumerate() {
             let V::Card(c) = v else { continue };
-            match classes.iter_mut().find(|k| matches!(pool[k[0]], V::Card(f) if self.alike(f, *c))) {
-                Some(k) => k.push(i),
-                None => classes.push(vec![i]),
+            match names.iter().position(|(first, _)| self.alike(*first, *c)) {
+                Some(k) => {
+                    rank[i] = (k, names[k].1);
+                    names[k].1 += 1;
+                }
+                None => {
+                    rank[i] = (names.len(), 0);
+                    names.push((*c, 1));
+                }
             }
         }
-        // Per pool entry: its name and its place among that name's copies
-        // (a set of counts holds the copies ranked below each count).
-        let mut rank = vec![(0, usize::MAX); pool.len()];
-        for (k, copies) in classes.iter().enumerate() {
-            for (r, i) in copies.iter().enumerate() {
-                rank[*i] = (k, r);
+        // Each name's copies (as pool indexes), name after name: name k's
+        // are `copies[starts[k]..starts[k + 1]]`.
+        let mut starts = Vec::with_capacity(names.len() + 1);
+        let mut at = 0;
+        for (_, n) in &names {
+            starts.push(at);
+            at += n;
+        }
+        starts.push(at);
+        let mut copies = vec![0; at];
+        for (i, (k, r)) in rank.iter().enumerate() {
+            if *r != usize::MAX {
+                copies[starts[*k] + r] = i;
             }
         }
         let mut search = SetSearch {
             pool,
             rank: &rank,
-            classes: &classes,
+            starts: &starts,
+            copies: &copies,
             limits,
-            counts: vec![0; classes.len()],
-            totals: vec![0; (classes.len() + 1) * limits.len()],
+            counts: vec![0; names.len()],
+            totals: vec![0; (names.len() + 1) * limits.len()],
             out: Vec::new(),
         };
-        if !search.grow(classes.len()) {
+        if !search.grow(names.len()) {
             return Err(Fail::Rule {
                 message: format!(
                     "{} components of {} different names make more than {MAX_SETS} sets to choose from",
                     pool.len(),
-                    classes.len()
+                    names.len()
                 ),
                 span,
             });
@@ -1608,9 +1626,12 @@ impl<'p> Game<'p> {
 /// name's count changes fastest.
 struct SetSearch<'a> {
     pool: &'a [V],
-    /// Per pool entry: (its name's class, its rank among the copies).
+    /// Per pool entry: (its name, its rank among the copies).
     rank: &'a [(usize, usize)],
-    classes: &'a [Vec<usize>],
+    /// Name `k`'s copies (as pool indexes) are
+    /// `copies[starts[k]..starts[k + 1]]`.
+    starts: &'a [usize],
+    copies: &'a [usize],
     limits: &'a [(Vec<i64>, i64)],
     counts: Vec<usize>,
     /// Per depth of the search (the names still to count), the weight
@@ -1643,10 +1664,11 @@ impl SetSearch<'_> {
         let l = self.limits.len();
         let (below, parent) = self.totals.split_at_mut(k * l);
         below[class * l..].copy_from_slice(&parent[..l]);
-        for n in 0..=self.classes[class].len() {
+        let copies = &self.copies[self.starts[class]..self.starts[class + 1]];
+        for n in 0..=copies.len() {
             if n > 0 {
                 // One more copy: its weight under each limit.
-                let i = self.classes[class][n - 1];
+                let i = copies[n - 1];
                 let t = &mut self.totals[class * l..k * l];
                 for (tot, (w, _)) in t.iter_mut().zip(self.limits) {
                     *tot = tot.saturating_add(w[i]);
