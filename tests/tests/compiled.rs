@@ -279,11 +279,12 @@ fn generator_compiles_every_statement_list_as_one_function() {
 /// (`count(lost)`, `count(give)`, `count(take)`, `count(s)` twice). Each
 /// appears in its root, and those in leading requirements again in their
 /// action's leading function (which a part left to the interpreter would
-/// have given up).
+/// have given up); `sum(c.value for c in give)` once more as the bound the
+/// search reads for `take` (`set_bounds_are_compiled_roots`).
 #[test]
 fn generator_goes_through_chosen_sets_itself() {
     let code = compile::generate(&load("tests/fixtures/valid/sets.ruleset"));
-    assert_eq!(code.matches("V::Set(j) => j").count(), 4 + 4, "{code}");
+    assert_eq!(code.matches("V::Set(j) => j").count(), 4 + 4 + 1, "{code}");
     assert_eq!(code.matches("V::Set(s) => f.set_items(s).len() as i64").count(), 5 + 4, "{code}");
 }
 
@@ -300,6 +301,28 @@ fn generator_reads_tables_keyed_by_an_enumeration_itself() {
         3,
         "{code}"
     );
+}
+
+/// The bounds the search reads for a `set of` parameter (a weight per
+/// component, the largest total) are compiled roots too: in
+/// `sets.ruleset` and Archaeology, every bound's weight and right side
+/// that is more than a literal or a local runs natively.
+#[test]
+fn set_bounds_are_compiled_roots() {
+    let mut seen = 0;
+    for path in ["tests/fixtures/valid/sets.ruleset", "rulesets/archaeology/archaeology.ruleset"] {
+        let natives = compiled::natives(path).expect("compiled in the build");
+        let program = Program::with_natives(load(path), natives).expect("its own compiled rules");
+        for b in program.trials().set_bounds.iter().flatten().flatten() {
+            let exprs = b.weight.iter().map(|(w, _)| w).chain([&b.rhs]);
+            for e in exprs.filter(|e| !matches!(e.kind, model::ExprKind::Int(_) | model::ExprKind::Local(_)))
+            {
+                assert!(matches!(e.kind, model::ExprKind::Native(..)), "{path}: {:?}", e.kind);
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen >= 4, "only {seen} bound expressions");
 }
 
 #[test]

@@ -225,15 +225,24 @@ pub fn roots_mut(r: &mut Ruleset, f: &mut dyn FnMut(&mut Expr)) {
 }
 
 /// Call `f` on every expression of the legality plan's preconditions
-/// (`legality::Precondition`) worth compiling, action by action: after
-/// [`roots_mut`]'s, in the numbering of the compiled roots.
+/// (`legality::Precondition`) worth compiling, action by action, then on
+/// the bounds of the `set of` parameters (`legality::SetBound`: each
+/// weight, then the right side): after [`roots_mut`]'s, in the numbering
+/// of the compiled roots.
 pub fn plan_roots_mut(plan: &mut crate::legality::TrialPlan, f: &mut dyn FnMut(&mut Expr)) {
+    let mut visit = |e: &mut Expr| {
+        if worth_compiling(e) {
+            f(e)
+        }
+    };
     for p in plan.pre.iter_mut().flatten() {
-        p.exprs_mut(&mut |e| {
-            if worth_compiling(e) {
-                f(e)
-            }
-        });
+        p.exprs_mut(&mut visit);
+    }
+    for bound in plan.set_bounds.iter_mut().flatten().flatten() {
+        if let Some((w, _)) = &mut bound.weight {
+            visit(w);
+        }
+        visit(&mut bound.rhs);
     }
 }
 
