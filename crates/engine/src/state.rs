@@ -12,7 +12,10 @@ use model::{
 use rand_chacha::ChaCha8Rng;
 
 /// A value while the game runs: a plain copy, with nothing to free.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Equal when of one kind with equal parts (see `PartialEq`, the derived
+/// comparison written out: the derived hash agrees with it).
+#[allow(clippy::derived_hash_with_manual_eq)]
+#[derive(Clone, Copy, Debug, Eq, Hash)]
 pub enum V {
     Int(i64),
     Bool(bool),
@@ -72,6 +75,31 @@ impl std::ops::IndexMut<ZoneInst> for Vec<Cells> {
     #[inline]
     fn index_mut(&mut self, z: ZoneInst) -> &mut Cells {
         &mut self[z.index()]
+    }
+}
+
+/// As derived (one kind, equal parts; texts by their contents), written
+/// out so that it inlines: rules compare values all the time, and the
+/// derived comparison stayed a call.
+impl PartialEq for V {
+    #[inline]
+    fn eq(&self, other: &V) -> bool {
+        match *self {
+            V::Int(a) => matches!(*other, V::Int(b) if a == b),
+            V::Bool(a) => matches!(*other, V::Bool(b) if a == b),
+            V::None => matches!(*other, V::None),
+            V::Text(a) => matches!(*other, V::Text(b) if a == b),
+            V::Place(a) => matches!(*other, V::Place(b) if a == b),
+            V::Player(a) => matches!(*other, V::Player(b) if a == b),
+            V::Card(a) => matches!(*other, V::Card(b) if a == b),
+            V::Tag(a) => matches!(*other, V::Tag(b) if a == b),
+            V::Zone(a) => matches!(*other, V::Zone(b) if a == b),
+            V::Map(c, slot) => matches!(*other, V::Map(d, s) if c == d && slot == s),
+            V::Players => matches!(*other, V::Players),
+            V::PlayersFrom(a) => matches!(*other, V::PlayersFrom(b) if a == b),
+            V::Class(a) => matches!(*other, V::Class(b) if a == b),
+            V::Set(a) => matches!(*other, V::Set(b) if a == b),
+        }
     }
 }
 
