@@ -110,6 +110,8 @@ pub struct Program {
     /// The most frame slots the search for legal choices binds, in any
     /// action's parameters, leading statements or steps.
     search_slots: usize,
+    /// The most parameters of any action.
+    most_params: usize,
 }
 
 impl std::ops::Deref for Program {
@@ -167,6 +169,7 @@ impl Program {
         let action_slots = rules.actions.iter().map(|a| a.body.locals.max(a.params.len()));
         let search_slots =
             action_slots.chain(trials.pre.iter().flatten().map(|p| p.slots)).max().unwrap_or(0);
+        let most_params = rules.actions.iter().map(|a| a.params.len()).max().unwrap_or(0);
         Program {
             rules,
             trials,
@@ -180,6 +183,7 @@ impl Program {
             bodies: Default::default(),
             fixed_domains,
             search_slots,
+            most_params,
         }
     }
 
@@ -582,8 +586,7 @@ impl<'p> Game<'p> {
         // The values bound so far, as the search goes down (empty between
         // actions).
         let mut args = Vec::new();
-        let most = self.rules.actions.iter().map(|a| a.params.len()).max().unwrap_or(0);
-        let mut domains = Vec::with_capacity(most);
+        let mut domains = Vec::with_capacity(self.program.most_params);
         for (id, action) in self.rules.actions.iter().enumerate() {
             let id = ActionId::new(id);
             // While an ask waits, only its action; otherwise only actions
