@@ -483,7 +483,7 @@ impl<'p> Game<'p> {
             }
             None => self.copy_of_state(),
         };
-        st.journal_afresh();
+        st.journal_from(crate::state::APPLIED);
         st
     }
 

@@ -423,8 +423,22 @@ pub(crate) struct Journal {
     wide: bool,
 }
 
+impl Journal {
+    /// Empty, on or off, for copies of `base` (the lists keep their room).
+    fn reset(&mut self, on: bool, base: u64) {
+        (self.on, self.base, self.wide, self.rng) = (on, base, false, false);
+        self.counters.clear();
+        self.pieces.clear();
+        self.zones.clear();
+    }
+}
+
 /// `restore_to`'s base for the game's own state.
 pub(crate) const GAME_STATE: u64 = 0;
+
+/// The base of a journal kept while an action is applied (`catch_up`
+/// reads it; `restore_to` never puts a copy back by it).
+pub(crate) const APPLIED: u64 = u64::MAX;
 
 impl State {
     /// Write a counter instance: the value it had.
@@ -517,19 +531,10 @@ impl State {
         self.assert_same(from);
     }
 
-    /// Start a journal on a fresh copy of `base`.
+    /// Start an empty journal on a copy of `base` (`GAME_STATE` or
+    /// `APPLIED`).
     pub(crate) fn journal_from(&mut self, base: u64) {
-        self.journal = Journal { on: true, base, ..Journal::default() };
-    }
-
-    /// Start an empty journal on a state about to be written, keeping the
-    /// room of the lists (`catch_up` reads it).
-    pub(crate) fn journal_afresh(&mut self) {
-        let j = &mut self.journal;
-        (j.on, j.wide, j.rng, j.base) = (true, false, false, u64::MAX);
-        j.counters.clear();
-        j.pieces.clear();
-        j.zones.clear();
+        self.journal.reset(true, base);
     }
 
     /// Stop the journal (the lists keep their room).
@@ -538,7 +543,7 @@ impl State {
     }
 
     /// Make this state equal to `newer`, a copy of it that then kept a
-    /// journal (`journal_afresh`) while an action was applied: only the
+    /// journal (`journal_from(APPLIED)`) while an action was applied: only the
     /// counters, pieces and zones it wrote are copied over, with the turn
     /// bookkeeping. False, changing nothing, when the journal cannot tell
     /// (it was off, or something other than those was written).
@@ -621,11 +626,7 @@ impl State {
     pub fn restore(&mut self, from: &State) {
         // Where components lie changes only with some zone's contents.
         self.restore_zones(from);
-        let j = &mut self.journal;
-        (j.on, j.wide, j.rng) = (false, false, false);
-        j.counters.clear();
-        j.pieces.clear();
-        j.zones.clear();
+        self.journal.reset(false, self.journal.base);
         self.counters.clone_from(&from.counters);
         self.pieces.clone_from(&from.pieces);
         self.arrival.clone_from(&from.arrival);
