@@ -574,15 +574,21 @@ impl State {
         if moved {
             self.loc.clone_from(&newer.loc);
         }
-        self.arrival.clone_from(&newer.arrival);
-        self.tick = newer.tick;
-        self.order.clone_from(&newer.order);
-        self.turn_seat = newer.turn_seat;
-        self.finished = newer.finished;
-        self.actions = newer.actions;
-        self.asks.clone_from(&newer.asks);
-        self.turn_ended = newer.turn_ended;
+        self.copy_turn(newer);
         true
+    }
+
+    /// The turn bookkeeping of `from`: who moves, in what order, the asks
+    /// waiting, the actions so far, whether the game is over.
+    fn copy_turn(&mut self, from: &State) {
+        self.arrival.clone_from(&from.arrival);
+        self.tick = from.tick;
+        self.order.clone_from(&from.order);
+        self.turn_seat = from.turn_seat;
+        self.finished = from.finished;
+        self.actions = from.actions;
+        self.asks.clone_from(&from.asks);
+        self.turn_ended = from.turn_ended;
     }
 
     /// In tests: that a state put back by its journal is what a full
@@ -629,15 +635,8 @@ impl State {
         self.journal.reset(false, self.journal.base);
         self.counters.clone_from(&from.counters);
         self.pieces.clone_from(&from.pieces);
-        self.arrival.clone_from(&from.arrival);
-        self.tick = from.tick;
-        self.order.clone_from(&from.order);
-        self.turn_seat = from.turn_seat;
         self.rng.clone_from(&from.rng);
-        self.finished = from.finished;
-        self.actions = from.actions;
-        self.asks.clone_from(&from.asks);
-        self.turn_ended = from.turn_ended;
+        self.copy_turn(from);
     }
 
     /// The `i`-th player of a domain of players (`players`, `players from
