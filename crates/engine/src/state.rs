@@ -343,6 +343,16 @@ impl Cells {
     pub fn same(&self, other: &Cells) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
     }
+
+    /// Make these contents equal to `from`'s: copied into this list's own
+    /// room when no other state shares it (nothing allocated or freed, and
+    /// the next write needs no copy), else shared with `from`.
+    pub(crate) fn copy_from(&mut self, from: &Cells) {
+        match Rc::get_mut(&mut self.0) {
+            Some(mine) => mine.clone_from(&from.0),
+            None => self.0 = Rc::clone(&from.0),
+        }
+    }
 }
 
 impl From<Vec<Option<ComponentId>>> for Cells {
@@ -519,7 +529,7 @@ impl State {
                     for c in self.zones[z].iter().flatten() {
                         self.loc[c.index()] = from.loc[c.index()];
                     }
-                    self.zones[z] = from.zones[z].clone();
+                    self.zones[z].copy_from(&from.zones[z]);
                 }
             }
         } else {
@@ -567,7 +577,7 @@ impl State {
         for z in &j.zones {
             let z = *z as usize;
             if !self.zones[z].same(&newer.zones[z]) {
-                self.zones[z] = newer.zones[z].clone();
+                self.zones[z].copy_from(&newer.zones[z]);
                 moved = true;
             }
         }
