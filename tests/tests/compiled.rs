@@ -241,9 +241,11 @@ fn generator_compiles_each_actions_steps_and_leading_statements_as_one_function(
 }
 
 /// Every statement list becomes a function: setup, each procedure, each
-/// action, `after action`. A `move`, `set`, `advance`, loop, branch or
-/// procedure call is the function's own code; a `draw` or `shuffle` is
-/// left to the interpreter, one statement at a time.
+/// action, `after action`. A `move`, `draw`, `shuffle`, `set`, `advance`,
+/// loop, branch or procedure call is the function's own code, and so are
+/// the zones it names (no one's, `me`'s or a local player's); an `end
+/// turn`, a failing `require` and a move of a chosen set are left to the
+/// interpreter, one statement at a time.
 #[test]
 fn generator_compiles_every_statement_list_as_one_function() {
     let path = "tests/fixtures/valid/effects.ruleset";
@@ -260,16 +262,34 @@ fn generator_compiles_every_statement_list_as_one_function() {
         let end = code[start + 1..].find("\nfn ").map_or(code.len(), |e| start + 1 + e);
         code[start..end].to_string()
     };
+    let zones = |f: &str| f.matches("it.lay.zone(ZoneId::new(").count();
     let tour = function("body_2");
     assert_eq!(tour.matches("it.move_cards(").count(), 3, "tour's moves are its own code: {tour}");
     assert_eq!(tour.matches("for i in 0..n").count(), 3, "tour's three loops are its own code: {tour}");
     assert_eq!(tour.matches("proc_0(it, ").count(), 1, "tour calls pay directly: {tour}");
-    // Its `shuffle`, its `end turn` and the refusal of its `require`, and
-    // nothing else, are the interpreter's.
-    assert_eq!(tour.matches("it.stmt(").count(), 3, "{tour}");
+    assert_eq!(tour.matches("it.shuffle_zone(").count(), 1, "tour's shuffle is its own code: {tour}");
+    // The zones of its three moves (me.hand, stall twice, discard three
+    // times) and of its shuffle.
+    assert_eq!(zones(&tour), 7, "{tour}");
+    // Its `end turn` and the refusal of its `require`, and nothing else,
+    // are the interpreter's.
+    assert_eq!(tour.matches("it.stmt(").count(), 2, "{tour}");
     let restock = function("proc_1");
     assert!(restock.contains("too_many_repeats"), "restock's repeat is its own loop: {restock}");
-    assert_eq!(restock.matches("it.stmt(").count(), 1, "only restock's draw is the interpreter's: {restock}");
+    assert_eq!(restock.matches("it.draw(").count(), 1, "restock's draw is its own code: {restock}");
+    assert_eq!(
+        restock.matches("it.stmt(").count(),
+        1,
+        "only a negative count goes to the interpreter: {restock}"
+    );
+    let setup = function("setup");
+    assert_eq!(setup.matches("it.draw(").count(), 3, "{setup}");
+    // `p.hand` of the loop's player, from the layout.
+    assert!(setup.contains("{ V::Player(p) => Some(p), _ => break "), "{setup}");
+    let sell = function("body_1");
+    // The refusal of its `require`, its two moves of the set it was given
+    // and its `end turn`.
+    assert_eq!(sell.matches("it.stmt(").count(), 4, "{sell}");
 }
 
 /// An aggregate over a set a player chose (`sum(c.value for c in give)`)

@@ -9,7 +9,7 @@
 //! through the interpreter's own `move_cards` and `assign`, so events,
 //! work and errors are the interpreter's. A statement whose values come
 //! out of a kind the code does not expect, or one it does not compile
-//! (`draw`, `shuffle`, `reveal`, `ask`, ...), runs with the interpreter
+//! (`reveal`, `ask`, `split`, ...), runs with the interpreter
 //! (`it.stmt`): a statement works out its values before it changes
 //! anything, so handing it over part way changes nothing twice.
 
@@ -30,7 +30,7 @@ pub(crate) struct Lists {
 
 /// The statement lists of `wrapped`, the rules with their roots wrapped.
 pub(crate) fn generate(wrapped: &Ruleset) -> Lists {
-    let mut g = StmtGen { label: 0 };
+    let mut g = StmtGen { r: wrapped, label: 0 };
     let mut code = String::new();
     let mut function = |name: String, stmts: &[Stmt], from: bool| {
         let body = g.list(stmts, "ss", from);
@@ -58,11 +58,12 @@ pub(crate) fn generate(wrapped: &Ruleset) -> Lists {
     Lists { code, setup, procedures, actions, after_action }
 }
 
-struct StmtGen {
+struct StmtGen<'r> {
+    r: &'r Ruleset,
     label: usize,
 }
 
-impl StmtGen {
+impl StmtGen<'_> {
     fn fresh(&mut self, stem: &str) -> String {
         self.label += 1;
         format!("{stem}{}", self.label)
@@ -108,7 +109,7 @@ impl StmtGen {
                 int(by, &part(1)),
                 t = part(0)
             ),
-            StmtKind::Move { what, position, .. } => self.movement(what, *position, at, &span),
+            StmtKind::Move { what, position, to } => self.movement(what, to, *position, at, &span),
             StmtKind::If { cond, then, otherwise } => {
                 let c = boolean(cond, &part(0));
                 let (a, b) = (self.fresh("b"), self.fresh("b"));
@@ -174,9 +175,21 @@ impl StmtGen {
                 code.push_str("{} }\n");
                 code
             }
-            StmtKind::Draw { .. }
-            | StmtKind::Shuffle(_)
-            | StmtKind::ShufflePlayers
+            StmtKind::Draw { count, at_random, from, position, to } => {
+                // A negative count: the interpreter's error.
+                let (src, dest) = (self.zone(from, &part(1)), self.zone(to, &part(2)));
+                format!(
+                    "    {{ it.memo = None; let n: i64 = {}; if n < 0 {{ {} }}
+    let src = {src}; let dest = {dest}; it.draw(n, {at_random}, src, dest, Position::{position:?}, {span}, st)?; }}\n",
+                    int(count, &part(0)),
+                    interpreted.trim()
+                )
+            }
+            StmtKind::Shuffle(zone) => format!(
+                "    {{ it.memo = None; let z = {}; it.shuffle_zone(z, {span}, st); }}\n",
+                self.zone(zone, &part(0))
+            ),
+            StmtKind::ShufflePlayers
             | StmtKind::Split { .. }
             | StmtKind::Reveal { .. }
             | StmtKind::Ask { .. }
@@ -186,9 +199,9 @@ impl StmtGen {
 
     /// `move`: the destination, then the components picked (in the order
     /// they lie, the filter read for each), then the interpreter's move.
-    fn movement(&mut self, what: &Selection, position: Position, at: &str, span: &str) -> String {
+    fn movement(&mut self, what: &Selection, to: &Expr, position: Position, at: &str, span: &str) -> String {
         let label = self.fresh("'s");
-        let dest = format!("let dest = it.zone_inst(part({at}, 0), st, f)?;");
+        let dest = format!("let dest = {};", self.zone(to, &format!("part({at}, 0)")));
         let picked = match what {
             Selection::One(e) => format!(
                 "let cards = match {} {{ V::Card(c) => [c], _ => {{ it.stmt({at}, st, f)?; break {label}; }} }};",
@@ -201,7 +214,7 @@ impl StmtGen {
             {
                 return format!("    it.stmt({at}, st, f)?;\n");
             }
-            Selection::All { var, filter, .. } | Selection::First { var, filter, .. } => {
+            Selection::All { var, domain, filter } | Selection::First { var, domain, filter } => {
                 let first = if matches!(what, Selection::First { .. }) { " break;" } else { "" };
                 // The filter's expression found once, not for each component.
                 let e = self.fresh("e");
@@ -209,14 +222,52 @@ impl StmtGen {
                     Some(flt) => (format!("let {e} = part({at}, 2); "), boolean(flt, &e)),
                     None => (String::new(), "true".to_string()),
                 };
+                let src = self.zone(domain, &format!("part({at}, 1)"));
                 format!(
-                    "let src = it.zone_inst(part({at}, 1), st, f)?; let mut cards = Vec::new(); {find}
+                    "let src = {src}; let mut cards = Vec::new(); {find}
     for c in st.cards(src) {{ f.set({var}, V::Card(c)); if {pass} {{ cards.push(c);{first} }} }}"
                 )
             }
         };
         format!(
             "    {label}: {{ it.memo = None; {dest}\n    {picked}\n    it.move_cards(&cards, dest, Position::{position:?}, {span}, st)?; }}\n"
+        )
+    }
+}
+
+impl StmtGen<'_> {
+    /// Code of the instance zone expression `e` (reached at run time by
+    /// the code `at`) names: a zone of no one or of `me` or a local
+    /// player, at no place or a local place of the zone's class, straight
+    /// from the layout, as `Interp::zone_inst` finds it; any other, and a
+    /// value of another kind, by `zone_inst` itself (which makes the
+    /// error).
+    fn zone(&mut self, e: &Expr, at: &str) -> String {
+        let interpreted = format!("it.zone_inst({at}, st, f)?");
+        let ExprKind::Zone { zone, player, index } = &e.kind else { return interpreted };
+        if player.is_none() && index.is_none() {
+            return format!("it.lay.zone(ZoneId::new({}), None, None)", zone.index());
+        }
+        let label = self.fresh("'z");
+        let player = match player.as_deref().map(|p| &p.kind) {
+            None => "None".to_string(),
+            Some(ExprKind::Me) => format!("match f.me {{ Some(p) => Some(p), None => break {label} None }}"),
+            Some(ExprKind::Local(slot)) => {
+                format!("match f.get({slot}) {{ V::Player(p) => Some(p), _ => break {label} None }}")
+            }
+            Some(_) => return interpreted,
+        };
+        let place = match (index.as_deref().map(|q| &q.kind), self.r.zones[*zone].index) {
+            (None, _) => "None".to_string(),
+            (Some(ExprKind::Local(slot)), Some(class)) => format!(
+                "match f.get({slot}) {{ V::Place(q) if it.r.places[q].class == ClassId::new({}) => Some(q), _ => break {label} None }}",
+                class.index()
+            ),
+            _ => return interpreted,
+        };
+        format!(
+            "(match {label}: {{ let p = {player}; let q = {place}; Some(it.lay.zone(ZoneId::new({}), p, q)) }} {{ Some(z) => z, None => {interpreted} }})",
+            zone.index()
         )
     }
 }

@@ -315,8 +315,10 @@ fn wrap(e: &mut Expr, next: &mut u32) {
 /// The `k`-th expression of a statement, as compiled statements number
 /// them: `require`: its condition; `let`: its value; `set` and `advance`:
 /// the target, then the value; `move`: the zone it moves to, then what it
-/// picks (the component, or the domain), then the filter; `for`: its
-/// domain; `if` and `repeat`: the condition; `do`: the arguments.
+/// picks (the component, or the domain), then the filter; `draw`: the
+/// count, the zone it draws from, the zone it draws to; `shuffle`: the
+/// zone; `for`: its domain; `if` and `repeat`: the condition; `do`: the
+/// arguments.
 /// Generated code asks only for parts its statement has: a statement
 /// without one is a generator fault.
 pub fn part(s: &Stmt, k: usize) -> &Expr {
@@ -336,6 +338,8 @@ pub fn part(s: &Stmt, k: usize) -> &Expr {
             (2, Selection::All { filter, .. } | Selection::First { filter, .. }) => filter.as_ref(),
             _ => None,
         },
+        StmtKind::Draw { count, from, to, .. } => [count, from, to].into_iter().nth(k),
+        StmtKind::Shuffle(zone) => (k == 0).then_some(zone),
         StmtKind::Do { args, .. } => args.get(k),
         _ => None,
     };

@@ -8,6 +8,7 @@ use rand::Rng;
 use super::*;
 use crate::event::Event;
 use crate::state::{shuffle, State, V};
+use crate::ZoneInst;
 
 impl Interp<'_> {
     // ----------------------------------------------------------- statements
@@ -110,6 +111,50 @@ impl Interp<'_> {
         }
     }
 
+    /// `draw`: `n` components (not negative) one at a time from `src` to
+    /// `dest`: the top one, or a random one from a bag, a box or `at
+    /// random`; fewer when `src` runs out.
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw(
+        &mut self,
+        n: i64,
+        at_random: bool,
+        src: ZoneInst,
+        dest: ZoneInst,
+        position: Position,
+        span: Span,
+        st: &mut State,
+    ) -> R<()> {
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        let random = at_random || matches!(self.lay.zone_kind(self.r, src), ZoneKind::Bag | ZoneKind::Box);
+        if random {
+            st.touch_rng();
+        }
+        for _ in 0..n {
+            // The k-th filled slot (only rows have empty ones).
+            let filled = st.count(src);
+            if filled == 0 {
+                break;
+            }
+            let k = if random { st.rng.gen_range(0..filled) } else { 0 };
+            let card = st.cards(src).nth(k).expect("k < filled");
+            self.move_cards(&[card], dest, position, span, st)?;
+        }
+        Ok(())
+    }
+
+    /// `shuffle`: the zone's contents in a random order.
+    pub fn shuffle_zone(&mut self, inst: ZoneInst, span: Span, st: &mut State) {
+        // A zone of one or none stays shared with the state it was
+        // copied from (copy on write).
+        if st.zones[inst].len() > 1 {
+            st.touch_rng();
+            st.touch_zone(inst);
+            shuffle(&mut st.zones[inst][..], &mut st.rng);
+        }
+        self.record(|_| Event::Shuffle { zone: inst, at: span });
+    }
+
     /// Run one statement (compiled statements run those they leave to the
     /// interpreter this way).
     pub fn stmt(&mut self, s: &Stmt, st: &mut State, f: &mut Frame) -> R<()> {
@@ -153,35 +198,13 @@ impl Interp<'_> {
                 if n < 0 {
                     return rule(count.span, format!("`draw` of a negative count ({n})"));
                 }
-                let n = usize::try_from(n).unwrap_or(usize::MAX);
                 let src = self.zone_inst(from, st, f)?;
                 let dest = self.zone_inst(to, st, f)?;
-                let random =
-                    *at_random || matches!(self.lay.zone_kind(self.r, src), ZoneKind::Bag | ZoneKind::Box);
-                if random {
-                    st.touch_rng();
-                }
-                for _ in 0..n {
-                    // The k-th filled slot (only rows have empty ones).
-                    let filled = st.count(src);
-                    if filled == 0 {
-                        break;
-                    }
-                    let k = if random { st.rng.gen_range(0..filled) } else { 0 };
-                    let card = st.cards(src).nth(k).expect("k < filled");
-                    self.move_cards(&[card], dest, *position, s.span, st)?;
-                }
+                self.draw(n, *at_random, src, dest, *position, s.span, st)?;
             }
             StmtKind::Shuffle(z) => {
                 let inst = self.zone_inst(z, st, f)?;
-                // A zone of one or none stays shared with the state it was
-                // copied from (copy on write).
-                if st.zones[inst].len() > 1 {
-                    st.touch_rng();
-                    st.touch_zone(inst);
-                    shuffle(&mut st.zones[inst][..], &mut st.rng);
-                }
-                self.record(|_| Event::Shuffle { zone: inst, at: s.span });
+                self.shuffle_zone(inst, s.span, st);
             }
             StmtKind::Ask { player, action } => {
                 let p = self.player(player, st, f)?;
