@@ -261,6 +261,7 @@ pub fn roots(r: &Ruleset) -> Vec<Expr> {
 /// [`Expr::for_each_child`]'s order (`e` itself when there is none):
 /// generated code reaches the part of its root it leaves to the
 /// interpreter by these steps.
+#[inline]
 pub fn child(e: &Expr, k: usize) -> &Expr {
     fn opt(x: &Option<Box<Expr>>) -> Option<&Expr> {
         x.as_deref()
@@ -321,6 +322,7 @@ fn wrap(e: &mut Expr, next: &mut u32) {
 /// arguments.
 /// Generated code asks only for parts its statement has: a statement
 /// without one is a generator fault.
+#[inline]
 pub fn part(s: &Stmt, k: usize) -> &Expr {
     let found = match &s.kind {
         StmtKind::Require { cond: e, .. }
@@ -349,6 +351,7 @@ pub fn part(s: &Stmt, k: usize) -> &Expr {
 /// The `k`-th list of statements inside a statement: an `if`'s branch
 /// (0, then 1 for `else`), the body of a `for` or `repeat` (0), a
 /// `by players` case (its number); empty when there is none.
+#[inline]
 pub fn block(s: &Stmt, k: usize) -> &[Stmt] {
     match &s.kind {
         StmtKind::If { then, otherwise, .. } => {
