@@ -671,14 +671,14 @@ impl<'p> Game<'p> {
     /// parameter, and drop the whole subtree when one fails. Each complete
     /// choice that survives is tried for real.
     fn enumerate(&self, search: &Search, frame: &mut Frame, args: &mut Vec<V>, out: &mut Vec<Choice>) {
-        let Search { id, action, domains, trial, broken, monotone, openings, refused, pre, .. } = search;
-        let (id, action, domains, trial, broken, monotone) =
-            (*id, *action, *domains, *trial, *broken, *monotone);
         let depth = args.len();
         if !self.lead(search, depth, frame) {
             return;
         }
+        let domains = search.domains;
         if depth == domains.len() {
+            let Search { id, trial, broken, monotone, openings, refused, pre, .. } = search;
+            let (id, trial, broken, monotone) = (*id, *trial, *broken, *monotone);
             // Every leading statement has run on this frame. A trial goes
             // on from the first change. A smaller value of the monotone
             // parameter than one that passed passes too; where a trial
@@ -746,6 +746,7 @@ impl<'p> Game<'p> {
             }
             return;
         }
+        let (id, action, broken, monotone) = (search.id, search.action, search.broken, search.monotone);
         if let ParamDomain::SetOf(e) = &action.params[depth].domain {
             // The sets, listed now that the requirements before this
             // parameter have run: their bounds may read them.
@@ -832,19 +833,20 @@ impl<'p> Game<'p> {
     /// and it gives an answer, else `leading`. Whether every requirement
     /// holds.
     fn lead(&self, search: &Search, depth: usize, frame: &mut Frame) -> bool {
-        let Search { action, plan, it, broken, leads, .. } = search;
-        let (action, plan, it, broken) = (*action, *plan, *it, *broken);
-        let native = match leads.get(depth) {
-            Some(Some(lead)) => lead(it, &self.state, frame),
+        let native = match search.leads.get(depth) {
+            Some(Some(lead)) => lead(search.it, &self.state, frame),
             _ => Ok(None),
         };
         match native {
             Ok(Some(pass)) => pass,
             Err(f) => {
-                note_broken(broken, *f);
+                note_broken(search.broken, *f);
                 false
             }
-            Ok(None) => self.leading(it, plan[depth].iter().map(|i| &action.body.stmts[*i]), frame, broken),
+            Ok(None) => {
+                let Search { action, plan, it, broken, .. } = search;
+                self.leading(it, plan[depth].iter().map(|i| &action.body.stmts[*i]), frame, broken)
+            }
         }
     }
 
