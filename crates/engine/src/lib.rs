@@ -22,4 +22,4 @@ pub use event::Event;
 pub use game::{Choice, Game, Program, ScoreSheet, View, ZoneView, MAX_SETS};
 pub use interp::{Fail, Traced, TracedKind, MAX_WORK};
 pub use position::{At, Snapshot};
-pub use state::{Instance, Layout, ZoneInst, V};
+pub use state::{Instance, Layout, Text, ZoneInst, V};

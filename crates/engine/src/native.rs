@@ -39,8 +39,8 @@ pub fn rem(x: i64, y: i64) -> Option<i64> {
 
 /// The number a map attribute gives a place (0 when it gives none).
 #[inline]
-pub fn map_get(it: &Interp<'_>, c: ComponentId, slot: usize, p: PlaceId) -> i64 {
-    match &it.r.components[c].values[slot] {
+pub fn map_get(it: &Interp<'_>, c: ComponentId, slot: u32, p: PlaceId) -> i64 {
+    match &it.r.components[c].values[slot as usize] {
         Value::Map(entries) => entries.iter().find(|(q, _)| *q == p).map_or(0, |(_, n)| *n),
         _ => 0,
     }

@@ -1,7 +1,7 @@
 //! Runtime values, the layout of zone and counter instances, and the state.
 
 use std::cell::RefCell;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::{Mutex, OnceLock};
 
@@ -22,14 +22,14 @@ pub enum V {
     None,
     /// Texts come only from the ruleset (literals, options, attributes);
     /// see `text`.
-    Text(&'static str),
+    Text(Text),
     Place(PlaceId),
     Player(PlayerId),
     Card(ComponentId),
     Tag(TagId),
     Zone(ZoneInst),
     /// A map-valued attribute of a component: (component, slot).
-    Map(ComponentId, usize),
+    Map(ComponentId, u32),
     /// Something to go through: all players, or the places of a class.
     Players,
     /// Every player in turn order, starting with this one.
@@ -132,29 +132,76 @@ pub(crate) fn shuffle<T>(items: &mut [T], rng: &mut impl rand::Rng) {
 /// attributes), so each distinct one is kept once and never freed; values
 /// holding one stay plain copies, which makes frames, counters and states
 /// cheap to copy and to drop. Comparing two texts compares their contents.
-pub fn text(s: &str) -> &'static str {
+pub fn text(s: &str) -> Text {
     // Each thread asks the shared table once per text, so simulations on
     // many threads do not queue for its lock.
     thread_local! {
-        static SEEN: RefCell<HashSet<&'static str>> = RefCell::new(HashSet::new());
+        static SEEN: RefCell<HashMap<&'static str, Text>> = RefCell::new(HashMap::new());
     }
     if let Some(t) = SEEN.with(|seen| seen.borrow().get(s).copied()) {
         return t;
     }
-    static TEXTS: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    static TEXTS: OnceLock<Mutex<HashMap<&'static str, Text>>> = OnceLock::new();
     let t = {
         let mut texts = TEXTS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
         match texts.get(s) {
             Some(t) => *t,
             None => {
-                let t: &'static str = Box::leak(s.into());
-                texts.insert(t);
+                let stored: &'static str = Box::leak(s.into());
+                let t = Text(Box::leak(Box::new(stored)));
+                texts.insert(stored, t);
                 t
             }
         }
     };
-    SEEN.with(|seen| seen.borrow_mut().insert(t));
+    SEEN.with(|seen| seen.borrow_mut().insert(t.0, t));
     t
+}
+
+/// A text value: the one stored copy of it ([`text`]), reached through one
+/// thin pointer, so that a value (`V`) stays two words. Reads as a `str`;
+/// equal, ordered and hashed by its contents.
+#[derive(Clone, Copy)]
+pub struct Text(&'static &'static str);
+
+impl Text {
+    pub fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.0
+    }
+}
+
+impl PartialEq for Text {
+    #[inline]
+    fn eq(&self, other: &Text) -> bool {
+        std::ptr::eq(self.0, other.0) || self.0 == other.0
+    }
+}
+
+impl Eq for Text {}
+
+impl std::hash::Hash for Text {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.hash(h)
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.0, f)
+    }
+}
+
+impl std::fmt::Display for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
 }
 
 /// Where each zone, counter and piece instance lives in the state's flat

@@ -200,7 +200,7 @@ pub fn value_json(game: &Game, v: &V) -> serde_json::Value {
         V::Int(n) => J::from(*n),
         V::Bool(b) => J::from(*b),
         V::None => J::Null,
-        V::Text(t) => J::from(*t),
+        V::Text(t) => J::from(t.as_str()),
         V::Place(p) => J::from(r.places[*p].name.as_str()),
         V::Player(p) => J::from(p.to_string()),
         V::Card(c) => J::from(r.components[*c].name.as_str()),

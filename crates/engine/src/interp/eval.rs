@@ -69,7 +69,7 @@ impl Interp<'_> {
                 let comp = &self.r.components[c];
                 match self.r.kinds[comp.kind].slot_of(*attr) {
                     Some(slot) => match &comp.values[slot] {
-                        Value::Map(_) => V::Map(c, slot),
+                        Value::Map(_) => V::Map(c, slot as u32),
                         v => V::from_value(v),
                     },
                     None => self.attr_empty[attr.index()],
@@ -299,7 +299,7 @@ impl Interp<'_> {
                 let m = self.eval(map, st, f)?;
                 let k = self.eval(key, st, f)?;
                 return match (m, k) {
-                    (V::Map(c, slot), V::Place(p)) => match &self.r.components[c].values[slot] {
+                    (V::Map(c, slot), V::Place(p)) => match &self.r.components[c].values[slot as usize] {
                         Value::Map(entries) => {
                             Ok(entries.iter().find(|(q, _)| *q == p).map_or(0, |(_, n)| *n))
                         }
