@@ -9,6 +9,7 @@
 
 #![forbid(unsafe_code)]
 
+mod choice;
 pub mod event;
 pub mod game;
 mod interp;
@@ -18,6 +19,7 @@ pub mod notation;
 pub mod position;
 mod state;
 
+pub use choice::{Args, INLINE_ARGS};
 pub use event::Event;
 pub use game::{Choice, Game, Program, ScoreSheet, View, ZoneView, MAX_SETS};
 pub use interp::{Fail, Traced, TracedKind, MAX_WORK};

@@ -107,7 +107,7 @@ impl Frame {
 
     /// A frame for a choice: its values in the first slots, and the sets
     /// its `V::Set` values stand for.
-    pub fn with_sets(me: Option<PlayerId>, values: Vec<V>, sets: Vec<Vec<ComponentId>>) -> Frame {
+    pub fn with_sets(me: Option<PlayerId>, values: &[V], sets: Vec<Vec<ComponentId>>) -> Frame {
         let mut f = Frame::with(me, values);
         f.sets = sets;
         f
@@ -119,10 +119,10 @@ impl Frame {
     }
 
     /// A frame holding these values in its first slots.
-    pub fn with(me: Option<PlayerId>, values: Vec<V>) -> Frame {
+    pub fn with(me: Option<PlayerId>, values: &[V]) -> Frame {
         let mut f = Frame::new(me);
-        for (i, v) in values.into_iter().enumerate() {
-            f.set(i, v);
+        for (i, v) in values.iter().enumerate() {
+            f.set(i, *v);
         }
         f
     }
