@@ -310,9 +310,14 @@ impl std::ops::DerefMut for Tracked {
     }
 }
 
-/// A few spare states (`Game::copy_of_state`); a copy of a game has none.
+/// A few spare states (`Game::copy_of_state`) and lists of values (the
+/// parameters' domains a listing works out, `Game::domains_into`); a copy
+/// of a game has none.
 #[derive(Default)]
-struct Spare(Vec<State>);
+struct Spare {
+    states: Vec<State>,
+    lists: Vec<Vec<V>>,
+}
 
 impl Clone for Spare {
     fn clone(&self) -> Spare {
@@ -322,6 +327,10 @@ impl Clone for Spare {
 
 /// How many spare states a game keeps.
 const SPARE_STATES: usize = 4;
+
+/// How many spare lists of values a game keeps: more than any action has
+/// parameters to list.
+const SPARE_LISTS: usize = 16;
 
 impl<'p> Game<'p> {
     /// Lay out a game for `players` from `seed`. The events are the setup's.
@@ -442,7 +451,7 @@ impl<'p> Game<'p> {
     /// A copy of the state: a spare one put back equal to it (zones not
     /// written since stay shared), or a new clone.
     fn copy_of_state(&self) -> State {
-        match self.spare.borrow_mut().0.pop() {
+        match self.spare.borrow_mut().states.pop() {
             Some(mut st) => {
                 st.restore(&self.state);
                 st
@@ -475,8 +484,22 @@ impl<'p> Game<'p> {
     /// Keep a state no longer needed for its allocations.
     fn recycle(&self, st: State) {
         let mut spare = self.spare.borrow_mut();
-        if spare.0.len() < SPARE_STATES {
-            spare.0.push(st);
+        if spare.states.len() < SPARE_STATES {
+            spare.states.push(st);
+        }
+    }
+
+    /// Empty a list of domains, keeping the lists worked out for their
+    /// allocations (`domains_into` fills them again).
+    fn recycle_domains(&self, domains: &mut Vec<std::borrow::Cow<'_, [V]>>) {
+        let mut spare = self.spare.borrow_mut();
+        for d in domains.drain(..) {
+            if let std::borrow::Cow::Owned(mut list) = d {
+                if spare.lists.len() < SPARE_LISTS {
+                    list.clear();
+                    spare.lists.push(list);
+                }
+            }
         }
     }
 
@@ -642,6 +665,7 @@ impl<'p> Game<'p> {
                 span: self.rules.game.span,
             });
         }
+        self.recycle_domains(&mut domains);
         if let Some((st, _)) = scratch.into_inner() {
             self.recycle(st);
         }
@@ -1001,32 +1025,34 @@ impl<'p> Game<'p> {
     ) -> Result<(), Fail> {
         use std::borrow::Cow;
         let it = Interp { memo, ..self.interp(false) };
-        out.clear();
+        self.recycle_domains(out);
         for (k, p) in action.params.iter().enumerate() {
             if let Some(values) = fixed.and_then(|f| f.get(k)?.as_deref()) {
                 out.push(Cow::Borrowed(values));
                 continue;
             }
-            out.push(Cow::Owned(match &p.domain {
+            // Filled in a list an earlier listing worked out, when there is.
+            let mut list = self.spare.borrow_mut().lists.pop().unwrap_or_default();
+            match &p.domain {
                 ParamDomain::Type(Type::Player) => {
-                    PlayerId::all(self.layout.players).map(V::Player).collect()
+                    list.extend(PlayerId::all(self.layout.players).map(V::Player))
                 }
-                ParamDomain::Type(_) => fixed_domain(self.rules, &p.domain).unwrap_or_default(),
+                ParamDomain::Type(_) => list.extend(fixed_domain(self.rules, &p.domain).unwrap_or_default()),
                 // A set's domain here is what it is chosen from; `legal`
                 // lists the sets (`bounded_sets`).
                 ParamDomain::In(e) | ParamDomain::SetOf(e) => {
                     let z = it.zone_inst(e, &self.state, &mut Frame::new(Some(me)))?;
-                    // At most as many as the zone's slots, without growing.
+                    // At most as many as the zone's slots, growing at most once.
                     let cells = &self.state.zones[z];
-                    let mut cards = Vec::with_capacity(cells.len());
-                    cards.extend(cells.iter().flatten().map(|c| V::Card(*c)));
-                    cards
+                    list.reserve(cells.len());
+                    list.extend(cells.iter().flatten().map(|c| V::Card(*c)));
                 }
                 ParamDomain::Among(_, e) => {
                     let places = it.places_of(e, &self.state, &mut Frame::new(Some(me)))?;
-                    places.into_iter().map(V::Place).collect()
+                    list.extend(places.into_iter().map(V::Place));
                 }
-            }));
+            }
+            out.push(Cow::Owned(list));
         }
         Ok(())
     }
@@ -1342,6 +1368,7 @@ impl<'p> Game<'p> {
                 return Err(illegal(format!("`{}` cannot be that now", p.name)));
             }
         }
+        self.recycle_domains(&mut domains);
         Ok(())
     }
 
