@@ -594,9 +594,9 @@ impl<'p> Game<'p> {
         // it (the checker sees to that), so none reads another's.
         let mut frame = Frame::new(Some(me));
         frame.reserve(self.program.search_slots);
-        // The values bound so far, as the search goes down (empty between
-        // actions).
-        let mut args = Vec::new();
+        // The values bound so far, as the search goes down (the first
+        // `depth` of them).
+        let mut args = vec![V::None; self.program.most_params];
         let mut domains = Vec::with_capacity(self.program.most_params);
         for (id, action) in self.rules.actions.iter().enumerate() {
             let id = ActionId::new(id);
@@ -653,7 +653,7 @@ impl<'p> Game<'p> {
                 },
             };
             refused.borrow_mut().clear();
-            self.enumerate(&search, &mut frame, &mut args, &mut out);
+            self.enumerate(&search, &mut frame, &mut args, 0, &mut out);
         }
         if self.work.get() > MAX_WORK {
             // Some choices were not tried to the end: the list would lie.
@@ -682,13 +682,20 @@ impl<'p> Game<'p> {
     /// `k`, run the leading `require`s and `let`s that need no later
     /// parameter, and drop the whole subtree when one fails. Each complete
     /// choice that survives is tried for real.
-    fn enumerate(&self, search: &Search, frame: &mut Frame, args: &mut Vec<V>, out: &mut Vec<Choice>) {
-        let depth = args.len();
+    fn enumerate(
+        &self,
+        search: &Search,
+        frame: &mut Frame,
+        args: &mut [V],
+        depth: usize,
+        out: &mut Vec<Choice>,
+    ) {
         if !self.lead(search, depth, frame) {
             return;
         }
         let domains = search.domains;
         if depth == domains.len() {
+            let args = &args[..depth];
             let Search { id, trial, broken, monotone, openings, refused, pre, .. } = search;
             let (id, trial, broken, monotone) = (*id, *trial, *broken, *monotone);
             // Every leading statement has run on this frame. A trial goes
@@ -772,9 +779,8 @@ impl<'p> Game<'p> {
             for j in base..frame.sets.len() {
                 let v = V::Set(j as u32);
                 frame.set(depth, v);
-                args.push(v);
-                self.enumerate(search, frame, args, out);
-                args.pop();
+                args[depth] = v;
+                self.enumerate(search, frame, args, depth + 1, out);
             }
             frame.sets.truncate(base);
             return;
@@ -790,9 +796,8 @@ impl<'p> Game<'p> {
             let mut ends = Vec::with_capacity(domains[p].len());
             for v in domains[p].iter().rev() {
                 frame.set(depth, *v);
-                args.push(*v);
-                self.enumerate(search, frame, args, out);
-                args.pop();
+                args[depth] = *v;
+                self.enumerate(search, frame, args, depth + 1, out);
                 ends.push(out.len() - base);
             }
             let found_here = &mut out[base..];
@@ -807,9 +812,8 @@ impl<'p> Game<'p> {
         }
         for v in domains[depth].iter() {
             frame.set(depth, *v);
-            args.push(*v);
-            self.enumerate(search, frame, args, out);
-            args.pop();
+            args[depth] = *v;
+            self.enumerate(search, frame, args, depth + 1, out);
         }
     }
 
