@@ -25,17 +25,23 @@ impl Interp<'_> {
         // Where each came from, for the events only.
         let recording = self.events.is_some();
         let mut sources = Vec::with_capacity(if recording { cards.len() } else { 0 });
-        for &c in cards {
-            let src = find(st, c)
-                .ok_or_else(|| Box::new(Fail::Rule { message: "component is nowhere".into(), span }))?;
-            let slot = st.zones[src].iter().position(|x| *x == Some(c)).expect("found above");
-            if self.lay.zone_kind(self.r, src) == ZoneKind::Row {
-                st.zone_mut(src)[slot] = None;
-            } else {
-                st.zone_mut(src).remove(slot);
-            }
+        if let Some(src) = self.take_in_order(cards, st) {
             if recording {
-                sources.push(src);
+                sources.resize(cards.len(), src);
+            }
+        } else {
+            for &c in cards {
+                let src = find(st, c)
+                    .ok_or_else(|| Box::new(Fail::Rule { message: "component is nowhere".into(), span }))?;
+                let slot = st.zones[src].iter().position(|x| *x == Some(c)).expect("found above");
+                if self.lay.zone_kind(self.r, src) == ZoneKind::Row {
+                    st.zone_mut(src)[slot] = None;
+                } else {
+                    st.zone_mut(src).remove(slot);
+                }
+                if recording {
+                    sources.push(src);
+                }
             }
         }
         let kind = self.lay.zone_kind(self.r, dest);
@@ -75,6 +81,66 @@ impl Interp<'_> {
             self.record(|_| Event::Move { card: c, from: src, to: dest, at: span });
         }
         Ok(())
+    }
+
+    /// Take `cards` out of their zone in one pass, when they all lie in
+    /// the one zone their recorded location names, in the order given (a
+    /// move of one component, or of some of a zone's in the order they
+    /// lie): the zone they came from. `None`, changing nothing, otherwise;
+    /// the caller then takes them one at a time. The result is the same:
+    /// a component lies in one place once.
+    fn take_in_order(&self, cards: &[ComponentId], st: &mut State) -> Option<ZoneInst> {
+        let first = *st.loc.get(cards.first()?.index())?;
+        if !cards.iter().all(|c| st.loc.get(c.index()) == Some(&first)) {
+            return None;
+        }
+        let src = ZoneInst::new(first as usize);
+        // Where the first lies, and whether the rest follow in order.
+        let cells = st.zones.get(src.index())?;
+        let start = cells.iter().position(|cell| *cell == Some(cards[0]))?;
+        let mut next = 1;
+        for cell in &cells[start + 1..] {
+            if next == cards.len() {
+                break;
+            }
+            if *cell == Some(cards[next]) {
+                next += 1;
+            }
+        }
+        if next < cards.len() {
+            return None;
+        }
+        let row = self.lay.zone_kind(self.r, src) == ZoneKind::Row;
+        let zone = st.zone_mut(src);
+        if row || cards.len() == 1 {
+            let mut next = 0;
+            for cell in &mut zone[start..] {
+                if next == cards.len() {
+                    break;
+                }
+                if *cell == Some(cards[next]) {
+                    *cell = None;
+                    next += 1;
+                }
+            }
+            if !row {
+                zone.remove(start);
+            }
+        } else {
+            // The rest moved up over the gaps, in order.
+            let (mut kept, mut next) = (start, 0);
+            for i in start..zone.len() {
+                let cell = zone[i];
+                if next < cards.len() && cell == Some(cards[next]) {
+                    next += 1;
+                } else {
+                    zone[kept] = cell;
+                    kept += 1;
+                }
+            }
+            zone.truncate(kept);
+        }
+        Some(src)
     }
 
     /// Put a component in a row's first slot; every card moves one slot on,
