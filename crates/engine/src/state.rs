@@ -160,7 +160,7 @@ pub fn text(s: &str) -> Text {
 
 /// A text value: the one stored copy of it ([`text`]), reached through one
 /// thin pointer, so that a value (`V`) stays two words. Reads as a `str`;
-/// equal, ordered and hashed by its contents.
+/// equal and hashed by its contents.
 #[derive(Clone, Copy)]
 pub struct Text(&'static &'static str);
 
@@ -519,9 +519,7 @@ impl State {
     /// A zone instance's contents, to write.
     #[inline]
     pub(crate) fn zone_mut(&mut self, inst: ZoneInst) -> &mut Vec<Option<ComponentId>> {
-        if self.journal.on {
-            self.journal.zones.push(inst.index() as u32);
-        }
+        self.touch_zone(inst);
         &mut self.zones[inst]
     }
 
@@ -541,8 +539,8 @@ impl State {
         self.journal.rng = true;
     }
 
-    /// Note a write to a zone instance's contents made other than through
-    /// `zone_mut` (see `touch_wide`).
+    /// Note a write to a zone instance's contents (`zone_mut` notes its
+    /// own; see `touch_wide`).
     #[inline]
     pub(crate) fn touch_zone(&mut self, inst: ZoneInst) {
         if self.journal.on {

@@ -112,7 +112,8 @@ impl Interp<'_> {
         }
         let row = self.lay.zone_kind(self.r, src) == ZoneKind::Row;
         let zone = st.zone_mut(src);
-        if row || cards.len() == 1 {
+        if row {
+            // Emptied slots, the rest where they are.
             let mut next = 0;
             for cell in &mut zone[start..] {
                 if next == cards.len() {
@@ -123,9 +124,8 @@ impl Interp<'_> {
                     next += 1;
                 }
             }
-            if !row {
-                zone.remove(start);
-            }
+        } else if cards.len() == 1 {
+            zone.remove(start);
         } else {
             // The rest moved up over the gaps, in order.
             let (mut kept, mut next) = (start, 0);
