@@ -233,9 +233,7 @@ impl StmtGen<'_> {
             "    {label}: {{ it.memo = None; {dest}\n    {picked}\n    it.move_cards(&cards, dest, Position::{position:?}, {span}, st)?; }}\n"
         )
     }
-}
 
-impl StmtGen<'_> {
     /// Code of the instance zone expression `e` (reached at run time by
     /// the code `at`) names: a zone of no one or of `me` or a local
     /// player, at no place or a local place of the zone's class, straight
