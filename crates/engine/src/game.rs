@@ -317,6 +317,22 @@ impl std::ops::DerefMut for Tracked {
 struct Spare {
     states: Vec<State>,
     lists: Vec<Vec<V>>,
+    /// The candidate sets of a listing (`Frame::sets`), emptied.
+    sets: crate::interp::Sets,
+    /// The lists the set search works in (`Game::sets_within`).
+    set_search: SetScratch,
+}
+
+/// The lists `Game::sets_within` fills on each call (see `SetSearch`),
+/// kept from one call to the next for their allocations.
+#[derive(Default)]
+struct SetScratch {
+    rank: Vec<(usize, usize)>,
+    names: Vec<(ComponentId, usize)>,
+    starts: Vec<usize>,
+    copies: Vec<usize>,
+    counts: Vec<usize>,
+    totals: Vec<i64>,
 }
 
 impl Clone for Spare {
@@ -594,6 +610,7 @@ impl<'p> Game<'p> {
         // it (the checker sees to that), so none reads another's.
         let mut frame = Frame::new(Some(me));
         frame.reserve(self.program.search_slots);
+        frame.sets = std::mem::take(&mut self.spare.borrow_mut().sets);
         // The values bound so far, as the search goes down (the first
         // `depth` of them).
         let mut args = vec![V::None; self.program.most_params];
@@ -666,6 +683,8 @@ impl<'p> Game<'p> {
             });
         }
         self.recycle_domains(&mut domains);
+        frame.sets.truncate(0);
+        self.spare.borrow_mut().sets = std::mem::take(&mut frame.sets);
         if let Some((st, _)) = scratch.into_inner() {
             self.recycle(st);
         }
@@ -749,7 +768,7 @@ impl<'p> Game<'p> {
                 } else {
                     // Set values index the search's table of every candidate
                     // set; a choice carries only its own.
-                    let mut sets = Vec::new();
+                    let mut sets = Vec::with_capacity(args.iter().filter(|v| matches!(v, V::Set(_))).count());
                     let args = args
                         .iter()
                         .map(|v| match v {
@@ -770,12 +789,11 @@ impl<'p> Game<'p> {
             // The sets, listed now that the requirements before this
             // parameter have run: their bounds may read them.
             let bounds = &self.program.trials.set_bounds[id.index()][depth];
-            let sets = match self.bounded_sets(&domains[depth], bounds, frame, e.span) {
-                Ok(sets) => sets,
-                Err(f) => return note_broken(broken, f),
-            };
             let base = frame.sets.len();
-            frame.sets.extend(sets);
+            if let Err(f) = self.bounded_sets(&domains[depth], bounds, frame, e.span) {
+                frame.sets.truncate(base);
+                return note_broken(broken, f);
+            }
             for j in base..frame.sets.len() {
                 let v = V::Set(j as u32);
                 frame.set(depth, v);
@@ -983,7 +1001,7 @@ impl<'p> Game<'p> {
         bounds: &[SetBound],
         frame: &mut Frame,
         span: model::Span,
-    ) -> Result<Vec<Vec<ComponentId>>, Fail> {
+    ) -> Result<(), Fail> {
         let it = self.interp(false);
         let mut limits = Vec::with_capacity(bounds.len());
         for b in bounds {
@@ -1004,7 +1022,7 @@ impl<'p> Game<'p> {
                 limits.push((weights, max));
             }
         }
-        self.sets_within(pool, &limits, span)
+        self.sets_within(pool, &limits, span, &mut frame.sets)
     }
 
     /// The values each parameter of an action may take now.
@@ -1072,26 +1090,34 @@ impl<'p> Game<'p> {
     /// for every k from none to all. The empty set comes first, then sets
     /// in order of the counts, the first name's counting fastest.
     pub fn sets_of(&self, pool: &[V], span: model::Span) -> Result<Vec<Vec<ComponentId>>, Fail> {
-        self.sets_within(pool, &[], span)
+        let mut sets = crate::interp::Sets::default();
+        self.sets_within(pool, &[], span, &mut sets)?;
+        Ok(sets.iter().map(<[ComponentId]>::to_vec).collect())
     }
 
     /// `sets_of`, leaving out each set whose total weight passes a limit
     /// (`(weight per pool entry, largest total)`, weights 0 or more). The
     /// search grows a set one name at a time and stops growing it at the
     /// first limit passed, so its work follows the sets listed, not every
-    /// subset of the pool. More than `MAX_SETS` listed is a rule error.
+    /// subset of the pool. The sets go after those in `out`; more than
+    /// `MAX_SETS` listed is a rule error.
     fn sets_within(
         &self,
         pool: &[V],
         limits: &[(Vec<i64>, i64)],
         span: model::Span,
-    ) -> Result<Vec<Vec<ComponentId>>, Fail> {
+        out: &mut crate::interp::Sets,
+    ) -> Result<(), Fail> {
+        // Its lists, from the last call (each cleared before use).
+        let mut scratch = std::mem::take(&mut self.spare.borrow_mut().set_search);
+        let SetScratch { rank, names, starts, copies, counts, totals } = &mut scratch;
         // Per pool entry: its name (numbered in the order names first
         // appear) and its place among that name's copies (a set of counts
         // holds the copies ranked below each count).
-        let mut rank = vec![(0, usize::MAX); pool.len()];
+        rank.clear();
+        rank.resize(pool.len(), (0, usize::MAX));
         // Each name's first copy and how many copies it has.
-        let mut names: Vec<(ComponentId, usize)> = Vec::new();
+        names.clear();
         for (i, v) in pool.iter().enumerate() {
             let V::Card(c) = v else { continue };
             match names.iter().position(|(first, _)| self.alike(*first, *c)) {
@@ -1107,40 +1133,39 @@ impl<'p> Game<'p> {
         }
         // Each name's copies (as pool indexes), name after name: name k's
         // are `copies[starts[k]..starts[k + 1]]`.
-        let mut starts = Vec::with_capacity(names.len() + 1);
+        starts.clear();
         let mut at = 0;
-        for (_, n) in &names {
+        for (_, n) in names.iter() {
             starts.push(at);
             at += n;
         }
         starts.push(at);
-        let mut copies = vec![0; at];
+        copies.clear();
+        copies.resize(at, 0);
         for (i, (k, r)) in rank.iter().enumerate() {
             if *r != usize::MAX {
                 copies[starts[*k] + r] = i;
             }
         }
-        let mut search = SetSearch {
-            pool,
-            rank: &rank,
-            starts: &starts,
-            copies: &copies,
-            limits,
-            counts: vec![0; names.len()],
-            totals: vec![0; (names.len() + 1) * limits.len()],
-            out: Vec::new(),
-        };
-        if !search.grow(names.len()) {
+        counts.clear();
+        counts.resize(names.len(), 0);
+        totals.clear();
+        totals.resize((names.len() + 1) * limits.len(), 0);
+        let mut search =
+            SetSearch { pool, rank, starts, copies, limits, counts, totals, base: out.len(), out };
+        let fits = search.grow(names.len());
+        let (pool_len, name_count) = (pool.len(), names.len());
+        self.spare.borrow_mut().set_search = scratch;
+        if !fits {
+            let (pool, names) = (pool_len, name_count);
             return Err(Fail::Rule {
                 message: format!(
-                    "{} components of {} different names make more than {MAX_SETS} sets to choose from",
-                    pool.len(),
-                    names.len()
+                    "{pool} components of {names} different names make more than {MAX_SETS} sets to choose from"
                 ),
                 span,
             });
         }
-        Ok(search.out)
+        Ok(())
     }
 
     /// Run a choice on a copy of the state: the copy afterwards, or why not.
@@ -1163,7 +1188,7 @@ impl<'p> Game<'p> {
             .actions
             .get(choice.action.index())
             .ok_or_else(|| Fail::Illegal { reason: "no such action".into(), span: model::Span::default() })?;
-        let mut frame = Frame::with_sets(Some(me), &choice.args, choice.sets.clone());
+        let mut frame = Frame::with_sets(Some(me), &choice.args, &choice.sets);
         frame.reserve(action.body.locals);
         // Most refused choices fail on a `require` before anything
         // changes: the interpreter finds out on the real state, without
@@ -1657,12 +1682,14 @@ struct SetSearch<'a> {
     starts: &'a [usize],
     copies: &'a [usize],
     limits: &'a [(Vec<i64>, i64)],
-    counts: Vec<usize>,
+    counts: &'a mut [usize],
     /// Per depth of the search (the names still to count), the weight
     /// under each limit of the copies counted so far.
-    totals: Vec<i64>,
-    /// Each set's components in the order they lie.
-    out: Vec<Vec<ComponentId>>,
+    totals: &'a mut [i64],
+    /// Each set's components in the order they lie, after the first
+    /// `base` sets.
+    out: &'a mut crate::interp::Sets,
+    base: usize,
 }
 
 impl SetSearch<'_> {
@@ -1671,16 +1698,12 @@ impl SetSearch<'_> {
     fn grow(&mut self, k: usize) -> bool {
         if k == 0 {
             let counts = &self.counts;
-            // Its size is known: one allocation, of that size.
-            let mut set = Vec::with_capacity(counts.iter().sum());
-            for (v, (k, r)) in self.pool.iter().zip(self.rank) {
-                match v {
-                    V::Card(c) if *r < counts[*k] => set.push(*c),
-                    _ => {}
-                }
-            }
+            let set = self.pool.iter().zip(self.rank).filter_map(|(v, (k, r))| match v {
+                V::Card(c) if *r < counts[*k] => Some(*c),
+                _ => None,
+            });
             self.out.push(set);
-            return self.out.len() <= MAX_SETS;
+            return self.out.len() - self.base <= MAX_SETS;
         }
         let class = k - 1;
         // This name's weights build on the parent's, at depth `class`

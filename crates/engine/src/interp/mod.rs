@@ -97,25 +97,90 @@ pub struct Frame {
     inline: [V; INLINE],
     spill: Vec<V>,
     /// The sets of components the locals' `V::Set` values stand for.
-    pub sets: Vec<Vec<ComponentId>>,
+    pub sets: Sets,
+}
+
+/// Lists of components one after another in one list: the sets a frame's
+/// `V::Set` values stand for. A listing puts every candidate set of a
+/// parameter here and takes them off again, with nothing allocated per set.
+#[derive(Clone, Debug, Default)]
+pub struct Sets {
+    items: Vec<ComponentId>,
+    /// Where each set ends in `items`.
+    ends: Vec<u32>,
+}
+
+impl Sets {
+    /// How many sets.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Set `i`'s components (none past the last).
+    #[inline]
+    pub fn get(&self, i: usize) -> &[ComponentId] {
+        match self.ends.get(i) {
+            Some(end) => {
+                let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+                &self.items[start..*end as usize]
+            }
+            None => &[],
+        }
+    }
+
+    /// One more set, of these components.
+    pub fn push(&mut self, set: impl IntoIterator<Item = ComponentId>) {
+        self.items.extend(set);
+        self.ends.push(self.items.len() as u32);
+    }
+
+    /// Keep the first `n` sets.
+    pub fn truncate(&mut self, n: usize) {
+        if n < self.ends.len() {
+            self.items.truncate(if n == 0 { 0 } else { self.ends[n - 1] as usize });
+            self.ends.truncate(n);
+        }
+    }
+
+    /// Each set, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &[ComponentId]> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+}
+
+impl From<&[Vec<ComponentId>]> for Sets {
+    fn from(sets: &[Vec<ComponentId>]) -> Sets {
+        let mut out = Sets::default();
+        for set in sets {
+            out.push(set.iter().copied());
+        }
+        out
+    }
 }
 
 impl Frame {
     pub fn new(me: Option<PlayerId>) -> Frame {
-        Frame { me, inline: std::array::from_fn(|_| V::None), spill: Vec::new(), sets: Vec::new() }
+        Frame { me, inline: std::array::from_fn(|_| V::None), spill: Vec::new(), sets: Sets::default() }
     }
 
     /// A frame for a choice: its values in the first slots, and the sets
     /// its `V::Set` values stand for.
-    pub fn with_sets(me: Option<PlayerId>, values: &[V], sets: Vec<Vec<ComponentId>>) -> Frame {
+    pub fn with_sets(me: Option<PlayerId>, values: &[V], sets: &[Vec<ComponentId>]) -> Frame {
         let mut f = Frame::with(me, values);
-        f.sets = sets;
+        f.sets = Sets::from(sets);
         f
     }
 
     /// The components of a set value of this frame (none for a stale index).
+    #[inline]
     pub fn set_items(&self, i: u32) -> &[ComponentId] {
-        self.sets.get(i as usize).map_or(&[], Vec::as_slice)
+        self.sets.get(i as usize)
     }
 
     /// A frame holding these values in its first slots.
@@ -488,5 +553,38 @@ pub fn describe(r: &Ruleset, lay: &Layout, v: &V) -> String {
         V::PlayersFrom(p) => format!("the players from {p}"),
         V::Class(c) => format!("the places of `{}`", r.classes[*c].name),
         V::Set(_) => "a set of components".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Sets;
+    use model::ComponentId;
+
+    fn ids(ns: &[usize]) -> Vec<ComponentId> {
+        ns.iter().map(|n| ComponentId::new(*n)).collect()
+    }
+
+    /// A listing pushes a parameter's candidate sets after those of the
+    /// parameters before it and takes them off again: the earlier sets
+    /// read the same, an empty set included, and a stale index reads none.
+    #[test]
+    fn sets_truncated_to_an_earlier_count_keep_the_earlier_sets() {
+        let mut sets = Sets::default();
+        sets.push(ids(&[3, 1]));
+        sets.push(ids(&[]));
+        let base = sets.len();
+        sets.push(ids(&[7]));
+        sets.push(ids(&[2, 4, 6]));
+        assert_eq!(sets.get(3), &ids(&[2, 4, 6])[..]);
+        sets.truncate(base);
+        assert_eq!(sets.len(), 2);
+        assert_eq!(sets.get(0), &ids(&[3, 1])[..]);
+        assert!(sets.get(1).is_empty());
+        assert!(sets.get(2).is_empty(), "a set taken off reads as none");
+        sets.push(ids(&[5]));
+        assert_eq!(sets.iter().collect::<Vec<_>>(), vec![&ids(&[3, 1])[..], &[][..], &ids(&[5])[..]]);
+        sets.truncate(0);
+        assert!(sets.is_empty() && sets.get(0).is_empty());
     }
 }
