@@ -393,7 +393,7 @@ impl<'p> Game<'p> {
             tick: players as u64,
             order: PlayerId::all(players).collect(),
             turn_seat: 0,
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng: Box::new(ChaCha8Rng::seed_from_u64(seed)),
             loc: {
                 let mut loc = vec![0; rules.components.len()];
                 for (inst, i) in layout.instances.iter().enumerate() {
@@ -1557,7 +1557,7 @@ impl<'p> Game<'p> {
                 }
             }
         }
-        g.state.rng = ChaCha8Rng::seed_from_u64(rng.gen());
+        *g.state.rng = ChaCha8Rng::seed_from_u64(rng.gen());
         g
     }
 

@@ -445,7 +445,9 @@ pub struct State {
     pub order: Vec<PlayerId>,
     /// Who moves now (clockwise games): a position in `order`.
     pub turn_seat: usize,
-    pub rng: ChaCha8Rng,
+    /// Boxed: the generator is over half the size of a state, which is
+    /// moved several times as each action is applied.
+    pub rng: Box<ChaCha8Rng>,
     /// Per component, the zone instance it was last moved to: a hint that
     /// `interp::find` checks before searching every zone (tests and samples
     /// move components by hand).
