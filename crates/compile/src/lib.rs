@@ -803,13 +803,14 @@ impl Gen<'_> {
             }
             ExprKind::Unary(UnaryOp::Not, x) => format!("!({})", self.boolean(x, &sub(path, 0), env)),
             ExprKind::Binary(op @ (B::Eq | B::Ne), a, b) => {
-                let (x, y) = if self.always_int(a) && self.always_int(b) {
-                    (self.int(a, &sub(path, 0), env), self.int(b, &sub(path, 1), env))
+                let not = if *op == B::Eq { "" } else { "!" };
+                if self.always_int(a) && self.always_int(b) {
+                    let (x, y) = (self.int(a, &sub(path, 0), env), self.int(b, &sub(path, 1), env));
+                    format!("({{ let x = {x}; let y = {y}; {not}(x == y) }})")
                 } else {
-                    (self.val(a, &sub(path, 0), env), self.val(b, &sub(path, 1), env))
-                };
-                let op = if *op == B::Eq { "==" } else { "!=" };
-                format!("({{ let x = {x}; let y = {y}; x {op} y }})")
+                    let (x, y) = (self.val(a, &sub(path, 0), env), self.val(b, &sub(path, 1), env));
+                    format!("({{ let x = {x}; let y = {y}; {not}x.same(&y) }})")
+                }
             }
             ExprKind::Binary(op @ (B::Lt | B::Le | B::Gt | B::Ge), a, b) => {
                 let x = self.int(a, &sub(path, 0), env);
