@@ -678,7 +678,7 @@ impl Gen<'_> {
             }
             ExprKind::Builtin(Builtin::Count, args) if !matches!(args[0].kind, ExprKind::Local(_)) => {
                 let z = self.zone(&args[0], &sub(path, 0), env);
-                format!("(st.count({z}) as i64)")
+                format!("(it.count({z}, st) as i64)")
             }
             // A local: a set a player chose (read from the frame's sets)
             // or a zone, as the interpreter counts them; a local the
@@ -687,7 +687,7 @@ impl Gen<'_> {
                 ExprKind::Local(slot)
                     if !env.own_locals && env.card(slot).is_none() && env.val(slot).is_none() =>
                 {
-                    format!("(match f.get({slot}) {{ V::Set(s) => f.set_items(s).len() as i64, V::Zone(z) => st.count(z) as i64, _ => {fb} }})")
+                    format!("(match f.get({slot}) {{ V::Set(s) => f.set_items(s).len() as i64, V::Zone(z) => it.count(z, st) as i64, _ => {fb} }})")
                 }
                 _ => self.interpreted(path, "int", env),
             },

@@ -712,12 +712,12 @@ impl Interp<'_> {
             Builtin::Count => match &args[0].kind {
                 ExprKind::Local(_) => match self.eval(&args[0], st, f)? {
                     V::Set(s) => f.set_items(s).len() as i64,
-                    V::Zone(z) => st.count(z) as i64,
+                    V::Zone(z) => self.count(z, st) as i64,
                     other => return rule(span, format!("cannot count {}", self.describe(&other))),
                 },
                 _ => {
                     let z = self.zone_inst(&args[0], st, f)?;
-                    st.count(z) as i64
+                    self.count(z, st) as i64
                 }
             },
         })

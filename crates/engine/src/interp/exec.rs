@@ -132,7 +132,7 @@ impl Interp<'_> {
         }
         for _ in 0..n {
             // The k-th filled slot (only rows have empty ones).
-            let filled = st.count(src);
+            let filled = self.count(src, st);
             if filled == 0 {
                 break;
             }

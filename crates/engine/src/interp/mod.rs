@@ -498,6 +498,19 @@ impl AsV for bool {
 pub const MAX_WORK: u64 = 20_000_000;
 
 impl<'a> Interp<'a> {
+    /// How many components a zone instance holds: its length, but for a
+    /// row, whose empty slots count none (no other kind of zone keeps an
+    /// empty slot).
+    #[inline]
+    pub fn count(&self, z: crate::state::ZoneInst, st: &crate::state::State) -> usize {
+        if self.lay.zone_kind(self.r, z) == ZoneKind::Row {
+            st.count(z)
+        } else {
+            debug_assert!(st.zones[z].iter().all(Option::is_some), "only rows keep empty slots");
+            st.zones[z].len()
+        }
+    }
+
     /// Count `n` steps of work; past `MAX_WORK`, a rule error at `span`.
     #[inline]
     pub fn spend(&self, n: u64, span: Span) -> R<()> {
