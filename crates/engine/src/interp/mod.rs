@@ -103,8 +103,13 @@ pub struct Frame {
 /// Lists of components one after another in one list: the sets a frame's
 /// `V::Set` values stand for. A listing puts every candidate set of a
 /// parameter here and takes them off again, with nothing allocated per set.
+/// Boxed, and only once a set is pushed: most frames (each let call's)
+/// hold none, and a frame is made at every call.
 #[derive(Clone, Debug, Default)]
-pub struct Sets {
+pub struct Sets(Option<Box<SetList>>);
+
+#[derive(Clone, Debug, Default)]
+struct SetList {
     items: Vec<ComponentId>,
     /// Where each set ends in `items`.
     ends: Vec<u32>,
@@ -114,21 +119,22 @@ impl Sets {
     /// How many sets.
     #[inline]
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.0.as_ref().map_or(0, |l| l.ends.len())
     }
 
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.len() == 0
     }
 
     /// Set `i`'s components (none past the last).
     #[inline]
     pub fn get(&self, i: usize) -> &[ComponentId] {
-        match self.ends.get(i) {
+        let Some(l) = &self.0 else { return &[] };
+        match l.ends.get(i) {
             Some(end) => {
-                let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-                &self.items[start..*end as usize]
+                let start = if i == 0 { 0 } else { l.ends[i - 1] as usize };
+                &l.items[start..*end as usize]
             }
             None => &[],
         }
@@ -136,15 +142,17 @@ impl Sets {
 
     /// One more set, of these components.
     pub fn push(&mut self, set: impl IntoIterator<Item = ComponentId>) {
-        self.items.extend(set);
-        self.ends.push(self.items.len() as u32);
+        let l = self.0.get_or_insert_with(Default::default);
+        l.items.extend(set);
+        l.ends.push(l.items.len() as u32);
     }
 
     /// Keep the first `n` sets.
     pub fn truncate(&mut self, n: usize) {
-        if n < self.ends.len() {
-            self.items.truncate(if n == 0 { 0 } else { self.ends[n - 1] as usize });
-            self.ends.truncate(n);
+        let Some(l) = &mut self.0 else { return };
+        if n < l.ends.len() {
+            l.items.truncate(if n == 0 { 0 } else { l.ends[n - 1] as usize });
+            l.ends.truncate(n);
         }
     }
 
@@ -290,9 +298,46 @@ pub struct Memo {
     /// out at (`Game`'s `Tracked`).
     stamp: Option<u64>,
     /// Per let: the calls worked out.
-    by_let: Vec<Vec<Remembered>>,
+    by_let: Vec<LetMemo>,
     /// Regions worked out (`connected(p, LINK)`): by link and start.
     regions: Vec<(LetId, PlaceId, Vec<PlaceId>)>,
+}
+
+/// The calls of one let the memo holds, and past `MEMO_SCAN` of them an
+/// index by fingerprint: open addressing, each slot the position of a
+/// call plus one (0: empty), at most half of them full.
+struct LetMemo {
+    calls: Vec<Remembered>,
+    index: [u8; MEMO_INDEX],
+}
+
+impl Default for LetMemo {
+    fn default() -> LetMemo {
+        LetMemo { calls: Vec::new(), index: [0; MEMO_INDEX] }
+    }
+}
+
+/// The slots of a let's index: twice the calls a let keeps.
+const MEMO_INDEX: usize = 2 * MEMO_PER_LET;
+// A slot holds a call's position plus one in a byte.
+const _: () = assert!(MEMO_PER_LET < u8::MAX as usize);
+
+impl LetMemo {
+    fn clear(&mut self) {
+        if self.calls.len() > MEMO_SCAN {
+            self.index = [0; MEMO_INDEX];
+        }
+        self.calls.clear();
+    }
+
+    /// Index call `i` (its fingerprint's first free slot).
+    fn index_call(&mut self, i: usize) {
+        let mut slot = self.calls[i].fingerprint as usize % MEMO_INDEX;
+        while self.index[slot] != 0 {
+            slot = (slot + 1) % MEMO_INDEX;
+        }
+        self.index[slot] = i as u8 + 1;
+    }
 }
 
 /// One let call the memo holds.
@@ -364,8 +409,8 @@ impl Memo {
         }
         self.me = me;
         self.stamp = Some(changes);
-        self.by_let.resize_with(lets, Vec::new);
-        self.by_let.iter_mut().for_each(Vec::clear);
+        self.by_let.resize_with(lets, LetMemo::default);
+        self.by_let.iter_mut().for_each(LetMemo::clear);
         self.regions.clear();
     }
 
@@ -398,25 +443,37 @@ impl Memo {
     /// `none`, so only those are compared).
     fn get(&self, id: LetId, mode: u8, key: &[V; MEMO_ARGS], arity: usize) -> Option<V> {
         let known = self.by_let.get(id.index())?;
+        let calls = &known.calls;
         // A short list is scanned by value: hashing would cost more.
-        if known.len() <= MEMO_SCAN {
-            return known.iter().find(|r| r.mode == mode && r.args[..arity] == key[..arity]).map(|r| r.value);
+        if calls.len() <= MEMO_SCAN {
+            return calls.iter().find(|r| r.mode == mode && r.args[..arity] == key[..arity]).map(|r| r.value);
         }
         let fp = fingerprint(mode, &key[..arity]);
-        known
-            .iter()
-            .find(|r| r.fingerprint == fp && r.mode == mode && r.args[..arity] == key[..arity])
-            .map(|r| r.value)
+        let mut slot = fp as usize % MEMO_INDEX;
+        loop {
+            let r = &calls[known.index[slot].checked_sub(1)? as usize];
+            if r.fingerprint == fp && r.mode == mode && r.args[..arity] == key[..arity] {
+                return Some(r.value);
+            }
+            slot = (slot + 1) % MEMO_INDEX;
+        }
     }
 
     fn put(&mut self, id: LetId, mode: u8, key: [V; MEMO_ARGS], arity: usize, v: V) {
-        if let Some(known) = self.by_let.get_mut(id.index()).filter(|k| k.len() < MEMO_PER_LET) {
-            known.push(Remembered {
+        if let Some(known) = self.by_let.get_mut(id.index()).filter(|k| k.calls.len() < MEMO_PER_LET) {
+            known.calls.push(Remembered {
                 fingerprint: fingerprint(mode, &key[..arity]),
                 mode,
                 args: key,
                 value: v,
             });
+            // Past the calls scanned by value, every call is indexed.
+            let n = known.calls.len();
+            if n == MEMO_SCAN + 1 {
+                (0..n).for_each(|i| known.index_call(i));
+            } else if n > MEMO_SCAN + 1 {
+                known.index_call(n - 1);
+            }
         }
     }
 }
