@@ -506,6 +506,12 @@ impl Gen<'_> {
             // counts is the call's, as `Interp::call_values` counts it.
             let body = self.inline_body(id, names);
             write!(code, "it.spend(1, {})?; {body} }}", span_code(self.r.lets[id].body.span)).unwrap();
+        } else if args.is_empty() {
+            // A let fixed once the game is set up is read in place, as the
+            // interpreter reads it (`Interp::consts`); any other is called.
+            let i = id.index();
+            write!(code, "match it.consts.get({i}) {{ Some(Some(v)) => *v, _ => it.call_values(LetId::new({i}), &[], st, f)? }} }}")
+                .unwrap();
         } else {
             write!(code, "it.call_values(LetId::new({}), &[{}], st, f)? }}", id.index(), names.join(", "))
                 .unwrap();
