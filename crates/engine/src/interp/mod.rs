@@ -628,8 +628,39 @@ pub fn describe(r: &Ruleset, lay: &Layout, v: &V) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::Sets;
-    use model::ComponentId;
+    use super::{Memo, Sets, MEMO_ARGS, MEMO_PER_LET};
+    use crate::state::V;
+    use model::{ComponentId, LetId, PlayerId};
+
+    /// Past the calls it compares one by one, the memo finds each call it
+    /// keeps through its index, by arguments and kind of value; it keeps
+    /// `MEMO_PER_LET` calls of a let, and none once the state changes.
+    #[test]
+    fn memo_finds_every_call_it_keeps_and_no_other() {
+        let mut memo = Memo::default();
+        let me = Some(PlayerId::new(0));
+        memo.prepare(2, me, 1);
+        let key = |n: i64| {
+            let mut k = [V::None; MEMO_ARGS];
+            k[0] = V::Int(n);
+            k[1] = V::Int(n % 3);
+            k
+        };
+        let id = LetId::new(1);
+        for n in 0..MEMO_PER_LET as i64 + 5 {
+            memo.put(id, 0, key(n), 2, V::Int(n * 10));
+        }
+        for n in 0..MEMO_PER_LET as i64 {
+            assert_eq!(memo.get(id, 0, &key(n), 2), Some(V::Int(n * 10)), "call {n}");
+            assert_eq!(memo.get(id, 1, &key(n), 2), None, "call {n} as another kind");
+        }
+        assert_eq!(memo.get(id, 0, &key(MEMO_PER_LET as i64), 2), None, "past the calls kept");
+        assert_eq!(memo.get(LetId::new(0), 0, &key(3), 2), None, "another let");
+        memo.prepare(2, me, 2);
+        assert_eq!(memo.get(id, 0, &key(3), 2), None, "a changed state");
+        memo.put(id, 0, key(3), 2, V::Int(-1));
+        assert_eq!(memo.get(id, 0, &key(3), 2), Some(V::Int(-1)));
+    }
 
     fn ids(ns: &[usize]) -> Vec<ComponentId> {
         ns.iter().map(|n| ComponentId::new(*n)).collect()
