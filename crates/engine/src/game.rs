@@ -592,8 +592,8 @@ impl<'p> Game<'p> {
         // Room for a few choices at once, rather than growing by doubling
         // from one; kept under 1 KiB (a choice holds its values in place),
         // which the allocator serves from its fastest lists: a larger
-        // first request cost Archaeology, of 5 choices a turn on average,
-        // 2% more instructions.
+        // first request cost a bundled game of 5 choices a turn on
+        // average 2% more instructions (docs/performance.md).
         let mut out = Vec::with_capacity(6);
         // Trials run on one copy of the state (made at the first), put back
         // before each to what that trial starts from.
@@ -1154,13 +1154,13 @@ impl<'p> Game<'p> {
         let mut search =
             SetSearch { pool, rank, starts, copies, limits, counts, totals, base: out.len(), out };
         let fits = search.grow(names.len());
-        let (pool_len, name_count) = (pool.len(), names.len());
+        let name_count = names.len();
         self.spare.borrow_mut().set_search = scratch;
         if !fits {
-            let (pool, names) = (pool_len, name_count);
             return Err(Fail::Rule {
                 message: format!(
-                    "{pool} components of {names} different names make more than {MAX_SETS} sets to choose from"
+                    "{} components of {name_count} different names make more than {MAX_SETS} sets to choose from",
+                    pool.len()
                 ),
                 span,
             });

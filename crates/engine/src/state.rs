@@ -90,7 +90,7 @@ impl PartialEq for V {
 
 impl V {
     /// `==`, always inlined: what compiled rules compare with (the
-    /// comparison as a call was 4% of compiled Die Grabräuber).
+    /// comparison as a call was 4% of a compiled game's instructions).
     #[inline(always)]
     pub fn same(&self, other: &V) -> bool {
         match *self {
