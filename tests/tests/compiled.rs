@@ -120,12 +120,12 @@ fn lockstep_each(path: &str, games_per_count: u64, check: &mut dyn FnMut(usize, 
 }
 
 #[test]
-fn compiled_thebes_plays_the_same_games_as_the_interpreter() {
+fn compiled_thebes_plays_the_same_games_as_the_interpreter_to_their_end() {
     lockstep_many("rulesets/thebes/thebes.ruleset", 300);
 }
 
 #[test]
-fn compiled_thebes_editions_play_the_same_games_as_the_interpreter() {
+fn compiled_thebes_editions_play_the_same_games_as_the_interpreter_to_their_end() {
     for path in [
         "rulesets/thebes/editions/es.ruleset",
         "rulesets/thebes/editions/fr.ruleset",
@@ -136,22 +136,22 @@ fn compiled_thebes_editions_play_the_same_games_as_the_interpreter() {
 }
 
 #[test]
-fn compiled_grabrauber_plays_the_same_games_as_the_interpreter() {
+fn compiled_grabrauber_plays_the_same_games_as_the_interpreter_to_their_end() {
     lockstep_many("rulesets/grabrauber/grabrauber.ruleset", 300);
 }
 
 #[test]
-fn compiled_archaeology_plays_the_same_games_as_the_interpreter() {
+fn compiled_archaeology_plays_the_same_games_as_the_interpreter_to_their_end() {
     lockstep_many("rulesets/archaeology/archaeology.ruleset", 300);
 }
 
 #[test]
-fn compiled_akrotiri_plays_the_same_games_as_the_interpreter() {
+fn compiled_akrotiri_plays_the_same_games_as_the_interpreter_to_their_end() {
     lockstep_many("rulesets/akrotiri/akrotiri.ruleset", 60);
 }
 
 #[test]
-fn compiled_small_generic_games_play_the_same_games_as_the_interpreter() {
+fn compiled_small_generic_games_play_the_same_games_as_the_interpreter_within_their_action_limits() {
     // Some of these games stop at a rule error on purpose (`lets`,
     // `effects`); none runs to its action limit.
     for (path, _) in compiled::ALL.iter().filter(|(p, _)| p.starts_with("tests/fixtures/")) {
