@@ -62,6 +62,7 @@ pub fn generate(rules: &Ruleset) -> String {
     // bound, as one function each.
     g.unit = Unit::Leading;
     let mut leads = Vec::new();
+    let mut searches = Vec::new();
     for (a, levels) in plan.at_level.iter().enumerate() {
         let mut row = Vec::new();
         for (depth, stmts) in levels.iter().enumerate() {
@@ -69,6 +70,25 @@ pub fn generate(rules: &Ruleset) -> String {
             let code = g.leading(&stmts);
             row.push(function(&mut body, &format!("lead_{a}_{depth}"), "Option<bool>", code, "Some(true)"));
         }
+        // Each depth's leading statements: the compiled function, the
+        // interpreter, or nothing to run.
+        let lead_at: Vec<Lead> = row
+            .iter()
+            .zip(levels)
+            .map(|(f, stmts)| match f.strip_prefix("Some(").and_then(|f| f.strip_suffix(')')) {
+                Some(name) => Lead::Native(name.to_string()),
+                None if stmts.is_empty() => Lead::Nothing,
+                None => Lead::Interpreted,
+            })
+            .collect();
+        let monotone = plan.monotone[a].as_ref().filter(|_| plan.tried[a]).map(|m| m.param);
+        let code = search(&rules.actions[a], &lead_at, monotone, 0);
+        writeln!(
+            body,
+            "fn search_{a}(s: &Searcher<'_, '_>, f: &mut Frame, args: &mut [V], out: &mut Vec<Choice>) {{\n    let _ = (&s, &f, &args, &out);\n{code}}}\n"
+        )
+        .unwrap();
+        searches.push(format!("search_{a}"));
         leads.push(format!("&[{}]", row.join(", ")));
     }
     // Setup, the procedures, the actions and `after action`, each as one
@@ -90,11 +110,12 @@ pub fn generate(rules: &Ruleset) -> String {
     let list: Vec<String> = (0..roots.len()).map(|i| format!("root_{i}")).collect();
     writeln!(
         out,
-        "pub static NATIVES: Natives = Natives {{ fingerprint: 0x{:016x}, roots: &[{}], preconditions: &[{}], leading: &[{}], setup: {}, procedures: &[{}], actions: &[{}], after_action: {} }};\n",
+        "pub static NATIVES: Natives = Natives {{ fingerprint: 0x{:016x}, roots: &[{}], preconditions: &[{}], leading: &[{}], searches: &[{}], setup: {}, procedures: &[{}], actions: &[{}], after_action: {} }};\n",
         engine::native::fingerprint(rules),
         list.join(", "),
         pres.join(", "),
         leads.join(", "),
+        searches.join(", "),
         lists.setup,
         lists.procedures.join(", "),
         lists.actions.join(", "),
@@ -118,6 +139,44 @@ fn function(out: &mut String, name: &str, ret: &str, code: Option<String>, end: 
     )
     .unwrap();
     format!("Some({name})")
+}
+
+/// How a compiled search runs the leading statements at one depth.
+enum Lead {
+    /// Their compiled function (its name), with the interpreter where it
+    /// gives no answer.
+    Native(String),
+    /// The interpreter (no function was generated).
+    Interpreted,
+    /// There are none.
+    Nothing,
+}
+
+/// The body of a compiled search (`engine::native::SearchFn`) from
+/// `depth` parameters bound on: the leading statements at `depth`, then
+/// the complete choice, or each value of the next parameter (a `set of`
+/// and the monotone parameter through the `Searcher`, whose loops call
+/// the deeper code as a closure), as `Game::enumerate` walks them.
+fn search(action: &Action, leads: &[Lead], monotone: Option<usize>, depth: usize) -> String {
+    let label = format!("'d{depth}");
+    let lead = match &leads[depth] {
+        Lead::Native(name) => format!("if !s.lead_with({depth}, f, {name}) {{ break {label}; }}\n"),
+        Lead::Interpreted => format!("if !s.lead({depth}, f) {{ break {label}; }}\n"),
+        Lead::Nothing => String::new(),
+    };
+    let rest = if depth == action.params.len() {
+        format!("s.complete(f, &args[..{depth}], out);\n")
+    } else {
+        let deeper = search(action, leads, monotone, depth + 1);
+        if matches!(action.params[depth].domain, ParamDomain::SetOf(_)) {
+            format!("s.each_set({depth}, f, args, out, |f, args, out| {{\n{deeper}}});\n")
+        } else if monotone == Some(depth) {
+            format!("s.descending({depth}, f, args, out, |f, args, out| {{\n{deeper}}});\n")
+        } else {
+            format!("for &v in s.domain({depth}) {{\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}}}\n")
+        }
+    };
+    format!("{label}: {{\n{lead}{rest}}}\n")
 }
 
 /// What the generated code knows about locals: slots bound by an

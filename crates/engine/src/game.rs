@@ -7,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::event::Event;
 
-use crate::interp::{Fail, Frame, Interp, Memo, Traced, MAX_WORK};
+use crate::interp::{Fail, Frame, Interp, Memo, Traced, MAX_WORK, R};
 use crate::legality::{self, SetBound, TrialPlan};
 use crate::state::{shuffle, Cells, Layout, State, ZoneInst, V};
 
@@ -86,6 +86,9 @@ pub struct Program {
     /// Per action, per number of parameters bound, its compiled leading
     /// statements (`Natives::leading`); empty without compiled rules.
     leading: Vec<Vec<Option<crate::native::LeadFn>>>,
+    /// Per action, its compiled search (`Natives::searches`); empty
+    /// without compiled rules.
+    searches: Vec<crate::native::SearchFn>,
     /// Compiled statement lists (`Natives::actions` and the rest); none
     /// without compiled rules.
     bodies: crate::native::Bodies,
@@ -165,6 +168,7 @@ impl Program {
             natives: Vec::new(),
             preconditions: Vec::new(),
             leading: Vec::new(),
+            searches: Vec::new(),
             bodies: Default::default(),
             fixed_domains,
             search_slots,
@@ -197,13 +201,15 @@ impl Program {
         let procedures = program.rules.procedures.len();
         if natives.preconditions.len() != actions
             || natives.leading.len() != actions
+            || natives.searches.len() != actions
             || natives.actions.len() != actions
             || natives.procedures.len() != procedures
         {
             return Err(format!(
-                "the compiled rules have {} preconditions, {} lists of leading statements, {} action bodies and {} procedures; these rules {actions} actions and {procedures} procedures",
+                "the compiled rules have {} preconditions, {} lists of leading statements, {} searches, {} action bodies and {} procedures; these rules {actions} actions and {procedures} procedures",
                 natives.preconditions.len(),
                 natives.leading.len(),
+                natives.searches.len(),
                 natives.actions.len(),
                 natives.procedures.len(),
             ));
@@ -211,6 +217,7 @@ impl Program {
         program.natives = natives.roots.to_vec();
         program.preconditions = natives.preconditions.to_vec();
         program.leading = natives.leading.iter().map(|l| l.to_vec()).collect();
+        program.searches = natives.searches.to_vec();
         program.bodies = crate::native::Bodies {
             setup: Some(natives.setup),
             procedures: natives.procedures.to_vec(),
@@ -670,7 +677,12 @@ impl<'p> Game<'p> {
                 },
             };
             refused.borrow_mut().clear();
-            self.enumerate(&search, &mut frame, &mut args, 0, &mut out);
+            match self.program.searches.get(id.index()) {
+                Some(walk) if it.trace.is_none() => {
+                    walk(&Searcher { game: self, search: &search }, &mut frame, &mut args, &mut out)
+                }
+                _ => self.enumerate(&search, &mut frame, &mut args, 0, &mut out),
+            }
         }
         if self.work.get() > MAX_WORK {
             // Some choices were not tried to the end: the list would lie.
@@ -700,7 +712,8 @@ impl<'p> Game<'p> {
     /// Depth-first through the parameter values: after binding parameter
     /// `k`, run the leading `require`s and `let`s that need no later
     /// parameter, and drop the whole subtree when one fails. Each complete
-    /// choice that survives is tried for real.
+    /// choice that survives is tried for real. A compiled search
+    /// (`native::SearchFn`) walks the same tree through [`Searcher`].
     fn enumerate(
         &self,
         search: &Search,
@@ -714,124 +727,157 @@ impl<'p> Game<'p> {
         }
         let domains = search.domains;
         if depth == domains.len() {
-            let args = &args[..depth];
-            let Search { id, trial, broken, monotone, openings, refused, pre, .. } = search;
-            let (id, trial, broken, monotone) = (*id, *trial, *broken, *monotone);
-            // Every leading statement has run on this frame. A trial goes
-            // on from the first change. A smaller value of the monotone
-            // parameter than one that passed passes too; where a trial
-            // failed other than at a bound, every value fails.
-            let later = |m: &legality::Monotone| &args[m.param + 1..];
-            let known = monotone.and_then(|(m, found)| found.borrow().find(0, later(m)));
-            if known == Some(false) {
-                return;
-            }
-            let fails = || {
-                if let Some((m, found)) = monotone {
-                    found.borrow_mut().push(0, later(m).iter().copied(), false);
-                }
-            };
-            // A trial that failed at an opening requirement fails at the
-            // same values of what that reads.
-            let at = |k: usize| openings[k].params.iter().map(|p| args[*p]);
-            if trial && known.is_none() && refused.borrow().any(|k, vals| at(k).eq(vals.iter().copied())) {
-                return fails();
-            }
-            // The trial's steps on the state as it is, when there are and
-            // they meet no rule error; otherwise the trial itself.
-            let legal = !trial || known == Some(true) || {
-                let stepped = pre.and_then(|p| self.stepped(search, p, frame));
-                match stepped.unwrap_or_else(|| self.trial(search, frame)) {
-                    Ok(()) => {
-                        if let Some((m, found)) = monotone {
-                            found.borrow_mut().push(0, later(m).iter().copied(), true);
-                        }
-                        true
-                    }
-                    Err(f) => {
-                        if monotone.is_some_and(|(m, _)| !m.bounds.contains(&f.span())) {
-                            fails();
-                        }
-                        if let Fail::Illegal { span, .. } = &f {
-                            if let Some(k) = openings.iter().position(|o| o.span == *span) {
-                                refused.borrow_mut().push(k, at(k), false);
-                            }
-                        }
-                        note_broken(broken, f);
-                        false
-                    }
-                }
-            };
-            if legal {
-                if frame.sets.is_empty() {
-                    out.push(Choice::new(id, Args::from_slice(args)));
-                } else {
-                    // Set values index the search's table of every candidate
-                    // set; a choice carries only its own.
-                    let mut sets = Vec::with_capacity(args.iter().filter(|v| matches!(v, V::Set(_))).count());
-                    let args = args
-                        .iter()
-                        .map(|v| match v {
-                            V::Set(j) => {
-                                sets.push(frame.set_items(*j).to_vec());
-                                V::Set(sets.len() as u32 - 1)
-                            }
-                            v => *v,
-                        })
-                        .collect();
-                    out.push(Choice { action: id, args, sets });
-                }
-            }
-            return;
+            return self.complete(search, frame, &args[..depth], out);
         }
-        let (id, action, broken, monotone) = (search.id, search.action, search.broken, search.monotone);
-        if let ParamDomain::SetOf(e) = &action.params[depth].domain {
-            // The sets, listed now that the requirements before this
-            // parameter have run: their bounds may read them.
-            let bounds = &self.program.trials.set_bounds[id.index()][depth];
-            let base = frame.sets.len();
-            if let Err(f) = self.bounded_sets(&domains[depth], bounds, frame, e.span) {
-                frame.sets.truncate(base);
-                return note_broken(broken, f);
-            }
-            for j in base..frame.sets.len() {
-                let v = V::Set(j as u32);
-                frame.set(depth, v);
-                args[depth] = v;
-                self.enumerate(search, frame, args, depth + 1, out);
-            }
-            frame.sets.truncate(base);
-            return;
+        let deeper =
+            |f: &mut Frame, a: &mut [V], o: &mut Vec<Choice>| self.enumerate(search, f, a, depth + 1, o);
+        if let ParamDomain::SetOf(_) = &search.action.params[depth].domain {
+            return self.each_set(search, depth, frame, args, out, deeper);
         }
-        if let Some((m, found)) = monotone.filter(|(m, _)| m.param == depth) {
-            let p = m.param;
-            // Largest first, so that a value passing its trial spares the
-            // trials of the smaller ones; listed smallest first as always:
-            // the runs of choices per value, found in the reverse order,
-            // are put in order in place (the whole reversed, then each run).
-            found.borrow_mut().clear();
-            let base = out.len();
-            let mut ends = Vec::with_capacity(domains[p].len());
-            for v in domains[p].iter().rev() {
-                frame.set(depth, *v);
-                args[depth] = *v;
-                self.enumerate(search, frame, args, depth + 1, out);
-                ends.push(out.len() - base);
-            }
-            let found_here = &mut out[base..];
-            found_here.reverse();
-            let total = found_here.len();
-            let mut start = 0;
-            for end in ends.iter().rev().skip(1).map(|e| total - e).chain([total]) {
-                found_here[start..end].reverse();
-                start = end;
-            }
-            return;
+        if search.monotone.is_some_and(|(m, _)| m.param == depth) {
+            return self.descending(search, depth, frame, args, out, deeper);
         }
         for v in domains[depth].iter() {
             frame.set(depth, *v);
             args[depth] = *v;
             self.enumerate(search, frame, args, depth + 1, out);
+        }
+    }
+
+    /// A complete choice, every leading statement run on `frame`: listed
+    /// when legal. A trial goes on from the first change. A smaller value
+    /// of the monotone parameter than one that passed passes too; where a
+    /// trial failed other than at a bound, every value fails.
+    #[inline(always)]
+    fn complete(&self, search: &Search, frame: &mut Frame, args: &[V], out: &mut Vec<Choice>) {
+        let Search { id, trial, broken, monotone, openings, refused, pre, .. } = search;
+        let (id, trial, broken, monotone) = (*id, *trial, *broken, *monotone);
+        let later = |m: &legality::Monotone| &args[m.param + 1..];
+        let known = monotone.and_then(|(m, found)| found.borrow().find(0, later(m)));
+        if known == Some(false) {
+            return;
+        }
+        let fails = || {
+            if let Some((m, found)) = monotone {
+                found.borrow_mut().push(0, later(m).iter().copied(), false);
+            }
+        };
+        // A trial that failed at an opening requirement fails at the
+        // same values of what that reads.
+        let at = |k: usize| openings[k].params.iter().map(|p| args[*p]);
+        if trial && known.is_none() && refused.borrow().any(|k, vals| at(k).eq(vals.iter().copied())) {
+            return fails();
+        }
+        // The trial's steps on the state as it is, when there are and
+        // they meet no rule error; otherwise the trial itself.
+        let legal = !trial || known == Some(true) || {
+            let stepped = pre.and_then(|p| self.stepped(search, p, frame));
+            match stepped.unwrap_or_else(|| self.trial(search, frame)) {
+                Ok(()) => {
+                    if let Some((m, found)) = monotone {
+                        found.borrow_mut().push(0, later(m).iter().copied(), true);
+                    }
+                    true
+                }
+                Err(f) => {
+                    if monotone.is_some_and(|(m, _)| !m.bounds.contains(&f.span())) {
+                        fails();
+                    }
+                    if let Fail::Illegal { span, .. } = &f {
+                        if let Some(k) = openings.iter().position(|o| o.span == *span) {
+                            refused.borrow_mut().push(k, at(k), false);
+                        }
+                    }
+                    note_broken(broken, f);
+                    false
+                }
+            }
+        };
+        if legal {
+            if frame.sets.is_empty() {
+                out.push(Choice::new(id, Args::from_slice(args)));
+            } else {
+                // Set values index the search's table of every candidate
+                // set; a choice carries only its own.
+                let mut sets = Vec::with_capacity(args.iter().filter(|v| matches!(v, V::Set(_))).count());
+                let args = args
+                    .iter()
+                    .map(|v| match v {
+                        V::Set(j) => {
+                            sets.push(frame.set_items(*j).to_vec());
+                            V::Set(sets.len() as u32 - 1)
+                        }
+                        v => *v,
+                    })
+                    .collect();
+                out.push(Choice { action: id, args, sets });
+            }
+        }
+    }
+
+    /// Parameter `depth`, a `set of`: each candidate set bound in turn,
+    /// then `deeper`. The sets are listed now that the requirements
+    /// before this parameter have run: their bounds may read them.
+    #[inline]
+    fn each_set(
+        &self,
+        search: &Search,
+        depth: usize,
+        frame: &mut Frame,
+        args: &mut [V],
+        out: &mut Vec<Choice>,
+        mut deeper: impl FnMut(&mut Frame, &mut [V], &mut Vec<Choice>),
+    ) {
+        let ParamDomain::SetOf(e) = &search.action.params[depth].domain else { return };
+        let bounds = &self.program.trials.set_bounds[search.id.index()][depth];
+        let base = frame.sets.len();
+        if let Err(f) = self.bounded_sets(&search.domains[depth], bounds, frame, e.span) {
+            frame.sets.truncate(base);
+            return note_broken(search.broken, f);
+        }
+        for j in base..frame.sets.len() {
+            let v = V::Set(j as u32);
+            frame.set(depth, v);
+            args[depth] = v;
+            deeper(frame, args, out);
+        }
+        frame.sets.truncate(base);
+    }
+
+    /// Parameter `depth`, the one the trials' outcome is monotone in:
+    /// its values bound largest first, each followed by `deeper`, so
+    /// that a value passing its trial spares the trials of the smaller
+    /// ones; listed smallest first as always: the runs of choices per
+    /// value, found in the reverse order, are put in order in place (the
+    /// whole reversed, then each run).
+    #[inline]
+    fn descending(
+        &self,
+        search: &Search,
+        depth: usize,
+        frame: &mut Frame,
+        args: &mut [V],
+        out: &mut Vec<Choice>,
+        mut deeper: impl FnMut(&mut Frame, &mut [V], &mut Vec<Choice>),
+    ) {
+        let Some((_, found)) = search.monotone else { return };
+        found.borrow_mut().clear();
+        let domain = &search.domains[depth];
+        let base = out.len();
+        let mut ends = Vec::with_capacity(domain.len());
+        for v in domain.iter().rev() {
+            frame.set(depth, *v);
+            args[depth] = *v;
+            deeper(frame, args, out);
+            ends.push(out.len() - base);
+        }
+        let found_here = &mut out[base..];
+        found_here.reverse();
+        let total = found_here.len();
+        let mut start = 0;
+        for end in ends.iter().rev().skip(1).map(|e| total - e).chain([total]) {
+            found_here[start..end].reverse();
+            start = end;
         }
     }
 
@@ -871,6 +917,14 @@ impl<'p> Game<'p> {
             Some(Some(lead)) => lead(search.it, &self.state, frame),
             _ => Ok(None),
         };
+        self.led(search, depth, frame, native)
+    }
+
+    /// Whether the leading statements at `depth` hold, given what their
+    /// compiled function found (`Ok(None)`: no answer, so `leading` runs
+    /// them; a rule error is noted and prunes).
+    #[inline]
+    fn led(&self, search: &Search, depth: usize, frame: &mut Frame, native: R<Option<bool>>) -> bool {
         match native {
             Ok(Some(pass)) => pass,
             Err(f) => {
@@ -1772,6 +1826,91 @@ struct Search<'a> {
     /// Per number of bound parameters, the compiled leading statements
     /// (`Program::leading`): none when the interpreter runs them.
     leads: &'a [Option<crate::native::LeadFn>],
+}
+
+/// One action's search as a compiled search (`native::SearchFn`) walks
+/// it: the same tree as `Game::enumerate`, each depth's loop and leading
+/// statements in generated code, the rest through these methods.
+pub struct Searcher<'s, 'p> {
+    game: &'s Game<'p>,
+    search: &'s Search<'s>,
+}
+
+impl<'s> Searcher<'s, '_> {
+    /// The interpreter the search runs leading statements with.
+    #[inline]
+    pub fn it(&self) -> &'s Interp<'s> {
+        self.search.it
+    }
+
+    /// The state the search reads.
+    #[inline]
+    pub fn state(&self) -> &'s State {
+        &self.game.state
+    }
+
+    /// Parameter `k`'s values.
+    #[inline]
+    pub fn domain(&self, k: usize) -> &'s [V] {
+        &self.search.domains[k]
+    }
+
+    /// Whether the leading statements at `depth` hold, given what their
+    /// compiled function `lead` finds: run by the interpreter when it
+    /// gives no answer; a rule error is noted and prunes.
+    #[inline]
+    pub fn lead_with(
+        &self,
+        depth: usize,
+        f: &mut Frame,
+        lead: impl FnOnce(&Interp<'_>, &State, &mut Frame) -> R<Option<bool>>,
+    ) -> bool {
+        let found = lead(self.search.it, &self.game.state, f);
+        self.game.led(self.search, depth, f, found)
+    }
+
+    /// Whether the leading statements at `depth` hold, run by the
+    /// interpreter (a depth without a compiled function).
+    #[inline]
+    pub fn lead(&self, depth: usize, f: &mut Frame) -> bool {
+        self.game.led(self.search, depth, f, Ok(None))
+    }
+
+    /// A complete choice (`args`, bound in `f` too): listed in `out` when
+    /// legal.
+    pub fn complete(&self, f: &mut Frame, args: &[V], out: &mut Vec<Choice>) {
+        self.game.complete(self.search, f, args, out)
+    }
+
+    /// Parameter `depth`, a `set of`: each candidate set bound, then
+    /// `deeper`.
+    #[inline]
+    pub fn each_set(
+        &self,
+        depth: usize,
+        f: &mut Frame,
+        args: &mut [V],
+        out: &mut Vec<Choice>,
+        deeper: impl FnMut(&mut Frame, &mut [V], &mut Vec<Choice>),
+    ) {
+        self.game.each_set(self.search, depth, f, args, out, deeper)
+    }
+
+    /// Parameter `depth`, the one the trials' outcome is monotone in
+    /// (`TrialPlan::monotone`, when complete choices are tried): each
+    /// value bound, largest first, then `deeper`; the choices listed in
+    /// order all the same.
+    #[inline]
+    pub fn descending(
+        &self,
+        depth: usize,
+        f: &mut Frame,
+        args: &mut [V],
+        out: &mut Vec<Choice>,
+        deeper: impl FnMut(&mut Frame, &mut [V], &mut Vec<Choice>),
+    ) {
+        self.game.descending(self.search, depth, f, args, out, deeper)
+    }
 }
 
 /// What trials found at a monotone parameter's values so far: by the values

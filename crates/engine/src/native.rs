@@ -15,7 +15,7 @@
 //!
 //! The generated code sees only what this module exports.
 
-pub use crate::game::Program;
+pub use crate::game::{Choice, Program, Searcher};
 pub use crate::interp::{too_many_repeats, MAX_LOOP};
 pub use crate::interp::{Fail, Frame, Interp, R};
 pub use crate::state::{State, ZoneInst, V};
@@ -66,6 +66,15 @@ pub type PreFn = for<'a> fn(&Interp<'a>, &State, &mut Frame) -> R<Option<Result<
 /// interpreter, which then runs them.
 pub type LeadFn = for<'a> fn(&Interp<'a>, &State, &mut Frame) -> R<Option<bool>>;
 
+/// A compiled search for one action's legal choices: the tree
+/// `Game::enumerate` walks (its parameters bound in `args` and the frame
+/// depth by depth, the leading statements run at each), with each depth's
+/// loop and leading statements as generated code, and what is left
+/// (complete choices, `set of` parameters, the monotone parameter)
+/// through the [`Searcher`]. Lists in `out` what the interpreter's search
+/// lists, in the same order.
+pub type SearchFn = for<'s, 'p> fn(&Searcher<'s, 'p>, &mut Frame, &mut [V], &mut Vec<Choice>);
+
 /// A compiled list of statements (setup, a procedure's body, an action's
 /// body, `after action`): runs `stmts[from..]`, the list it was generated
 /// from as the program holds it (roots wrapped), as `Interp::exec` runs
@@ -102,6 +111,8 @@ pub struct Natives {
     /// statements compiled whole, where there are and every part
     /// compiled.
     pub leading: &'static [&'static [Option<LeadFn>]],
+    /// One per action: its search.
+    pub searches: &'static [SearchFn],
     /// Setup's statements.
     pub setup: ExecFn,
     /// One per procedure: its body.
