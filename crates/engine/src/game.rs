@@ -100,6 +100,8 @@ pub struct Program {
     search_slots: usize,
     /// The most parameters of any action.
     most_params: usize,
+    /// The parameters of all actions.
+    all_params: usize,
 }
 
 impl std::ops::Deref for Program {
@@ -158,6 +160,7 @@ impl Program {
         let search_slots =
             action_slots.chain(trials.pre.iter().flatten().map(|p| p.slots)).max().unwrap_or(0);
         let most_params = rules.actions.iter().map(|a| a.params.len()).max().unwrap_or(0);
+        let all_params = rules.actions.iter().map(|a| a.params.len()).sum();
         Program {
             rules,
             trials,
@@ -173,6 +176,7 @@ impl Program {
             fixed_domains,
             search_slots,
             most_params,
+            all_params,
         }
     }
 
@@ -621,7 +625,7 @@ impl<'p> Game<'p> {
         // The values bound so far, as the search goes down (the first
         // `depth` of them).
         let mut args = vec![V::None; self.program.most_params];
-        let mut domains = Vec::with_capacity(self.program.most_params);
+        let mut domains = Vec::with_capacity(self.program.all_params);
         for (id, action) in self.rules.actions.iter().enumerate() {
             let id = ActionId::new(id);
             // While an ask waits, only its action; otherwise only actions
@@ -631,15 +635,17 @@ impl<'p> Game<'p> {
             }
             let fixed = &self.program.fixed_domains[id.index()];
             // The actions' domains one after another in one list.
+            let base = domains.len();
             if let Err(f) = self.domains_into(action, Some(fixed), me, Some(memo), &mut domains) {
                 note_broken(&broken, f);
                 continue;
             }
+            let domains = &domains[base..];
             // A set may be empty, so an empty zone still offers one.
             let no_value = action
                 .params
                 .iter()
-                .zip(&domains)
+                .zip(domains)
                 .any(|(p, d)| d.is_empty() && !matches!(p.domain, ParamDomain::SetOf(_)));
             if no_value {
                 continue;
@@ -656,7 +662,7 @@ impl<'p> Game<'p> {
                 id,
                 action,
                 plan,
-                domains: &domains,
+                domains,
                 me,
                 trial,
                 start,
@@ -1087,9 +1093,9 @@ impl<'p> Game<'p> {
         Ok(domains.into_iter().map(std::borrow::Cow::into_owned).collect())
     }
 
-    /// `domains`, into `out` (emptied first), within a call that counts
-    /// its own work; with the game's memo when the caller prepared it for
-    /// this state and `me`. Values fixed for the ruleset are borrowed from
+    /// `domains`, after what `out` holds, within a call that counts its
+    /// own work; with the game's memo when the caller prepared it for this
+    /// state and `me`. Values fixed for the ruleset are borrowed from
     /// `fixed` (the program's for this action) when given.
     fn domains_into(
         &self,
@@ -1100,8 +1106,7 @@ impl<'p> Game<'p> {
         out: &mut Vec<std::borrow::Cow<'p, [V]>>,
     ) -> Result<(), Fail> {
         use std::borrow::Cow;
-        let it = Interp { memo, ..self.interp(false) };
-        self.recycle_domains(out);
+        let it = || Interp { memo, ..self.interp(false) };
         for (k, p) in action.params.iter().enumerate() {
             if let Some(values) = fixed.and_then(|f| f.get(k)?.as_deref()) {
                 out.push(Cow::Borrowed(values));
@@ -1117,14 +1122,29 @@ impl<'p> Game<'p> {
                 // A set's domain here is what it is chosen from; `legal`
                 // lists the sets (`bounded_sets`).
                 ParamDomain::In(e) | ParamDomain::SetOf(e) => {
-                    let z = it.zone_inst(e, &self.state, &mut Frame::new(Some(me)))?;
+                    // A zone of no one's or `me`'s, at no place, as
+                    // `Interp::zone_inst` finds it, without an interpreter.
+                    let z = match &e.kind {
+                        ExprKind::Zone { zone, player, index: None } => match player.as_deref() {
+                            None => Some(self.layout.zone(*zone, None, None)),
+                            Some(Expr { kind: ExprKind::Me, .. }) => {
+                                Some(self.layout.zone(*zone, Some(me), None))
+                            }
+                            Some(_) => None,
+                        },
+                        _ => None,
+                    };
+                    let z = match z {
+                        Some(z) => z,
+                        None => it().zone_inst(e, &self.state, &mut Frame::new(Some(me)))?,
+                    };
                     // At most as many as the zone's slots, growing at most once.
                     let cells = &self.state.zones[z];
                     list.reserve(cells.len());
                     list.extend(cells.iter().flatten().map(|c| V::Card(*c)));
                 }
                 ParamDomain::Among(_, e) => {
-                    let places = it.places_of(e, &self.state, &mut Frame::new(Some(me)))?;
+                    let places = it().places_of(e, &self.state, &mut Frame::new(Some(me)))?;
                     list.extend(places.into_iter().map(V::Place));
                 }
             }
