@@ -332,6 +332,9 @@ struct Spare {
     sets: crate::interp::Sets,
     /// The lists the set search works in (`Game::sets_within`).
     set_search: SetScratch,
+    /// A listing's notes of trial outcomes (`Search::monotone` and
+    /// `Search::refused`), emptied.
+    notes: [Keyed; 2],
 }
 
 /// The lists `Game::sets_within` fills on each call (see `SetSearch`),
@@ -614,8 +617,8 @@ impl<'p> Game<'p> {
         self.memo.borrow_mut().prepare(self.rules.lets.len(), Some(me), self.state.changes);
         let memo = &self.memo;
         let shared = std::cell::RefCell::new(SharedTrials::default());
-        let passed = std::cell::RefCell::new(Keyed::default());
-        let refused = std::cell::RefCell::new(Keyed::default());
+        let [passed, refused] =
+            std::mem::take(&mut self.spare.borrow_mut().notes).map(std::cell::RefCell::new);
         let asked = self.state.asks.first().map(|(_, a)| *a);
         // One frame for every action: each binds a local before it reads
         // it (the checker sees to that), so none reads another's.
@@ -701,6 +704,9 @@ impl<'p> Game<'p> {
             });
         }
         self.recycle_domains(&mut domains);
+        let mut notes = [passed.into_inner(), refused.into_inner()];
+        notes.iter_mut().for_each(Keyed::clear);
+        self.spare.borrow_mut().notes = notes;
         frame.sets.truncate(0);
         self.spare.borrow_mut().sets = std::mem::take(&mut frame.sets);
         if let Some((st, _)) = scratch.into_inner() {
