@@ -455,3 +455,35 @@ fn generator_writes_a_function_for_every_root_of_every_valid_fixture() {
     }
     assert!(files >= 7, "only {files} fixtures");
 }
+
+/// Each action's search is generated code (`Natives::searches`): Thebes'
+/// `dig` (seven parameters, `weeks` the one its trials are monotone in)
+/// loops six of its parameters itself, hands `weeks` to the searcher's
+/// `descending`, and calls the leading functions of the six depths that
+/// have compiled ones directly; `sets.ruleset`'s `trade` hands both of
+/// its sets to `each_set`. The lockstep tests hold what they list to the
+/// interpreter's search.
+#[test]
+fn generator_writes_each_actions_search() {
+    fn function(code: &str, name: &str) -> String {
+        let start = code.find(&format!("\nfn {name}(")).unwrap_or_else(|| panic!("no function {name}"));
+        let end = code[start + 1..].find("\nfn ").map_or(code.len(), |e| start + 1 + e);
+        code[start..end].to_string()
+    }
+    let thebes = load("rulesets/thebes/thebes.ruleset");
+    let code = compile::generate(&thebes);
+    for a in 0..thebes.actions.len() {
+        assert!(code.contains(&format!("\nfn search_{a}(")), "no search for action {a}");
+    }
+    let dig = function(&code, "search_2");
+    assert_eq!(dig.matches("for &v in s.domain(").count(), 6, "{dig}");
+    assert_eq!(dig.matches("s.descending(5, ").count(), 1, "{dig}");
+    for depth in [0, 2, 3, 4, 5, 6] {
+        assert!(dig.contains(&format!("s.lead_with({depth}, f, lead_2_{depth})")), "depth {depth}: {dig}");
+    }
+    assert_eq!(dig.matches("s.complete(f, &args[..7], out)").count(), 1, "{dig}");
+    let sets = compile::generate(&load("tests/fixtures/valid/sets.ruleset"));
+    let trade = function(&sets, "search_2");
+    assert_eq!(trade.matches("s.each_set(").count(), 2, "{trade}");
+    assert_eq!(trade.matches("for &v in s.domain(").count(), 0, "{trade}");
+}
