@@ -749,11 +749,7 @@ impl<'p> Game<'p> {
         if search.monotone.is_some_and(|(m, _)| m.param == depth) {
             return self.descending(search, depth, frame, args, out, deeper);
         }
-        for v in domains[depth].iter() {
-            frame.set(depth, *v);
-            args[depth] = *v;
-            self.enumerate(search, frame, args, depth + 1, out);
-        }
+        self.each_value(search, depth, frame, args, out, deeper)
     }
 
     /// A complete choice, every leading statement run on `frame`: listed
@@ -840,6 +836,8 @@ impl<'p> Game<'p> {
         out: &mut Vec<Choice>,
         mut deeper: impl FnMut(&mut Frame, &mut [V], &mut Vec<Choice>),
     ) {
+        // Only a `set of` has sets: a search is generated from the rules
+        // it runs on (`Program::with_natives` checks the fingerprint).
         let ParamDomain::SetOf(e) = &search.action.params[depth].domain else { return };
         let bounds = &self.program.trials.set_bounds[search.id.index()][depth];
         let base = frame.sets.len();
@@ -861,7 +859,8 @@ impl<'p> Game<'p> {
     /// that a value passing its trial spares the trials of the smaller
     /// ones; listed smallest first as always: the runs of choices per
     /// value, found in the reverse order, are put in order in place (the
-    /// whole reversed, then each run).
+    /// whole reversed, then each run). Any other parameter's values go in
+    /// order (the same choices, without the savings).
     #[inline]
     fn descending(
         &self,
@@ -872,7 +871,9 @@ impl<'p> Game<'p> {
         out: &mut Vec<Choice>,
         mut deeper: impl FnMut(&mut Frame, &mut [V], &mut Vec<Choice>),
     ) {
-        let Some((_, found)) = search.monotone else { return };
+        let Some((_, found)) = search.monotone.filter(|(m, _)| m.param == depth) else {
+            return self.each_value(search, depth, frame, args, out, deeper);
+        };
         found.borrow_mut().clear();
         let domain = &search.domains[depth];
         let base = out.len();
@@ -890,6 +891,25 @@ impl<'p> Game<'p> {
         for end in ends.iter().rev().skip(1).map(|e| total - e).chain([total]) {
             found_here[start..end].reverse();
             start = end;
+        }
+    }
+
+    /// Parameter `depth`'s values bound in order, each followed by
+    /// `deeper`.
+    #[inline]
+    fn each_value(
+        &self,
+        search: &Search,
+        depth: usize,
+        frame: &mut Frame,
+        args: &mut [V],
+        out: &mut Vec<Choice>,
+        mut deeper: impl FnMut(&mut Frame, &mut [V], &mut Vec<Choice>),
+    ) {
+        for v in search.domains[depth].iter() {
+            frame.set(depth, *v);
+            args[depth] = *v;
+            deeper(frame, args, out);
         }
     }
 
