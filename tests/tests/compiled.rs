@@ -487,3 +487,16 @@ fn generator_writes_each_actions_search() {
     assert_eq!(trade.matches("s.each_set(").count(), 2, "{trade}");
     assert_eq!(trade.matches("for &v in s.domain(").count(), 0, "{trade}");
 }
+
+/// A ruleset's fingerprint is FNV-1a over its debug form, hashed as it is
+/// written: the same number as hashing the whole text (so workers cached
+/// under the old numbers stay valid), for every bundled ruleset.
+#[test]
+fn fingerprint_is_fnv1a_of_the_rules_debug_form() {
+    for (path, natives) in compiled::ALL {
+        let rules = load(path);
+        let whole = engine::native::fnv1a(format!("{rules:?}").as_bytes());
+        assert_eq!(engine::native::fingerprint(&rules), whole, "{path}");
+        assert_eq!(natives.fingerprint, whole, "{path}");
+    }
+}

@@ -125,14 +125,33 @@ pub struct Natives {
 
 /// A fingerprint of a checked ruleset: FNV-1a over its full debug form
 /// (every rule, value and span). Generated code carries the fingerprint of
-/// the rules it was made from.
+/// the rules it was made from. The form is hashed as it is written, never
+/// held whole: for a large board it runs to megabytes.
 pub fn fingerprint(r: &Ruleset) -> u64 {
-    fnv1a(format!("{r:?}").as_bytes())
+    struct Hasher(u64);
+    impl std::fmt::Write for Hasher {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0 = fnv1a_from(self.0, s.as_bytes());
+            Ok(())
+        }
+    }
+    let mut h = Hasher(FNV_OFFSET);
+    // Writing into the hasher never fails, and neither do the rules'
+    // `Debug` forms.
+    let _ = std::fmt::Write::write_fmt(&mut h, format_args!("{r:?}"));
+    h.0
 }
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// FNV-1a, 64 bits: the same hash on every machine.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3))
+    fnv1a_from(FNV_OFFSET, bytes)
+}
+
+/// FNV-1a continued from `h` over `bytes`.
+fn fnv1a_from(h: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(h, |h, b| (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// Whether compiling an expression can gain anything: leaves cost the
