@@ -500,3 +500,18 @@ fn fingerprint_is_fnv1a_of_the_rules_debug_form() {
         assert_eq!(natives.fingerprint, whole, "{path}");
     }
 }
+
+/// A grid place's column and row (`q.x`, `q.y`) and the place at a column
+/// and row (`at(cell, x, y)`) are read in generated code, not handed to
+/// the interpreter: `reef.ruleset` reads coordinates in `cell_of`, `arm`,
+/// its link and `next_to_tile`, and `at` in `cell_of` and `tiled_at`
+/// (both also where those lets are written out at their calls).
+#[test]
+fn generator_reads_grid_coordinates_and_places_itself() {
+    let rules = load("tests/fixtures/valid/reef.ruleset");
+    let code = compile::generate(&rules);
+    let coordinates = code.matches("match it.r.places[p].at {").count();
+    let places = code.matches("grid_at(it, ClassId::new(").count();
+    assert!(coordinates >= 16, "{coordinates} coordinates read: {code}");
+    assert!(places >= 3, "{places} places at a column and row: {code}");
+}

@@ -407,6 +407,18 @@ impl Gen<'_> {
                 format!("ATTR_{}[{c}.index()]", attr.index())
             }
             ExprKind::Let { id, args } => self.call(*id, args, path, env),
+            // `at(CLASS, x, y)`: the grid's place there, or none.
+            ExprKind::PlaceFn(PlaceFn::At, args) => match args[0].kind {
+                ExprKind::Class(class) => {
+                    let x = self.int(&args[1], &sub(path, 1), env);
+                    let y = self.int(&args[2], &sub(path, 2), env);
+                    format!(
+                        "{{ let x: i64 = {x}; let y: i64 = {y}; grid_at(it, ClassId::new({}), x, y) }}",
+                        class.index()
+                    )
+                }
+                _ => self.interpreted(path, "eval", env),
+            },
             ExprKind::If(c, a, b) => {
                 let c = self.boolean(c, &sub(path, 0), env);
                 let a = self.val(a, &sub(path, 1), env);
@@ -756,6 +768,13 @@ impl Gen<'_> {
                 }
                 _ => self.interpreted(path, "int", env),
             },
+            // A grid place's column or row, as `Interp::coordinate` reads
+            // it; anything else (off a grid, not a place) the interpreter's.
+            ExprKind::Builtin(b @ (Builtin::X | Builtin::Y), args) => {
+                let p = self.val(&args[0], &sub(path, 0), env);
+                let pick = if *b == Builtin::X { "x" } else { "y" };
+                format!("(match {p} {{ V::Place(p) => match it.r.places[p].at {{ Some((x, y)) => {{ let _ = (x, y); {pick} }}, None => {fb} }}, _ => {fb} }})")
+            }
             ExprKind::Builtin(Builtin::Distance, args) => {
                 let a = self.val(&args[0], &sub(path, 0), env);
                 let b = self.val(&args[1], &sub(path, 1), env);

@@ -46,6 +46,13 @@ pub fn map_get(it: &Interp<'_>, c: ComponentId, slot: u32, p: PlaceId) -> i64 {
     }
 }
 
+/// `at(class, x, y)` as the interpreter finds it: the grid's place at
+/// that column and row, or none (off the grid, or no grid).
+#[inline]
+pub fn grid_at(it: &Interp<'_>, class: ClassId, x: i64, y: i64) -> V {
+    it.grid_place(class, x, y).map_or(V::None, V::Place)
+}
+
 /// A compiled root expression: its value for `inner` (the expression it
 /// replaces), in the frame and state given.
 pub type NativeFn = for<'a, 'e> fn(&Interp<'a>, &'e Expr, &State, &mut Frame) -> R<V>;

@@ -47,7 +47,7 @@ impl Interp<'_> {
     }
 
     /// The place of a grid at a column and row, if the grid has one there.
-    fn grid_place(&self, class: ClassId, x: i64, y: i64) -> Option<PlaceId> {
+    pub(crate) fn grid_place(&self, class: ClassId, x: i64, y: i64) -> Option<PlaceId> {
         let g = self.r.classes[class].grid?;
         let inside = (0..g.width as i64).contains(&x) && (0..g.height as i64).contains(&y);
         inside.then(|| self.r.classes[class].places[(y * g.width as i64 + x) as usize])
