@@ -65,22 +65,19 @@ pub fn generate(rules: &Ruleset) -> String {
     let mut searches = Vec::new();
     for (a, levels) in plan.at_level.iter().enumerate() {
         let mut row = Vec::new();
+        // Each depth's leading statements, as the search runs them.
+        let mut lead_at = Vec::new();
         for (depth, stmts) in levels.iter().enumerate() {
             let stmts: Vec<&Stmt> = stmts.iter().map(|k| &rules.actions[a].body.stmts[*k]).collect();
             let code = g.leading(&stmts);
-            row.push(function(&mut body, &format!("lead_{a}_{depth}"), "Option<bool>", code, "Some(true)"));
-        }
-        // Each depth's leading statements: the compiled function, the
-        // interpreter, or nothing to run.
-        let lead_at: Vec<Lead> = row
-            .iter()
-            .zip(levels)
-            .map(|(f, stmts)| match f.strip_prefix("Some(").and_then(|f| f.strip_suffix(')')) {
-                Some(name) => Lead::Native(name.to_string()),
+            let name = format!("lead_{a}_{depth}");
+            lead_at.push(match &code {
+                Some(_) => Lead::Native(name.clone()),
                 None if stmts.is_empty() => Lead::Nothing,
                 None => Lead::Interpreted,
-            })
-            .collect();
+            });
+            row.push(function(&mut body, &name, "Option<bool>", code, "Some(true)"));
+        }
         let monotone = plan.monotone[a].as_ref().filter(|_| plan.tried[a]).map(|m| m.param);
         let code = search(&rules.actions[a], &lead_at, monotone, 0);
         writeln!(
@@ -772,8 +769,8 @@ impl Gen<'_> {
             // it; anything else (off a grid, not a place) the interpreter's.
             ExprKind::Builtin(b @ (Builtin::X | Builtin::Y), args) => {
                 let p = self.val(&args[0], &sub(path, 0), env);
-                let pick = if *b == Builtin::X { "x" } else { "y" };
-                format!("(match {p} {{ V::Place(p) => match it.r.places[p].at {{ Some((x, y)) => {{ let _ = (x, y); {pick} }}, None => {fb} }}, _ => {fb} }})")
+                let at = if *b == Builtin::X { "Some((n, _))" } else { "Some((_, n))" };
+                format!("(match {p} {{ V::Place(p) => match it.r.places[p].at {{ {at} => n, None => {fb} }}, _ => {fb} }})")
             }
             ExprKind::Builtin(Builtin::Distance, args) => {
                 let a = self.val(&args[0], &sub(path, 0), env);
