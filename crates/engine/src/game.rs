@@ -1883,18 +1883,6 @@ pub struct Searcher<'s, 'p> {
 }
 
 impl<'s> Searcher<'s, '_> {
-    /// The interpreter the search runs leading statements with.
-    #[inline]
-    pub fn it(&self) -> &'s Interp<'s> {
-        self.search.it
-    }
-
-    /// The state the search reads.
-    #[inline]
-    pub fn state(&self) -> &'s State {
-        &self.game.state
-    }
-
     /// Parameter `k`'s values.
     #[inline]
     pub fn domain(&self, k: usize) -> &'s [V] {
