@@ -113,6 +113,12 @@ impl Interp<'_> {
                         return Ok(places);
                     }
                 }
+                // The link's let called with the two places as they are,
+                // as the call in `link` would (a constant, a trace: that
+                // call itself).
+                let direct = link_id.filter(|id| {
+                    self.trace.is_none() && !matches!(self.consts.get(id.index()), Some(Some(_)))
+                });
                 // Breadth first from the start, each place once.
                 let mut seen = vec![0u64; self.r.places.len().div_ceil(64)];
                 let bit = |p: PlaceId| (p.index() / 64, 1u64 << (p.index() % 64));
@@ -132,9 +138,7 @@ impl Interp<'_> {
                         if seen[w] & b != 0 {
                             continue;
                         }
-                        f.set(*from, V::Place(here));
-                        f.set(*to, V::Place(there));
-                        if self.bool(link, st, f)? {
+                        if self.link_holds(link, direct, (*from, *to), (here, there), st, f)? {
                             seen[w] |= b;
                             out.push(there);
                         }
@@ -146,5 +150,34 @@ impl Interp<'_> {
             }
         }
         Ok(out)
+    }
+
+    /// Whether a region's link holds from `here` to `there`: its let
+    /// called on them (`direct`), else the link's call in the frame, the
+    /// two places bound to its locals `slots`.
+    #[inline]
+    fn link_holds(
+        &self,
+        link: &Expr,
+        direct: Option<LetId>,
+        slots: (usize, usize),
+        (here, there): (PlaceId, PlaceId),
+        st: &State,
+        f: &mut Frame,
+    ) -> R<bool> {
+        if let Some(id) = direct {
+            // Not through the memo: the region is what it keeps, and its
+            // link's calls repeat only across regions that overlap (0.4%
+            // of Akrotiri's).
+            let body = &self.r.lets[id].body;
+            self.spend(1, body.span)?;
+            let mut inner = Frame::new(f.me);
+            inner.set(0, V::Place(here));
+            inner.set(1, V::Place(there));
+            return self.bool(body, st, &mut inner);
+        }
+        f.set(slots.0, V::Place(here));
+        f.set(slots.1, V::Place(there));
+        self.bool(link, st, f)
     }
 }
