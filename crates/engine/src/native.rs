@@ -28,13 +28,13 @@ pub use model::{
 /// for a division by zero, which the interpreter reports.
 #[inline]
 pub fn div(x: i64, y: i64) -> Option<i64> {
-    crate::interp::arith(BinaryOp::Div, x, y, Span::default()).ok()
+    crate::interp::quotient(x, y)
 }
 
 /// `x % y` as the interpreter takes it; `None` for a division by zero.
 #[inline]
 pub fn rem(x: i64, y: i64) -> Option<i64> {
-    crate::interp::arith(BinaryOp::Rem, x, y, Span::default()).ok()
+    crate::interp::remainder(x, y)
 }
 
 /// The number a map attribute gives a place (0 when it gives none).

@@ -60,19 +60,46 @@ fn rule<T>(span: Span, message: impl Into<String>) -> R<T> {
 /// too (its remainder is 0, as for every division by -1).
 pub(crate) fn arith(op: BinaryOp, x: i64, y: i64, span: Span) -> R<i64> {
     use BinaryOp as B;
-    // Floor division for y other than 0 and -1: no step can overflow.
-    let floor = |x: i64, y: i64| x.div_euclid(y) - i64::from(y < 0 && x.rem_euclid(y) != 0);
-    Ok(match op {
-        B::Add => x.saturating_add(y),
-        B::Sub => x.saturating_sub(y),
-        B::Mul => x.saturating_mul(y),
-        B::Div | B::Rem if y == 0 => return rule(span, "division by zero"),
-        B::Div if y == -1 => x.saturating_neg(),
-        B::Rem if y == -1 => 0,
-        B::Div => floor(x, y),
-        B::Rem => x - y * floor(x, y),
+    let quotient = match op {
+        B::Add => return Ok(x.saturating_add(y)),
+        B::Sub => return Ok(x.saturating_sub(y)),
+        B::Mul => return Ok(x.saturating_mul(y)),
+        B::Div => quotient(x, y),
+        B::Rem => remainder(x, y),
         _ => return rule(span, format!("`{}` is not arithmetic", op.symbol())),
-    })
+    };
+    match quotient {
+        Some(n) => Ok(n),
+        None => rule(span, "division by zero"),
+    }
+}
+
+/// `x / y` rounding down (the one quotient beyond the range saturates);
+/// `None` for a division by zero. Compiled rules divide with it too.
+#[inline]
+pub(crate) fn quotient(x: i64, y: i64) -> Option<i64> {
+    match y {
+        0 => None,
+        -1 => Some(x.saturating_neg()),
+        _ => Some(floor(x, y)),
+    }
+}
+
+/// `x % y`, of the sign of `y` (`x - y * (x / y)`); `None` for a
+/// division by zero.
+#[inline]
+pub(crate) fn remainder(x: i64, y: i64) -> Option<i64> {
+    match y {
+        0 => None,
+        -1 => Some(0),
+        _ => Some(x - y * floor(x, y)),
+    }
+}
+
+/// Floor division for `y` other than 0 and -1: no step can overflow.
+#[inline]
+fn floor(x: i64, y: i64) -> i64 {
+    x.div_euclid(y) - i64::from(y < 0 && x.rem_euclid(y) != 0)
 }
 
 /// How often `repeat while` may loop before the engine calls it endless.
