@@ -224,10 +224,11 @@ fn compiled_effects_change_the_state_as_the_interpreters_and_refuse_alike() {
     assert!(full > 0, "no sale met a full row ({applied} applied)");
 }
 
-/// A let with parameters whose body the generator compiles whole is
-/// worked out in place at each call; a let without parameters (worked out
-/// once per state by the interpreter's memo) or with a part left to the
-/// interpreter (a region) stays a call of `Interp::call_values`.
+/// A let with parameters whose body the generator compiles whole (an
+/// aggregate over a region included) is worked out in place at each call;
+/// a let without parameters (worked out once per state by the
+/// interpreter's memo) or with a part left to the interpreter (`rotate`)
+/// stays a call of `Interp::call_values`.
 #[test]
 fn generator_inlines_lets_with_parameters_and_calls_the_rest() {
     let calls = |path: &str, name: &str| {
@@ -240,7 +241,12 @@ fn generator_inlines_lets_with_parameters_and_calls_the_rest() {
     for name in ["golds", "weeks_in", "busiest", "behind", "lucky", "reward", "trip", "cost"] {
         assert_eq!(calls(lets, name), 0, "{name} is called, not worked out in place");
     }
-    assert!(calls("tests/fixtures/valid/reef.ruleset", "reef_size") > 0, "a region is the interpreter's");
+    assert_eq!(
+        calls("tests/fixtures/valid/reef.ruleset", "reef_size"),
+        0,
+        "a count over a region is compiled"
+    );
+    assert!(calls("rulesets/akrotiri/akrotiri.ruleset", "arm_land") > 0, "`rotate` is the interpreter's");
     assert!(
         calls("rulesets/thebes/thebes.ruleset", "research_left") > 0,
         "a let without parameters is called"

@@ -963,8 +963,9 @@ impl Gen<'_> {
 
     // -------------------------------------------------------- aggregates
 
-    /// An aggregate over a zone, the places of a class or the players, as
-    /// code giving its `V`; `None` for other domains (the interpreter's).
+    /// An aggregate over a zone, the places of a class or a region, or the
+    /// players, as code giving its `V`; `None` for other domains (the
+    /// interpreter's).
     fn aggregate(&mut self, e: &Expr, path: &[usize], env: &Env) -> Option<String> {
         let ExprKind::Aggregate { func, value, var, domain, filter } = &e.kind else { return None };
         let var = *var;
@@ -983,6 +984,32 @@ impl Gen<'_> {
             }
             ExprKind::Class(c) => {
                 write!(head, "let places = &it.r.classes[ClassId::new({})].places; ", c.index()).unwrap();
+                len = "places.len()".into();
+                item = format!("let {item_var} = places[i]; ");
+                bind = format!("V::Place({item_var})");
+                inner_env = if env.own_locals { env.with_val(var, bind.clone()) } else { env.clone() };
+            }
+            // A region: its places listed by the interpreter's walk (kept
+            // in the memo), from a start worked out here.
+            ExprKind::Region(region, start) => {
+                let list = match &**region {
+                    Region::Around => "it.around(p)".to_string(),
+                    Region::Connected { link, .. } => {
+                        let ExprKind::Let { id, .. } = link.kind else { return None };
+                        format!(
+                            "it.connected(LetId::new({}), p, {}, st, f.me)?",
+                            id.index(),
+                            span_code(domain.span)
+                        )
+                    }
+                };
+                let v = self.val(start, &sub(&sub(path, 0), 0), env);
+                write!(
+                    head,
+                    "let places = match {v} {{ V::Place(p) => {list}, V::None => Vec::new(), _ => {} }}; ",
+                    self.escape()
+                )
+                .unwrap();
                 len = "places.len()".into();
                 item = format!("let {item_var} = places[i]; ");
                 bind = format!("V::Place({item_var})");

@@ -97,87 +97,99 @@ impl Interp<'_> {
             V::None => return Ok(Vec::new()),
             other => return rule(e.span, format!("{} is not a place", self.describe(&other))),
         };
-        let mut out = Vec::new();
         match &**region {
-            Region::Around => self.next_to(start, &mut out),
+            Region::Around => Ok(self.around(start)),
             Region::Connected { link, from, to } => {
-                // A region is a value of the state, like a let's: kept in
-                // the memo while the state stays as it is.
-                let link_id = match link.kind {
-                    ExprKind::Let { id, .. } => Some(id),
-                    _ => None,
-                };
-                let memo = self.memo.zip(link_id);
-                if let Some((memo, id)) = memo {
-                    if let Some(places) = memo.borrow().region(id, start, f.me) {
-                        return Ok(places);
-                    }
+                // The checker writes a link as a call of a let on two locals.
+                let ExprKind::Let { id, .. } = link.kind else { return rule(link.span, "a link is a let") };
+                if self.trace.is_none() {
+                    return self.connected(id, start, e.span, st, f.me);
                 }
-                // The link's let called with the two places as they are,
-                // as the call in `link` would (a constant, a trace: that
-                // call itself).
-                let direct = link_id.filter(|id| {
-                    self.trace.is_none() && !matches!(self.consts.get(id.index()), Some(Some(_)))
-                });
-                // Breadth first from the start, each place once.
-                let mut seen = vec![0u64; self.r.places.len().div_ceil(64)];
-                let bit = |p: PlaceId| (p.index() / 64, 1u64 << (p.index() % 64));
-                let (w, b) = bit(start);
-                seen[w] |= b;
-                out.push(start);
-                let mut next = Vec::new();
-                let mut i = 0;
-                while i < out.len() {
-                    let here = out[i];
-                    i += 1;
-                    next.clear();
-                    self.next_to(here, &mut next);
-                    self.spend(next.len() as u64, e.span)?;
-                    for there in next.iter().copied() {
-                        let (w, b) = bit(there);
-                        if seen[w] & b != 0 {
-                            continue;
-                        }
-                        if self.link_holds(link, direct, (*from, *to), (here, there), st, f)? {
-                            seen[w] |= b;
-                            out.push(there);
-                        }
-                    }
-                }
-                if let Some((memo, id)) = memo {
-                    memo.borrow_mut().keep_region(id, start, f.me, &out);
+                // Traced (`explain`): each call of the link as written.
+                self.walk(id, start, e.span, f.me, |here, there| {
+                    let mut call = Frame::new(f.me);
+                    call.set(*from, V::Place(here));
+                    call.set(*to, V::Place(there));
+                    self.bool(link, st, &mut call)
+                })
+            }
+        }
+    }
+
+    /// `around(p)`: the places next to `p`.
+    pub fn around(&self, p: PlaceId) -> Vec<PlaceId> {
+        let mut out = Vec::new();
+        self.next_to(p, &mut out);
+        out
+    }
+
+    /// `connected(start, LINK)`, LINK the let `link` (`span`: the
+    /// region's, for the work it counts). Compiled rules call it too.
+    pub fn connected(
+        &self,
+        link: LetId,
+        start: PlaceId,
+        span: Span,
+        st: &State,
+        me: Option<PlayerId>,
+    ) -> R<Vec<PlaceId>> {
+        // The link's let called on the two places directly, not through
+        // the memo: the region is what the memo keeps, and a link's calls
+        // repeat only across regions that overlap (0.4% of Akrotiri's).
+        self.walk(link, start, span, me, |here, there| {
+            if let Some(Some(v)) = self.consts.get(link.index()) {
+                return Ok(matches!(v, V::Bool(true)));
+            }
+            let body = &self.r.lets[link].body;
+            self.spend(1, body.span)?;
+            let mut call = Frame::new(me);
+            call.set(0, V::Place(here));
+            call.set(1, V::Place(there));
+            self.bool(body, st, &mut call)
+        })
+    }
+
+    /// The places reachable from `start` by steps to a place next to the
+    /// last for which `holds` (the link), breadth first, each once. A
+    /// region is a value of the state, like a let's: kept in the memo
+    /// while the state stays as it is.
+    fn walk(
+        &self,
+        link: LetId,
+        start: PlaceId,
+        span: Span,
+        me: Option<PlayerId>,
+        mut holds: impl FnMut(PlaceId, PlaceId) -> R<bool>,
+    ) -> R<Vec<PlaceId>> {
+        if let Some(memo) = self.memo {
+            if let Some(places) = memo.borrow().region(link, start, me) {
+                return Ok(places);
+            }
+        }
+        let mut seen = vec![0u64; self.r.places.len().div_ceil(64)];
+        let bit = |p: PlaceId| (p.index() / 64, 1u64 << (p.index() % 64));
+        let (w, b) = bit(start);
+        seen[w] |= b;
+        let mut out = vec![start];
+        let mut next = Vec::new();
+        let mut i = 0;
+        while i < out.len() {
+            let here = out[i];
+            i += 1;
+            next.clear();
+            self.next_to(here, &mut next);
+            self.spend(next.len() as u64, span)?;
+            for there in next.iter().copied() {
+                let (w, b) = bit(there);
+                if seen[w] & b == 0 && holds(here, there)? {
+                    seen[w] |= b;
+                    out.push(there);
                 }
             }
         }
-        Ok(out)
-    }
-
-    /// Whether a region's link holds from `here` to `there`: its let
-    /// called on them (`direct`), else the link's call in the frame, the
-    /// two places bound to its locals `slots`.
-    #[inline]
-    fn link_holds(
-        &self,
-        link: &Expr,
-        direct: Option<LetId>,
-        slots: (usize, usize),
-        (here, there): (PlaceId, PlaceId),
-        st: &State,
-        f: &mut Frame,
-    ) -> R<bool> {
-        if let Some(id) = direct {
-            // Not through the memo: the region is what it keeps, and its
-            // link's calls repeat only across regions that overlap (0.4%
-            // of Akrotiri's).
-            let body = &self.r.lets[id].body;
-            self.spend(1, body.span)?;
-            let mut inner = Frame::new(f.me);
-            inner.set(0, V::Place(here));
-            inner.set(1, V::Place(there));
-            return self.bool(body, st, &mut inner);
+        if let Some(memo) = self.memo {
+            memo.borrow_mut().keep_region(link, start, me, &out);
         }
-        f.set(slots.0, V::Place(here));
-        f.set(slots.1, V::Place(there));
-        self.bool(link, st, f)
+        Ok(out)
     }
 }
