@@ -416,6 +416,15 @@ impl Gen<'_> {
                 }
                 _ => self.interpreted(path, "eval", env),
             },
+            // `rotate(p, k)`: none stays none, before `k` is read.
+            ExprKind::PlaceFn(PlaceFn::Rotate, args) => {
+                let v = self.val(&args[0], &sub(path, 0), env);
+                let k = self.int(&args[1], &sub(path, 1), env);
+                format!(
+                    "match {v} {{ V::Place(p) => {{ let k: i64 = {k}; V::Place(rotate(it, p, k)) }}, V::None => V::None, _ => {} }}",
+                    self.escape()
+                )
+            }
             ExprKind::If(c, a, b) => {
                 let c = self.boolean(c, &sub(path, 0), env);
                 let a = self.val(a, &sub(path, 1), env);

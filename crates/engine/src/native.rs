@@ -53,6 +53,13 @@ pub fn grid_at(it: &Interp<'_>, class: ClassId, x: i64, y: i64) -> V {
     it.grid_place(class, x, y).map_or(V::None, V::Place)
 }
 
+/// `rotate(p, k)` as the interpreter turns a place: `k` places on in its
+/// class, round.
+#[inline]
+pub fn rotate(it: &Interp<'_>, p: PlaceId, k: i64) -> PlaceId {
+    it.rotated(p, k)
+}
+
 /// A compiled root expression: its value for `inner` (the expression it
 /// replaces), in the frame and state given.
 pub type NativeFn = for<'a, 'e> fn(&Interp<'a>, &'e Expr, &State, &mut Frame) -> R<V>;

@@ -38,12 +38,17 @@ impl Interp<'_> {
                     other => return rule(args[0].span, format!("cannot rotate {}", self.describe(&other))),
                 };
                 let k = self.int(&args[1], st, f)?;
-                let places = &self.r.classes[self.r.places[p].class].places;
-                let n = places.len() as i64;
-                let i = places.iter().position(|q| *q == p).unwrap_or(0) as i64;
-                Ok(V::Place(places[(i + k.rem_euclid(n)).rem_euclid(n) as usize]))
+                Ok(V::Place(self.rotated(p, k)))
             }
         }
+    }
+
+    /// `rotate(p, k)` of a place: `k` places on in its class, round.
+    pub(crate) fn rotated(&self, p: PlaceId, k: i64) -> PlaceId {
+        let places = &self.r.classes[self.r.places[p].class].places;
+        let n = places.len() as i64;
+        let i = places.iter().position(|q| *q == p).unwrap_or(0) as i64;
+        places[(i + k.rem_euclid(n)).rem_euclid(n) as usize]
     }
 
     /// The place of a grid at a column and row, if the grid has one there.
