@@ -176,13 +176,17 @@ fn a_set_of_later_copies_or_of_components_from_elsewhere_is_refused() {
         .collect();
     let market: Vec<ComponentId> = g.cards(zone(&g, "market", None, None)).collect();
     let sell = model::ActionId::new(program.actions.iter().position(|a| a.name == "sell").unwrap());
-    let with = |set: Vec<ComponentId>| Choice { action: sell, args: [V::Set(0)].into(), sets: vec![set] };
+    let with = |set: Vec<ComponentId>| Choice {
+        action: sell,
+        args: [V::Set(0)].into(),
+        sets: [set].into_iter().collect(),
+    };
     assert!(g.check(&with(vec![hand[0]])).is_ok(), "the first red");
     for wrong in [vec![hand[1]], vec![market[0]], vec![hand[0], hand[0]], vec![hand[1], hand[0]]] {
         let refused = g.check(&with(wrong.clone())).expect_err("refused");
         assert!(refused.message().contains("cannot be that now"), "{wrong:?}: {refused:?}");
     }
-    let no_set = Choice { action: sell, args: [V::Set(0)].into(), sets: vec![] };
+    let no_set = Choice { action: sell, args: [V::Set(0)].into(), sets: engine::ChoiceSets::new() };
     assert!(g.check(&no_set).is_err());
 }
 

@@ -12,13 +12,119 @@ pub struct Choice {
     pub args: Args,
     /// The components of each set-valued argument (`V::Set(i)` is
     /// `sets[i]`), in the order they lie in their zone.
-    pub sets: Vec<Vec<ComponentId>>,
+    pub sets: ChoiceSets,
 }
 
 impl Choice {
     /// A choice without set-valued parameters.
     pub fn new(action: ActionId, args: impl Into<Args>) -> Choice {
-        Choice { action, args: args.into(), sets: Vec::new() }
+        Choice { action, args: args.into(), sets: ChoiceSets::new() }
+    }
+}
+
+/// The sets of a choice, read by position (`get`, `sets[i]`, `iter`,
+/// `len`), kept in one list so that a choice with sets allocates once (a
+/// listing of Archaeology's makes thousands) and one without none, in no
+/// more room than a `Vec`.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct ChoiceSets {
+    /// Every set's components, one set after another; then where each set
+    /// ends and how many sets there are, those numbers kept as component
+    /// IDs of the same value. Empty: no sets.
+    packed: Vec<ComponentId>,
+}
+
+impl ChoiceSets {
+    /// No sets.
+    pub const fn new() -> ChoiceSets {
+        ChoiceSets { packed: Vec::new() }
+    }
+
+    /// These sets, in order, in a list of the size they need.
+    pub fn from_slices<'a>(sets: impl Iterator<Item = &'a [ComponentId]> + Clone) -> ChoiceSets {
+        let (count, items) = sets.clone().fold((0, 0), |(n, k), set| (n + 1, k + set.len()));
+        if count == 0 {
+            return ChoiceSets::new();
+        }
+        let mut packed = Vec::with_capacity(items + count + 1);
+        for set in sets.clone() {
+            packed.extend_from_slice(set);
+        }
+        let mut end = 0;
+        for set in sets {
+            end += set.len();
+            packed.push(ComponentId::new(end));
+        }
+        packed.push(ComponentId::new(count));
+        ChoiceSets { packed }
+    }
+
+    /// How many sets there are.
+    pub fn len(&self) -> usize {
+        self.packed.last().map_or(0, |n| n.index())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.packed.is_empty()
+    }
+
+    /// Where the ends of the sets start in `packed`.
+    fn ends_at(&self) -> usize {
+        self.packed.len() - 1 - self.len()
+    }
+
+    /// One more set, of these components (the ends and the count come
+    /// off, the set goes on, then the ends with the new one).
+    pub fn push(&mut self, set: impl IntoIterator<Item = ComponentId>) {
+        let count = self.len();
+        let mut ends = match count {
+            0 => Vec::new(),
+            _ => self.packed.split_off(self.ends_at()),
+        };
+        ends.pop();
+        self.packed.extend(set);
+        ends.push(ComponentId::new(self.packed.len()));
+        self.packed.extend(ends);
+        self.packed.push(ComponentId::new(count + 1));
+    }
+
+    /// Set `i`'s components.
+    pub fn get(&self, i: usize) -> Option<&[ComponentId]> {
+        if i >= self.len() {
+            return None;
+        }
+        let ends = &self.packed[self.ends_at()..];
+        let start = if i == 0 { 0 } else { ends[i - 1].index() };
+        Some(&self.packed[start..ends[i].index()])
+    }
+
+    /// Each set, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &[ComponentId]> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+}
+
+impl std::ops::Index<usize> for ChoiceSets {
+    type Output = [ComponentId];
+    fn index(&self, i: usize) -> &[ComponentId] {
+        self.get(i).unwrap_or_else(|| panic!("a choice has {} sets, not set {i}", self.len()))
+    }
+}
+
+impl<S: IntoIterator<Item = ComponentId>> FromIterator<S> for ChoiceSets {
+    fn from_iter<I: IntoIterator<Item = S>>(sets: I) -> ChoiceSets {
+        let mut out = ChoiceSets::new();
+        for set in sets {
+            out.push(set);
+        }
+        out
+    }
+}
+
+/// As a list of lists, as a `Vec` of each set shows.
+impl std::fmt::Debug for ChoiceSets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 
@@ -188,5 +294,28 @@ mod tests {
         assert_eq!(few, [V::Int(0), V::Int(1)]);
         assert_ne!(few, pushed);
         assert_eq!(format!("{pushed:?}"), format!("{values:?}"), "shown as a list");
+    }
+
+    /// A choice's sets read back by position as they were pushed or built
+    /// at once, an empty set included, and none past the last.
+    #[test]
+    fn choice_sets_read_back_each_set_as_pushed() {
+        let ids = |ns: &[usize]| ns.iter().map(|n| ComponentId::new(*n)).collect::<Vec<_>>();
+        let lists = [ids(&[4, 2]), ids(&[]), ids(&[7]), ids(&[1, 3, 5])];
+        let sets: ChoiceSets = lists.iter().cloned().collect();
+        assert_eq!(sets.len(), 4);
+        for (i, list) in lists.iter().enumerate() {
+            assert_eq!(sets.get(i), Some(&list[..]), "set {i}");
+            assert_eq!(&sets[i], &list[..], "set {i}");
+        }
+        assert_eq!(sets.get(4), None);
+        assert_eq!(sets.iter().collect::<Vec<_>>(), lists.iter().map(|l| &l[..]).collect::<Vec<_>>());
+        assert_eq!(format!("{sets:?}"), format!("{lists:?}"), "shown as a list of lists");
+        assert_eq!(ChoiceSets::from_slices(lists.iter().map(|l| &l[..])), sets, "built at once as pushed");
+        let only_empty: ChoiceSets = [ids(&[])].into_iter().collect();
+        assert_eq!((only_empty.len(), only_empty.get(0)), (1, Some(&[][..])), "one set, empty");
+        assert!(ChoiceSets::new().is_empty());
+        assert_eq!(ChoiceSets::from_slices(std::iter::empty()), ChoiceSets::new());
+        assert_ne!(sets, lists[..3].iter().cloned().collect::<ChoiceSets>());
     }
 }

@@ -807,13 +807,18 @@ impl<'p> Game<'p> {
             } else {
                 // Set values index the search's table of every candidate
                 // set; a choice carries only its own.
-                let mut sets = Vec::with_capacity(args.iter().filter(|v| matches!(v, V::Set(_))).count());
+                let chosen = args.iter().filter_map(|v| match v {
+                    V::Set(j) => Some(frame.set_items(*j)),
+                    _ => None,
+                });
+                let sets = crate::ChoiceSets::from_slices(chosen);
+                let mut k = 0;
                 let args = args
                     .iter()
                     .map(|v| match v {
-                        V::Set(j) => {
-                            sets.push(frame.set_items(*j).to_vec());
-                            V::Set(sets.len() as u32 - 1)
+                        V::Set(_) => {
+                            k += 1;
+                            V::Set(k - 1)
                         }
                         v => *v,
                     })

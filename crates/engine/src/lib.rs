@@ -19,7 +19,7 @@ pub mod notation;
 pub mod position;
 mod state;
 
-pub use choice::{Args, INLINE_ARGS};
+pub use choice::{Args, ChoiceSets, INLINE_ARGS};
 pub use event::Event;
 pub use game::{Choice, Game, Program, ScoreSheet, View, ZoneView, MAX_SETS};
 pub use interp::{Fail, Traced, TracedKind, MAX_WORK};

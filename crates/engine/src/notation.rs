@@ -31,7 +31,7 @@ pub fn format(game: &Game, choice: &Choice) -> String {
         match v {
             V::Bool(true) => flags.push(p.name.clone()),
             V::Bool(false) => {}
-            V::Set(s) => parts.push(set_word(game, choice.sets.get(*s as usize).map_or(&[], Vec::as_slice))),
+            V::Set(s) => parts.push(set_word(game, choice.sets.get(*s as usize).unwrap_or(&[]))),
             V::Card(c) => {
                 let name = &r.components[*c].name;
                 let mut word = quote(name);
@@ -285,7 +285,7 @@ pub fn parse(game: &Game, line: &str) -> Result<Choice, String> {
         .enumerate()
         .filter(|(_, p)| !matches!(p.domain, ParamDomain::Type(Type::Bool)))
         .map(|(i, _)| i);
-    let mut sets = Vec::new();
+    let mut sets = crate::ChoiceSets::new();
     for w in rest {
         let flag = w.trim_start_matches('+').to_lowercase();
         if let Some(i) = action

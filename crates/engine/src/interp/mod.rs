@@ -206,9 +206,11 @@ impl Frame {
 
     /// A frame for a choice: its values in the first slots, and the sets
     /// its `V::Set` values stand for.
-    pub fn with_sets(me: Option<PlayerId>, values: &[V], sets: &[Vec<ComponentId>]) -> Frame {
+    pub fn with_sets(me: Option<PlayerId>, values: &[V], sets: &crate::ChoiceSets) -> Frame {
         let mut f = Frame::with(me, values);
-        f.sets = Sets::from(sets);
+        for set in sets.iter() {
+            f.sets.push(set.iter().copied());
+        }
         f
     }
 
