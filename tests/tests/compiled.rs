@@ -224,11 +224,12 @@ fn compiled_effects_change_the_state_as_the_interpreters_and_refuse_alike() {
     assert!(full > 0, "no sale met a full row ({applied} applied)");
 }
 
-/// A let with parameters whose body the generator compiles whole (an
-/// aggregate over a region, `rotate` included) is worked out in place at
-/// each call; a let without parameters (worked out once per state by the
-/// interpreter's memo) or with a body larger than the generator inlines
-/// stays a call of `Interp::call_values`.
+/// A let with parameters whose body the generator compiles whole
+/// (`rotate` included) is worked out in place at each call; a let without
+/// parameters (worked out once per state by the interpreter's memo), one
+/// that goes through a region (a walk, or its copy from the memo, costs
+/// more than a memo lookup) or one with a body larger than the generator
+/// inlines stays a call of `Interp::call_values`.
 #[test]
 fn generator_inlines_lets_with_parameters_and_calls_the_rest() {
     let calls = |path: &str, name: &str| {
@@ -241,11 +242,7 @@ fn generator_inlines_lets_with_parameters_and_calls_the_rest() {
     for name in ["golds", "weeks_in", "busiest", "behind", "lucky", "reward", "trip", "cost"] {
         assert_eq!(calls(lets, name), 0, "{name} is called, not worked out in place");
     }
-    assert_eq!(
-        calls("tests/fixtures/valid/reef.ruleset", "reef_size"),
-        0,
-        "a count over a region is compiled"
-    );
+    assert!(calls("tests/fixtures/valid/reef.ruleset", "reef_size") > 0, "a count over a region is called");
     let akrotiri = "rulesets/akrotiri/akrotiri.ruleset";
     assert_eq!(calls(akrotiri, "arm_land"), 0, "a let reading `rotate` is worked out in place");
     assert!(calls(akrotiri, "crossed") > 0, "a let larger than the generator inlines is called");

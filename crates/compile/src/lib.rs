@@ -257,6 +257,13 @@ enum Unit {
 }
 
 /// How many expression nodes `e` has.
+/// Whether an expression goes through a region (`around`, `connected`).
+fn walks_region(e: &Expr) -> bool {
+    let mut found = matches!(e.kind, ExprKind::Region(..));
+    e.for_each_child(|c| found |= walks_region(c));
+    found
+}
+
 fn nodes(e: &Expr) -> usize {
     let mut n = 1;
     e.for_each_child(|c| n += nodes(c));
@@ -676,15 +683,17 @@ impl Gen<'_> {
 
     /// Whether calls of let `id` inline its body: a let with parameters
     /// (one without is worked out once, `Interp::call_values`) whose body
-    /// has at most `INLINE_NODES` nodes, all generated natively. Its
-    /// aggregates run at every call: a compiled loop over a zone costs
-    /// less than a memo lookup for the zones the bundled games keep.
+    /// has at most `INLINE_NODES` nodes, all generated natively, and goes
+    /// through no region. Its aggregates run at every call: a compiled
+    /// loop over a zone costs less than a memo lookup for the zones the
+    /// bundled games keep; a loop over a region (a walk, or its copy from
+    /// the memo) costs more.
     fn inlinable(&mut self, id: LetId) -> bool {
         if let Some(known) = self.inlinable[id.index()] {
             return known;
         }
         let l = &self.r.lets[id];
-        let mut ok = !l.params.is_empty() && nodes(&l.body) <= INLINE_NODES;
+        let mut ok = !l.params.is_empty() && nodes(&l.body) <= INLINE_NODES && !walks_region(&l.body);
         if ok {
             // Generate it once to see that nothing is left to the
             // interpreter (the code is thrown away).
