@@ -90,6 +90,38 @@ fn around_lists_the_eight_places_around_a_grid_place_and_three_in_a_corner() {
     assert_eq!(domain(&g, "sail"), ["corner_8_8", "corner_9_8", "corner_8_9"]);
 }
 
+/// Off a grid, `around(p)` is the places one route away, each once, in
+/// the order the routes are written (whichever end `p` is).
+#[test]
+fn around_off_a_grid_lists_the_places_one_route_away_in_the_routes_order() {
+    let checked = ruleset::check_source(
+        r#"
+game w "Walks" { players 2..2 }
+place town Ash, Birch, Cedar, Dale, Elm
+route Ash - Birch, Cedar - Ash, Birch - Dale, Elm - Birch
+piece pawn per player at Ash
+counter time per player = 0
+turns by lowest time
+action walk(to: town in around(me.pawn)) {
+  set me.pawn = to
+  advance me.time by 1
+}
+end when all(p in players where p.time >= 3)
+score s = me.time
+"#,
+    );
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    let program = Program::new(checked.ruleset.expect("the ruleset checks"));
+    let (mut g, _) = Game::new(&program, 2, 1).unwrap();
+    assert_eq!(domain(&g, "walk"), ["Birch", "Cedar"]);
+    let pawn = g.rules.piece_named("pawn").unwrap();
+    let me = g.current().unwrap();
+    g.set_piece(pawn, Some(me), place(&g, "Birch"));
+    assert_eq!(domain(&g, "walk"), ["Ash", "Dale", "Elm"]);
+    g.set_piece(pawn, Some(me), place(&g, "Elm"));
+    assert_eq!(domain(&g, "walk"), ["Birch"]);
+}
+
 #[test]
 fn a_boat_sails_only_to_tiled_corners_around_it() {
     let program = program();

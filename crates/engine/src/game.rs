@@ -102,6 +102,8 @@ pub struct Program {
     most_params: usize,
     /// The parameters of all actions.
     all_params: usize,
+    /// The places next to each place.
+    neighbours: crate::interp::Neighbours,
 }
 
 impl std::ops::Deref for Program {
@@ -161,7 +163,9 @@ impl Program {
             action_slots.chain(trials.pre.iter().flatten().map(|p| p.slots)).max().unwrap_or(0);
         let most_params = rules.actions.iter().map(|a| a.params.len()).max().unwrap_or(0);
         let all_params = rules.actions.iter().map(|a| a.params.len()).sum();
+        let neighbours = crate::interp::Neighbours::new(&rules);
         Program {
+            neighbours,
             rules,
             trials,
             layouts,
@@ -466,6 +470,7 @@ impl<'p> Game<'p> {
             memo: None,
             natives: &self.program.natives,
             procedures: &self.program.bodies.procedures,
+            neighbours: &self.program.neighbours,
         }
     }
 

@@ -53,35 +53,12 @@ impl Interp<'_> {
 
     /// The place of a grid at a column and row, if the grid has one there.
     pub(crate) fn grid_place(&self, class: ClassId, x: i64, y: i64) -> Option<PlaceId> {
-        let g = self.r.classes[class].grid?;
-        let inside = (0..g.width as i64).contains(&x) && (0..g.height as i64).contains(&y);
-        inside.then(|| self.r.classes[class].places[(y * g.width as i64 + x) as usize])
+        grid_place(self.r, class, x, y)
     }
 
-    /// The places next to `p`: on a grid the up to 8 cells around it, row
-    /// by row; elsewhere the places one route away, in the routes' order.
+    /// The places next to `p` (`Neighbours`), after those in `out`.
     fn next_to(&self, p: PlaceId, out: &mut Vec<PlaceId>) {
-        let place = &self.r.places[p];
-        match place.at {
-            Some((x, y)) => {
-                for dy in -1..=1 {
-                    for dx in -1..=1 {
-                        if (dx, dy) != (0, 0) {
-                            out.extend(self.grid_place(place.class, x + dx, y + dy));
-                        }
-                    }
-                }
-            }
-            None => {
-                for route in &self.r.routes {
-                    if route.a == p && !out.contains(&route.b) {
-                        out.push(route.b);
-                    } else if route.b == p && !out.contains(&route.a) {
-                        out.push(route.a);
-                    }
-                }
-            }
-        }
+        out.extend_from_slice(self.neighbours.of(p));
     }
 
     /// Whether an expression is a set of places worked out from the state.
@@ -196,5 +173,67 @@ impl Interp<'_> {
             memo.borrow_mut().keep_region(link, start, me, &out);
         }
         Ok(out)
+    }
+}
+
+/// The place of a grid at a column and row, if the grid has one there.
+fn grid_place(r: &Ruleset, class: ClassId, x: i64, y: i64) -> Option<PlaceId> {
+    let g = r.classes[class].grid?;
+    let inside = (0..g.width as i64).contains(&x) && (0..g.height as i64).contains(&y);
+    inside.then(|| r.classes[class].places[(y * g.width as i64 + x) as usize])
+}
+
+/// The places next to each place (`around`, and the steps of a region's
+/// walk): on a grid the up to 8 cells around it, row by row; elsewhere
+/// the places one route away, in the routes' order. Worked out once per
+/// program, one list after another.
+#[derive(Debug, Default)]
+pub struct Neighbours {
+    /// Where each place's neighbours end in `places`.
+    ends: Vec<u32>,
+    places: Vec<PlaceId>,
+}
+
+impl Neighbours {
+    pub fn new(r: &Ruleset) -> Neighbours {
+        let mut n = Neighbours::default();
+        for p in PlaceId::all(r.places.len()) {
+            let start = n.places.len();
+            let place = &r.places[p];
+            match place.at {
+                Some((x, y)) => {
+                    for dy in -1..=1 {
+                        for dx in -1..=1 {
+                            if (dx, dy) != (0, 0) {
+                                n.places.extend(grid_place(r, place.class, x + dx, y + dy));
+                            }
+                        }
+                    }
+                }
+                None => {
+                    for route in &r.routes {
+                        let other = if route.a == p {
+                            route.b
+                        } else if route.b == p {
+                            route.a
+                        } else {
+                            continue;
+                        };
+                        if !n.places[start..].contains(&other) {
+                            n.places.push(other);
+                        }
+                    }
+                }
+            }
+            n.ends.push(n.places.len() as u32);
+        }
+        n
+    }
+
+    /// The places next to `p`.
+    pub fn of(&self, p: PlaceId) -> &[PlaceId] {
+        let i = p.index();
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.places[start..self.ends[i] as usize]
     }
 }

@@ -302,6 +302,8 @@ pub struct Interp<'a> {
     /// The compiled procedure bodies (`crate::native::ExecFn`), one per
     /// procedure; empty for a program without them.
     pub procedures: &'a [crate::native::ExecFn],
+    /// The places next to each place.
+    pub neighbours: &'a Neighbours,
 }
 
 /// How many arguments a let call may have to be remembered (`Memo`).
@@ -632,6 +634,7 @@ mod exec;
 mod grid;
 mod zones;
 
+pub use grid::Neighbours;
 pub use zones::find;
 
 /// A value in words: `the number 3`, `the place \`NAME\``, `P2`, ...
