@@ -24,8 +24,8 @@ impl Choice {
 
 /// The sets of a choice, read by position (`get`, `sets[i]`, `iter`,
 /// `len`), kept in one list so that a choice with sets allocates once (a
-/// listing of Archaeology's makes thousands) and one without none, in no
-/// more room than a `Vec`.
+/// listing with a `set of` parameter makes thousands) and one without
+/// none, in no more room than a `Vec`.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct ChoiceSets {
     /// Every set's components, one set after another; then where each set

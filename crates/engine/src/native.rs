@@ -142,8 +142,8 @@ pub struct Natives {
 /// checker works out from the places and routes, and which compiled rules
 /// read from the rules they run on, never from their own copy. Generated
 /// code carries the fingerprint of the rules it was made from. The form is
-/// hashed as it is written, never held whole; the distances were 94% of
-/// Akrotiri's (4.6 of 4.9 MB).
+/// hashed as it is written, never held whole; for a large board the
+/// distances were most of it (docs/performance.md).
 pub fn fingerprint(r: &Ruleset) -> u64 {
     struct Hasher(u64);
     impl std::fmt::Write for Hasher {

@@ -56,11 +56,6 @@ impl Interp<'_> {
         grid_place(self.r, class, x, y)
     }
 
-    /// The places next to `p` (`Neighbours`), after those in `out`.
-    fn next_to(&self, p: PlaceId, out: &mut Vec<PlaceId>) {
-        out.extend_from_slice(self.neighbours.of(p));
-    }
-
     /// Whether an expression is a set of places worked out from the state.
     pub(super) fn is_region(e: &Expr) -> bool {
         matches!(e.kind, ExprKind::Region(..))
@@ -100,9 +95,7 @@ impl Interp<'_> {
 
     /// `around(p)`: the places next to `p`.
     pub fn around(&self, p: PlaceId) -> Vec<PlaceId> {
-        let mut out = Vec::new();
-        self.next_to(p, &mut out);
-        out
+        self.neighbours.of(p).to_vec()
     }
 
     /// `connected(start, LINK)`, LINK the let `link` (`span`: the
@@ -117,7 +110,8 @@ impl Interp<'_> {
     ) -> R<Vec<PlaceId>> {
         // The link's let called on the two places directly, not through
         // the memo: the region is what the memo keeps, and a link's calls
-        // repeat only across regions that overlap (0.4% of Akrotiri's).
+        // repeat only across regions that overlap (0.4% of them in the
+        // bundled grid game, docs/performance.md).
         self.walk(link, start, span, me, |here, there| {
             if let Some(Some(v)) = self.consts.get(link.index()) {
                 return Ok(matches!(v, V::Bool(true)));
@@ -153,13 +147,11 @@ impl Interp<'_> {
         let (w, b) = bit(start);
         seen[w] |= b;
         let mut out = vec![start];
-        let mut next = Vec::new();
         let mut i = 0;
         while i < out.len() {
             let here = out[i];
             i += 1;
-            next.clear();
-            self.next_to(here, &mut next);
+            let next = self.neighbours.of(here);
             self.spend(next.len() as u64, span)?;
             for there in next.iter().copied() {
                 let (w, b) = bit(there);
