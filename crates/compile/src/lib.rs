@@ -256,7 +256,6 @@ enum Unit {
     Leading,
 }
 
-/// How many expression nodes `e` has.
 /// Whether an expression goes through a region (`around`, `connected`).
 fn walks_region(e: &Expr) -> bool {
     let mut found = matches!(e.kind, ExprKind::Region(..));
@@ -264,6 +263,7 @@ fn walks_region(e: &Expr) -> bool {
     found
 }
 
+/// How many expression nodes `e` has.
 fn nodes(e: &Expr) -> usize {
     let mut n = 1;
     e.for_each_child(|c| n += nodes(c));

@@ -112,9 +112,13 @@ impl Interp<'_> {
         // the memo: the region is what the memo keeps, and a link's calls
         // repeat only across regions that overlap (0.4% of them in the
         // bundled grid game, docs/performance.md).
+        let fixed = match self.consts.get(link.index()) {
+            Some(Some(v)) => Some(matches!(v, V::Bool(true))),
+            _ => None,
+        };
         self.walk(link, start, span, me, |here, there| {
-            if let Some(Some(v)) = self.consts.get(link.index()) {
-                return Ok(matches!(v, V::Bool(true)));
+            if let Some(holds) = fixed {
+                return Ok(holds);
             }
             let body = &self.r.lets[link].body;
             self.spend(1, body.span)?;

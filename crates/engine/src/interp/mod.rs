@@ -189,16 +189,6 @@ impl Sets {
     }
 }
 
-impl From<&[Vec<ComponentId>]> for Sets {
-    fn from(sets: &[Vec<ComponentId>]) -> Sets {
-        let mut out = Sets::default();
-        for set in sets {
-            out.push(set.iter().copied());
-        }
-        out
-    }
-}
-
 impl Frame {
     pub fn new(me: Option<PlayerId>) -> Frame {
         Frame { me, inline: std::array::from_fn(|_| V::None), spill: Vec::new(), sets: Sets::default() }
