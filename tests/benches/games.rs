@@ -27,8 +27,9 @@ fn ruleset() -> engine::Program {
 fn random_game(rules: &engine::Program, players: usize, seed: u64) -> u64 {
     let mut g = Game::start(rules, players, seed).expect("setup");
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut choices = Vec::new();
     while g.current().is_some() {
-        let choices = g.choices();
+        g.choices_into(&mut choices);
         let c = &choices[rng.gen_range(0..choices.len())];
         g.step(c).expect("a legal choice applies");
     }

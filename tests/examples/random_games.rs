@@ -18,11 +18,12 @@ fn main() {
     let players: usize = players.parse().expect("players is a number");
     let games: u64 = games.parse().expect("games is a number");
     let mut actions = 0;
+    let mut choices = Vec::new();
     for seed in 1..=games {
         let mut g = Game::start(&program, players, seed).expect("setup");
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         while g.current().is_some() {
-            let choices = g.choices();
+            g.choices_into(&mut choices);
             let c = &choices[rng.gen_range(0..choices.len())];
             g.step(c).expect("a legal choice applies");
         }

@@ -393,3 +393,29 @@ fn a_trial_becomes_steps_only_where_they_follow_every_read_and_listings_stay_exa
     assert!(positions > 300, "{positions} positions");
     assert!(pushed_self > 10, "players pushed their own time {pushed_self} times");
 }
+
+/// `legal_into`, given the list the last turn filled, lists exactly what
+/// `legal` lists (stale choices gone), turn after turn of random games of
+/// bundled rulesets (Archaeology's choices carry sets), and leaves the
+/// list empty once the game is over.
+#[test]
+fn legal_into_a_reused_list_lists_what_legal_lists_and_empties_it_at_the_end() {
+    for path in ["rulesets/thebes/thebes.ruleset", "rulesets/archaeology/archaeology.ruleset"] {
+        let program = chronoscope_tests::scenario::load(path);
+        let mut reused = Vec::new();
+        for seed in 1..=3 {
+            let mut g = Game::start(&program, 3, seed).expect("setup");
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            while g.current().is_some() {
+                let fresh = g.legal().expect("a listing");
+                g.legal_into(&mut reused).expect("a listing");
+                assert_eq!(reused, fresh, "{path}, seed {seed}, after {} actions", g.actions_taken());
+                let c = reused[rng.gen_range(0..reused.len())].clone();
+                g.step(&c).expect("a legal choice applies");
+            }
+            assert!(!reused.is_empty(), "the last turn listed something");
+            g.legal_into(&mut reused).expect("nothing to list");
+            assert!(reused.is_empty(), "{path}, seed {seed}: a finished game lists nothing");
+        }
+    }
+}

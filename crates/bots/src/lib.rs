@@ -343,9 +343,11 @@ impl MctsBot {
         let mut game = seat.sample(&mut self.rng);
         let mut node: Option<usize> = None;
         let mut path: Vec<usize> = Vec::new();
+        // One list for every listing of the iteration, kept with its room.
+        let mut legal = Vec::new();
         // Selection, then expansion of one untried choice.
         while let Some(me) = game.current() {
-            let legal = game.choices();
+            game.choices_into(&mut legal);
             if legal.is_empty() {
                 break;
             }
@@ -398,7 +400,7 @@ impl MctsBot {
         // (with its lead term) judges the rest, and iterations stay cheap.
         let mut steps = 0;
         while game.current().is_some() && steps < PLAYOUT {
-            let legal = game.choices();
+            game.choices_into(&mut legal);
             if legal.is_empty() {
                 break;
             }

@@ -417,8 +417,11 @@ fn play_one(
         .enumerate()
         .map(|(i, s)| bots::make(s, bot_seed(seed, i)).expect("seats checked before"))
         .collect();
+    // One list for every listing, kept with its room.
+    let mut choices = Vec::new();
     while let Some(me) = g.current() {
-        let choices = g.legal().map_err(|f| format!("{me} has no legal action, because {}", f.message()))?;
+        g.legal_into(&mut choices)
+            .map_err(|f| format!("{me} has no legal action, because {}", f.message()))?;
         if choices.is_empty() {
             return Err(format!("{me} has no legal action"));
         }

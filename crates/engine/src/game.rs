@@ -277,7 +277,7 @@ pub struct Game<'p> {
     memo: std::cell::RefCell<Memo>,
     /// States no longer needed, kept for their allocations: a trial's
     /// scratch, a shared trial part, the state an action replaced.
-    spare: std::cell::RefCell<Spare>,
+    spare: std::cell::RefCell<Spare<'p>>,
     /// A state equal to the game's after `changes` changes (the one the
     /// last action replaced, brought up to date by `State::catch_up`):
     /// the next action's copy, with nothing to put back.
@@ -329,9 +329,14 @@ impl std::ops::DerefMut for Tracked {
 /// parameters' domains a listing works out, `Game::domains_into`); a copy
 /// of a game has none.
 #[derive(Default)]
-struct Spare {
+struct Spare<'p> {
     states: Vec<State>,
     lists: Vec<Vec<V>>,
+    /// A listing's or a check's list of parameter domains, emptied
+    /// (`Game::domains_into` fills it).
+    domains: Vec<std::borrow::Cow<'p, [V]>>,
+    /// The values a listing binds as its search goes down, emptied.
+    args: Vec<V>,
     /// The candidate sets of a listing (`Frame::sets`), emptied.
     sets: crate::interp::Sets,
     /// The lists the set search works in (`Game::sets_within`).
@@ -353,8 +358,8 @@ struct SetScratch {
     totals: Vec<i64>,
 }
 
-impl Clone for Spare {
-    fn clone(&self) -> Spare {
+impl Clone for Spare<'_> {
+    fn clone(&self) -> Self {
         Spare::default()
     }
 }
@@ -589,13 +594,34 @@ impl<'p> Game<'p> {
         self.legal().unwrap_or_default()
     }
 
+    /// `choices`, into `out` (emptied first): a caller that lists turn
+    /// after turn keeps one list, and its room, for every listing.
+    pub fn choices_into(&self, out: &mut Vec<Choice>) {
+        if self.legal_into(out).is_err() {
+            out.clear();
+        }
+    }
+
     /// Every legal choice, as `choices`; but when there is none and some
     /// choice was refused because the rules could not go on (a table read
     /// outside its range, say), that rule error, which says what is wrong
     /// with the ruleset, instead of an empty list.
     pub fn legal(&self) -> Result<Vec<Choice>, Fail> {
+        // Room for a few choices at once, rather than growing by doubling
+        // from one; kept under 1 KiB (a choice holds its values in place),
+        // which the allocator serves from its fastest lists: a larger
+        // first request cost a bundled game of 5 choices a turn on
+        // average 2% more instructions (docs/performance.md).
+        let mut out = Vec::with_capacity(6);
+        self.legal_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// `legal`, into `out` (emptied first; on an error, empty too).
+    pub fn legal_into(&self, out: &mut Vec<Choice>) -> Result<(), Fail> {
+        out.clear();
         self.work.set(0);
-        let Some(me) = self.current() else { return Ok(Vec::new()) };
+        let Some(me) = self.current() else { return Ok(()) };
         let limit = self.rules.game.max_actions;
         if self.state.actions >= limit {
             // A game that has not ended by now never will: a broken rule,
@@ -608,12 +634,6 @@ impl<'p> Game<'p> {
                 span: self.rules.game.span,
             });
         }
-        // Room for a few choices at once, rather than growing by doubling
-        // from one; kept under 1 KiB (a choice holds its values in place),
-        // which the allocator serves from its fastest lists: a larger
-        // first request cost a bundled game of 5 choices a turn on
-        // average 2% more instructions (docs/performance.md).
-        let mut out = Vec::with_capacity(6);
         // Trials run on one copy of the state (made at the first), put back
         // before each to what that trial starts from.
         let scratch = std::cell::RefCell::new(None);
@@ -632,8 +652,10 @@ impl<'p> Game<'p> {
         frame.sets = std::mem::take(&mut self.spare.borrow_mut().sets);
         // The values bound so far, as the search goes down (the first
         // `depth` of them).
-        let mut args = vec![V::None; self.program.most_params];
-        let mut domains = Vec::with_capacity(self.program.all_params);
+        let mut args = std::mem::take(&mut self.spare.borrow_mut().args);
+        args.resize(self.program.most_params, V::None);
+        let mut domains = std::mem::take(&mut self.spare.borrow_mut().domains);
+        domains.reserve(self.program.all_params);
         for (id, action) in self.rules.actions.iter().enumerate() {
             let id = ActionId::new(id);
             // While an ask waits, only its action; otherwise only actions
@@ -693,13 +715,14 @@ impl<'p> Game<'p> {
             refused.borrow_mut().clear();
             match self.program.searches.get(id.index()) {
                 Some(walk) if it.trace.is_none() => {
-                    walk(&Searcher { game: self, search: &search }, &mut frame, &mut args, &mut out)
+                    walk(&Searcher { game: self, search: &search }, &mut frame, &mut args, out)
                 }
-                _ => self.enumerate(&search, &mut frame, &mut args, 0, &mut out),
+                _ => self.enumerate(&search, &mut frame, &mut args, 0, out),
             }
         }
         if self.work.get() > MAX_WORK {
             // Some choices were not tried to the end: the list would lie.
+            out.clear();
             return Err(Fail::Rule {
                 message: format!(
                     "listing the legal choices took more than {MAX_WORK} steps: an action changes the state \
@@ -709,6 +732,12 @@ impl<'p> Game<'p> {
             });
         }
         self.recycle_domains(&mut domains);
+        {
+            let mut spare = self.spare.borrow_mut();
+            spare.domains = domains;
+            args.clear();
+            spare.args = args;
+        }
         let mut notes = [passed.into_inner(), refused.into_inner()];
         notes.iter_mut().for_each(Keyed::clear);
         self.spare.borrow_mut().notes = notes;
@@ -722,7 +751,7 @@ impl<'p> Game<'p> {
         }
         match broken.into_inner() {
             Some(f) if out.is_empty() => Err(f),
-            _ => Ok(out),
+            _ => Ok(()),
         }
     }
 
@@ -1493,7 +1522,7 @@ impl<'p> Game<'p> {
         // What the listing worked out on this state serves here too.
         self.memo.borrow_mut().prepare(self.rules.lets.len(), Some(me), self.state.changes);
         let fixed = &self.program.fixed_domains[choice.action.index()];
-        let mut domains = Vec::with_capacity(action.params.len());
+        let mut domains = std::mem::take(&mut self.spare.borrow_mut().domains);
         self.domains_into(action, Some(fixed), me, Some(&self.memo), &mut domains)?;
         for ((p, d), a) in action.params.iter().zip(&domains).zip(&choice.args) {
             let fits = match (&p.domain, a) {
@@ -1508,6 +1537,7 @@ impl<'p> Game<'p> {
             }
         }
         self.recycle_domains(&mut domains);
+        self.spare.borrow_mut().domains = domains;
         Ok(())
     }
 
