@@ -202,11 +202,17 @@ impl StmtGen<'_> {
     fn movement(&mut self, what: &Selection, to: &Expr, position: Position, at: &str, span: &str) -> String {
         let label = self.fresh("'s");
         let dest = format!("let dest = {};", self.zone(to, &format!("part({at}, 0)")));
+        // One component is moved from where it is; a list picked goes
+        // back to the game for the next move.
+        let mut moving = "move_picked(cards";
         let picked = match what {
-            Selection::One(e) => format!(
-                "let cards = match {} {{ V::Card(c) => [c], _ => {{ it.stmt({at}, st, f)?; break {label}; }} }};",
-                value_code(e, &format!("part({at}, 1)"))
-            ),
+            Selection::One(e) => {
+                moving = "move_cards(&cards";
+                format!(
+                    "let cards = match {} {{ V::Card(c) => [c], _ => {{ it.stmt({at}, st, f)?; break {label}; }} }};",
+                    value_code(e, &format!("part({at}, 1)"))
+                )
+            }
             // A set a player chose, or a zone a local holds: as the
             // interpreter picks.
             Selection::All { domain, .. } | Selection::First { domain, .. }
@@ -224,13 +230,13 @@ impl StmtGen<'_> {
                 };
                 let src = self.zone(domain, &format!("part({at}, 1)"));
                 format!(
-                    "let src = {src}; let mut cards = Vec::new(); {find}
+                    "let src = {src}; let mut cards = it.take_picked(); {find}
     for c in st.cards(src) {{ f.set({var}, V::Card(c)); if {pass} {{ cards.push(c);{first} }} }}"
                 )
             }
         };
         format!(
-            "    {label}: {{ it.memo = None; {dest}\n    {picked}\n    it.move_cards(&cards, dest, Position::{position:?}, {span}, st)?; }}\n"
+            "    {label}: {{ it.memo = None; {dest}\n    {picked}\n    it.{moving}, dest, Position::{position:?}, {span}, st)?; }}\n"
         )
     }
 

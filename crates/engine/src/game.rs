@@ -282,6 +282,9 @@ pub struct Game<'p> {
     /// last action replaced, brought up to date by `State::catch_up`):
     /// the next action's copy, with nothing to put back.
     twin: std::cell::RefCell<Twin>,
+    /// The list every `move` picks its components into, kept for its room
+    /// (`Interp::picked`); empty between moves.
+    picked: std::cell::RefCell<Vec<ComponentId>>,
 }
 
 /// A spare state equal to the game's (`Game::twin`); a copy of a game has
@@ -445,6 +448,7 @@ impl<'p> Game<'p> {
             memo: Default::default(),
             spare: Default::default(),
             twin: Default::default(),
+            picked: Default::default(),
         };
         let events = game.setup(record)?;
         // Lets fixed after setup: work them out once, on the state set up.
@@ -476,6 +480,7 @@ impl<'p> Game<'p> {
             natives: &self.program.natives,
             procedures: &self.program.bodies.procedures,
             neighbours: &self.program.neighbours,
+            picked: &self.picked,
         }
     }
 

@@ -191,7 +191,7 @@ impl Interp<'_> {
             StmtKind::Move { what, position, to } => {
                 let dest = self.zone_inst(to, st, f)?;
                 let cards = self.select(what, st, f)?;
-                self.move_cards(&cards, dest, *position, s.span, st)?;
+                self.move_picked(cards, dest, *position, s.span, st)?;
             }
             StmtKind::Draw { count, at_random, from, position, to } => {
                 let n = self.int(count, st, f)?;
@@ -399,25 +399,17 @@ impl Interp<'_> {
     pub(super) fn select(&self, sel: &Selection, st: &State, f: &mut Frame) -> R<Vec<ComponentId>> {
         match sel {
             Selection::One(e) => match self.eval(e, st, f)? {
-                V::Card(c) => Ok(vec![c]),
+                V::Card(c) => {
+                    let mut out = self.take_picked();
+                    out.push(c);
+                    Ok(out)
+                }
                 other => rule(e.span, format!("expected a component, found {}", self.describe(&other))),
             },
             Selection::All { var, domain, filter } | Selection::First { var, domain, filter } => {
-                // A set a player chose, or a zone: copied first, since the
-                // filter may read the frame.
-                let items: Vec<ComponentId> = match &domain.kind {
-                    ExprKind::Local(_) => match self.eval(domain, st, f)? {
-                        V::Set(s) => f.set_items(s).to_vec(),
-                        V::Zone(z) => st.cards(z).collect(),
-                        other => {
-                            return rule(domain.span, format!("cannot go through {}", self.describe(&other)))
-                        }
-                    },
-                    _ => st.cards(self.zone_inst(domain, st, f)?).collect(),
-                };
                 let first_only = matches!(sel, Selection::First { .. });
-                let mut out = Vec::new();
-                for c in items {
+                let mut out = self.take_picked();
+                let mut pick = |c: ComponentId, f: &mut Frame| -> R<bool> {
                     f.set(*var, V::Card(c));
                     let pass = match filter {
                         Some(flt) => self.bool(flt, st, f)?,
@@ -425,8 +417,36 @@ impl Interp<'_> {
                     };
                     if pass {
                         out.push(c);
-                        if first_only {
-                            break;
+                    }
+                    Ok(pass && first_only)
+                };
+                match &domain.kind {
+                    // A set a player chose: copied first, since the filter
+                    // may change the frame that holds it.
+                    ExprKind::Local(_) => match self.eval(domain, st, f)? {
+                        V::Set(s) => {
+                            for c in f.set_items(s).to_vec() {
+                                if pick(c, f)? {
+                                    break;
+                                }
+                            }
+                        }
+                        V::Zone(z) => {
+                            for c in st.cards(z) {
+                                if pick(c, f)? {
+                                    break;
+                                }
+                            }
+                        }
+                        other => {
+                            return rule(domain.span, format!("cannot go through {}", self.describe(&other)))
+                        }
+                    },
+                    _ => {
+                        for c in st.cards(self.zone_inst(domain, st, f)?) {
+                            if pick(c, f)? {
+                                break;
+                            }
                         }
                     }
                 }

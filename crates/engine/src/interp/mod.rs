@@ -294,6 +294,9 @@ pub struct Interp<'a> {
     pub procedures: &'a [crate::native::ExecFn],
     /// The places next to each place.
     pub neighbours: &'a Neighbours,
+    /// A list a `move` picks its components into, kept by the game for
+    /// its room (`take_picked`, `move_picked`).
+    pub picked: &'a std::cell::RefCell<Vec<ComponentId>>,
 }
 
 /// How many arguments a let call may have to be remembered (`Memo`).

@@ -10,6 +10,31 @@ use crate::event::Event;
 use crate::state::{State, ZoneInst};
 
 impl Interp<'_> {
+    /// An empty list to pick a move's components into: the game's, with
+    /// the room earlier moves left (a move inside another's picking gets
+    /// a new one).
+    #[inline]
+    pub fn take_picked(&self) -> Vec<ComponentId> {
+        std::mem::take(&mut *self.picked.borrow_mut())
+    }
+
+    /// `move_cards` of a list `take_picked` gave, which goes back to the
+    /// game, emptied, for the next move.
+    #[inline]
+    pub fn move_picked(
+        &mut self,
+        mut cards: Vec<ComponentId>,
+        dest: ZoneInst,
+        pos: Position,
+        span: Span,
+        st: &mut State,
+    ) -> R<()> {
+        self.move_cards(&cards, dest, pos, span, st)?;
+        cards.clear();
+        *self.picked.borrow_mut() = cards;
+        Ok(())
+    }
+
     /// Take components out of wherever they are and put them in `dest`.
     pub fn move_cards(
         &mut self,
