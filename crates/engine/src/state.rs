@@ -387,10 +387,21 @@ impl std::ops::Deref for Cells {
 }
 
 impl std::ops::DerefMut for Cells {
+    /// The contents to write: copied first while another state shares
+    /// them, with room for a few more (a zone written is often added to:
+    /// a copy of exactly its length grew by reallocation at the first).
     fn deref_mut(&mut self) -> &mut Self::Target {
+        if Rc::strong_count(&self.0) != 1 {
+            let mut own = Vec::with_capacity(self.0.len() + CELLS_ROOM);
+            own.extend_from_slice(&self.0);
+            self.0 = Rc::new(own);
+        }
         Rc::make_mut(&mut self.0)
     }
 }
+
+/// How many more components than it holds a zone's copy has room for.
+const CELLS_ROOM: usize = 8;
 
 impl Cells {
     /// Whether two states still share this zone's contents.
