@@ -340,6 +340,10 @@ struct Spare<'p> {
     domains: Vec<std::borrow::Cow<'p, [V]>>,
     /// The values a listing binds as its search goes down, emptied.
     args: Vec<V>,
+    /// A frame's slots past the inline ones (`Frame::with_room`), emptied.
+    room: Vec<V>,
+    /// Where each value's choices end in a listing (`Game::descending`).
+    ends: Vec<usize>,
     /// The candidate sets of a listing (`Frame::sets`), emptied.
     sets: crate::interp::Sets,
     /// The lists the set search works in (`Game::sets_within`).
@@ -652,7 +656,7 @@ impl<'p> Game<'p> {
         let asked = self.state.asks.first().map(|(_, a)| *a);
         // One frame for every action: each binds a local before it reads
         // it (the checker sees to that), so none reads another's.
-        let mut frame = Frame::new(Some(me));
+        let mut frame = Frame::with_room(Some(me), std::mem::take(&mut self.spare.borrow_mut().room));
         frame.reserve(self.program.search_slots);
         frame.sets = std::mem::take(&mut self.spare.borrow_mut().sets);
         // The values bound so far, as the search goes down (the first
@@ -748,6 +752,7 @@ impl<'p> Game<'p> {
         self.spare.borrow_mut().notes = notes;
         frame.sets.truncate(0);
         self.spare.borrow_mut().sets = std::mem::take(&mut frame.sets);
+        self.spare.borrow_mut().room = frame.take_room();
         if let Some((st, _)) = scratch.into_inner() {
             self.recycle(st);
         }
@@ -921,7 +926,9 @@ impl<'p> Game<'p> {
         found.borrow_mut().clear();
         let domain = &search.domains[depth];
         let base = out.len();
-        let mut ends = Vec::with_capacity(domain.len());
+        // Where each value's choices end (a list kept for its room).
+        let mut ends = std::mem::take(&mut self.spare.borrow_mut().ends);
+        ends.clear();
         for v in domain.iter().rev() {
             frame.set(depth, *v);
             args[depth] = *v;
@@ -936,6 +943,7 @@ impl<'p> Game<'p> {
             found_here[start..end].reverse();
             start = end;
         }
+        self.spare.borrow_mut().ends = ends;
     }
 
     /// Parameter `depth`'s values bound in order, each followed by
@@ -1332,7 +1340,8 @@ impl<'p> Game<'p> {
             .actions
             .get(choice.action.index())
             .ok_or_else(|| Fail::Illegal { reason: "no such action".into(), span: model::Span::default() })?;
-        let mut frame = Frame::with_sets(Some(me), &choice.args, &choice.sets);
+        let room = std::mem::take(&mut self.spare.borrow_mut().room);
+        let mut frame = Frame::with_sets_in(room, Some(me), &choice.args, &choice.sets);
         frame.reserve(action.body.locals);
         // Most refused choices fail on a `require` before anything
         // changes: the interpreter finds out on the real state, without
@@ -1371,6 +1380,7 @@ impl<'p> Game<'p> {
         let bodies = &self.program.bodies;
         let compiled = bodies.actions.get(id.index()).copied();
         it.run(compiled, &action.body.stmts, start, &mut st, &mut frame)?;
+        self.spare.borrow_mut().room = frame.take_room();
         let mut hook = Frame::new(Some(me));
         it.run(bodies.after_action, &self.rules.after_action.stmts, 0, &mut st, &mut hook)?;
         match self.rules.turns {

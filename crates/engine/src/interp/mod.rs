@@ -194,10 +194,33 @@ impl Frame {
         Frame { me, inline: std::array::from_fn(|_| V::None), spill: Vec::new(), sets: Sets::default() }
     }
 
+    /// A frame with no local bound, whose slots past the inline ones are
+    /// kept in `room`'s allocation (a list `take_room` gave back).
+    pub fn with_room(me: Option<PlayerId>, mut room: Vec<V>) -> Frame {
+        room.clear();
+        Frame { spill: room, ..Frame::new(me) }
+    }
+
+    /// The list the slots past the inline ones were kept in, emptied, for
+    /// another frame's room (`with_room`).
+    pub fn take_room(&mut self) -> Vec<V> {
+        let mut room = std::mem::take(&mut self.spill);
+        room.clear();
+        room
+    }
+
     /// A frame for a choice: its values in the first slots, and the sets
     /// its `V::Set` values stand for.
     pub fn with_sets(me: Option<PlayerId>, values: &[V], sets: &crate::ChoiceSets) -> Frame {
-        let mut f = Frame::with(me, values);
+        Frame::with_sets_in(Vec::new(), me, values, sets)
+    }
+
+    /// `with_sets`, in `room` (as `with_room`).
+    pub fn with_sets_in(room: Vec<V>, me: Option<PlayerId>, values: &[V], sets: &crate::ChoiceSets) -> Frame {
+        let mut f = Frame::with_room(me, room);
+        for (i, v) in values.iter().enumerate() {
+            f.set(i, *v);
+        }
         for set in sets.iter() {
             f.sets.push(set.iter().copied());
         }
@@ -653,7 +676,7 @@ pub fn describe(r: &Ruleset, lay: &Layout, v: &V) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Memo, Sets, MEMO_ARGS, MEMO_PER_LET};
+    use super::{Frame, Memo, Sets, INLINE, MEMO_ARGS, MEMO_PER_LET};
     use crate::state::V;
     use model::{ComponentId, LetId, PlayerId};
 
@@ -712,5 +735,23 @@ mod tests {
         assert_eq!(sets.iter().collect::<Vec<_>>(), vec![&ids(&[3, 1])[..], &[][..], &ids(&[5])[..]]);
         sets.truncate(0);
         assert!(sets.is_empty() && sets.get(0).is_empty());
+    }
+
+    /// A frame made in the room an earlier frame gave back binds nothing
+    /// of that frame's: every slot past the inline ones reads as unbound.
+    #[test]
+    fn a_frame_made_in_a_given_back_room_starts_with_no_local_bound() {
+        let mut first = Frame::new(None);
+        let far = INLINE + 3;
+        first.set(far, V::Int(7));
+        let room = first.take_room();
+        assert!(room.is_empty() && room.capacity() > 3, "the room comes back empty, with its allocation");
+        assert_eq!(first.peek(far), None, "the frame that gave it keeps no slot past the inline ones");
+        let mut second = Frame::with_room(Some(PlayerId::new(1)), vec![V::Int(9); 6]);
+        assert_eq!(second.peek(far), None);
+        assert_eq!(second.get(far), V::None);
+        second.set(far, V::Int(4));
+        assert_eq!(second.get(far), V::Int(4));
+        assert_eq!(second.me, Some(PlayerId::new(1)));
     }
 }
