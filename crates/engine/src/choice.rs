@@ -42,11 +42,22 @@ impl ChoiceSets {
 
     /// These sets, in order, in a list of the size they need.
     pub fn from_slices<'a>(sets: impl Iterator<Item = &'a [ComponentId]> + Clone) -> ChoiceSets {
+        ChoiceSets::from_slices_in(Vec::new(), sets)
+    }
+
+    /// `from_slices`, in `room`'s allocation (a list `into_room` gave
+    /// back, whatever it holds) when it is large enough.
+    pub fn from_slices_in<'a>(
+        mut room: Vec<ComponentId>,
+        sets: impl Iterator<Item = &'a [ComponentId]> + Clone,
+    ) -> ChoiceSets {
         let (count, items) = sets.clone().fold((0, 0), |(n, k), set| (n + 1, k + set.len()));
         if count == 0 {
             return ChoiceSets::new();
         }
-        let mut packed = Vec::with_capacity(items + count + 1);
+        let mut packed = std::mem::take(&mut room);
+        packed.clear();
+        packed.reserve(items + count + 1);
         for set in sets.clone() {
             packed.extend_from_slice(set);
         }
@@ -57,6 +68,14 @@ impl ChoiceSets {
         }
         packed.push(ComponentId::new(count));
         ChoiceSets { packed }
+    }
+
+    /// The list the sets were kept in, emptied, for another choice's sets
+    /// (`from_slices_in`); an unallocated one for a choice without sets.
+    pub fn into_room(self) -> Vec<ComponentId> {
+        let mut room = self.packed;
+        room.clear();
+        room
     }
 
     /// How many sets there are.
@@ -317,5 +336,22 @@ mod tests {
         assert!(ChoiceSets::new().is_empty());
         assert_eq!(ChoiceSets::from_slices(std::iter::empty()), ChoiceSets::new());
         assert_ne!(sets, lists[..3].iter().cloned().collect::<ChoiceSets>());
+    }
+
+    /// Sets built in the room other sets gave back read as those built
+    /// anew: nothing of what the room held shows.
+    #[test]
+    fn choice_sets_built_in_a_given_back_room_hold_only_their_own_sets() {
+        let ids = |ns: &[usize]| ns.iter().map(|n| ComponentId::new(*n)).collect::<Vec<_>>();
+        let old = [ids(&[9, 8, 7, 6, 5]), ids(&[4])];
+        let room = ChoiceSets::from_slices(old.iter().map(|l| &l[..])).into_room();
+        assert!(room.is_empty() && room.capacity() >= 8, "given back empty, with its allocation");
+        let lists = [ids(&[2]), ids(&[]), ids(&[3, 1])];
+        let built = ChoiceSets::from_slices_in(room, lists.iter().map(|l| &l[..]));
+        assert_eq!(built, ChoiceSets::from_slices(lists.iter().map(|l| &l[..])));
+        assert_eq!(built.iter().collect::<Vec<_>>(), lists.iter().map(|l| &l[..]).collect::<Vec<_>>());
+        let none = ChoiceSets::from_slices_in(built.into_room(), std::iter::empty());
+        assert_eq!((none.is_empty(), none.len()), (true, 0), "no sets, whatever the room held");
+        assert_eq!(ChoiceSets::new().into_room().capacity(), 0, "a choice without sets has no room");
     }
 }

@@ -102,6 +102,9 @@ pub struct Program {
     most_params: usize,
     /// The parameters of all actions.
     all_params: usize,
+    /// Whether some action has a `set of` parameter (whose choices carry
+    /// their sets).
+    chooses_sets: bool,
     /// The places next to each place.
     neighbours: crate::interp::Neighbours,
 }
@@ -163,6 +166,8 @@ impl Program {
             action_slots.chain(trials.pre.iter().flatten().map(|p| p.slots)).max().unwrap_or(0);
         let most_params = rules.actions.iter().map(|a| a.params.len()).max().unwrap_or(0);
         let all_params = rules.actions.iter().map(|a| a.params.len()).sum();
+        let chooses_sets =
+            rules.actions.iter().flat_map(|a| &a.params).any(|p| matches!(p.domain, ParamDomain::SetOf(_)));
         let neighbours = crate::interp::Neighbours::new(&rules);
         Program {
             neighbours,
@@ -181,6 +186,7 @@ impl Program {
             search_slots,
             most_params,
             all_params,
+            chooses_sets,
         }
     }
 
@@ -342,6 +348,9 @@ struct Spare<'p> {
     args: Vec<V>,
     /// A frame's slots past the inline ones (`Frame::with_room`), emptied.
     room: Vec<V>,
+    /// The lists the sets of the choices of earlier listings were kept in
+    /// (`ChoiceSets::into_room`), for the next listing's choices.
+    set_rooms: Vec<Vec<ComponentId>>,
     /// Where each value's choices end in a listing (`Game::descending`).
     ends: Vec<usize>,
     /// The candidate sets of a listing (`Frame::sets`), emptied.
@@ -370,6 +379,10 @@ impl Clone for Spare<'_> {
         Spare::default()
     }
 }
+
+/// How many lists of earlier choices' sets a game keeps for their room:
+/// more than the choices with sets of any bundled game's listing.
+const SPARE_SET_ROOMS: usize = 256;
 
 /// How many spare states a game keeps.
 const SPARE_STATES: usize = 4;
@@ -628,6 +641,17 @@ impl<'p> Game<'p> {
 
     /// `legal`, into `out` (emptied first; on an error, empty too).
     pub fn legal_into(&self, out: &mut Vec<Choice>) -> Result<(), Fail> {
+        // The sets of the choices `out` held keep their room for the
+        // choices listed now.
+        if self.program.chooses_sets {
+            let mut spare = self.spare.borrow_mut();
+            for c in out.drain(..) {
+                if c.sets.is_empty() || spare.set_rooms.len() >= SPARE_SET_ROOMS {
+                    continue;
+                }
+                spare.set_rooms.push(c.sets.into_room());
+            }
+        }
         out.clear();
         self.work.set(0);
         let Some(me) = self.current() else { return Ok(()) };
@@ -855,7 +879,8 @@ impl<'p> Game<'p> {
                     V::Set(j) => Some(frame.set_items(*j)),
                     _ => None,
                 });
-                let sets = crate::ChoiceSets::from_slices(chosen);
+                let room = self.spare.borrow_mut().set_rooms.pop().unwrap_or_default();
+                let sets = crate::ChoiceSets::from_slices_in(room, chosen);
                 let mut k = 0;
                 let args = args
                     .iter()
