@@ -281,7 +281,7 @@ impl StmtGen<'_> {
 /// else by the interpreter.
 fn value_code(e: &Expr, at: &str) -> String {
     match &e.kind {
-        ExprKind::Native(i, _) => format!("root_{i}(it, child({at}, 0), st, f)?"),
+        ExprKind::Native(i, _) => format!("root_{i}(it, unwrap_root({at}), st, f)?"),
         ExprKind::Local(slot) => format!("f.get({slot})"),
         ExprKind::Int(n) => format!("V::Int({n}i64)"),
         ExprKind::Bool(b) => format!("V::Bool({b})"),

@@ -362,6 +362,17 @@ pub fn roots(r: &Ruleset) -> Vec<Expr> {
     out
 }
 
+/// The expression a root wraps (`ExprKind::Native`): `child(e, 0)` of a
+/// root, in a few instructions. Generated statements pass it to the
+/// root's function for the interpreter to fall back on, at every run.
+#[inline(always)]
+pub fn unwrap_root(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Native(_, x) => x,
+        _ => e,
+    }
+}
+
 /// The `k`-th expression directly inside `e`, in
 /// [`Expr::for_each_child`]'s order (`e` itself when there is none):
 /// generated code reaches the part of its root it leaves to the
