@@ -296,7 +296,7 @@ pub struct Game<'p> {
 /// A spare state equal to the game's (`Game::twin`); a copy of a game has
 /// none.
 #[derive(Default)]
-struct Twin(Option<(u64, State)>);
+struct Twin(Option<(u64, Box<State>)>);
 
 impl Clone for Twin {
     fn clone(&self) -> Twin {
@@ -310,13 +310,21 @@ impl Clone for Twin {
 /// the choice a listing found reuses what the listing worked out.
 #[derive(Clone)]
 pub(crate) struct Tracked {
-    state: State,
+    state: Box<State>,
     changes: u64,
 }
 
 impl Tracked {
-    fn new(state: State) -> Tracked {
+    fn new(state: Box<State>) -> Tracked {
         Tracked { state, changes: 0 }
+    }
+
+    /// Put `state` in the place of the state (a change, counted as one),
+    /// the one it replaces given back; a move of a pointer, not of the
+    /// state.
+    fn replace(&mut self, state: Box<State>) -> Box<State> {
+        self.changes += 1;
+        std::mem::replace(&mut self.state, state)
     }
 }
 
@@ -339,7 +347,10 @@ impl std::ops::DerefMut for Tracked {
 /// of a game has none.
 #[derive(Default)]
 struct Spare<'p> {
-    states: Vec<State>,
+    /// Boxed: a spare state goes to the game, the twin or a trial as it
+    /// is taken out, a move of a pointer rather than of the state.
+    #[allow(clippy::vec_box)]
+    states: Vec<Box<State>>,
     lists: Vec<Vec<V>>,
     /// A listing's or a check's list of parameter domains, emptied
     /// (`Game::domains_into` fills it).
@@ -459,7 +470,7 @@ impl<'p> Game<'p> {
             program,
             layout,
             consts: Vec::new(),
-            state: Tracked::new(state),
+            state: Tracked::new(Box::new(state)),
             seed,
             work: Default::default(),
             memo: Default::default(),
@@ -512,20 +523,20 @@ impl<'p> Game<'p> {
 
     /// A copy of the state: a spare one put back equal to it (zones not
     /// written since stay shared), or a new clone.
-    fn copy_of_state(&self) -> State {
+    fn copy_of_state(&self) -> Box<State> {
         match self.spare.borrow_mut().states.pop() {
             Some(mut st) => {
                 st.restore(&self.state);
                 st
             }
-            None => State::clone(&self.state),
+            None => Box::new(State::clone(&self.state)),
         }
     }
 
     /// A copy of the state for an action to be applied on, keeping a
     /// journal of what the action writes (for `State::catch_up`): the twin
     /// when it is up to date, else as `copy_of_state`.
-    fn copy_to_apply(&self) -> State {
+    fn copy_to_apply(&self) -> Box<State> {
         let twin = self.twin.borrow_mut().0.take();
         let mut st = match twin {
             Some((changes, st)) if changes == self.state.changes => {
@@ -544,7 +555,7 @@ impl<'p> Game<'p> {
     }
 
     /// Keep a state no longer needed for its allocations.
-    fn recycle(&self, st: State) {
+    fn recycle(&self, st: Box<State>) {
         let mut spare = self.spare.borrow_mut();
         if spare.states.len() < SPARE_STATES {
             spare.states.push(st);
@@ -1110,8 +1121,9 @@ impl<'p> Game<'p> {
     }
 
     /// A statement's yes/no, as `root_eval`. A compiled value other than
-    /// yes/no is read again by `Interp::bool`, for its error.
-    #[inline]
+    /// yes/no is read again by `Interp::bool`, for its error. Always
+    /// inlined: a call was 2 M instructions of 20 interpreted Thebes games.
+    #[inline(always)]
     fn root_bool(&self, it: &Interp, e: &Expr, frame: &mut Frame) -> Result<bool, Box<Fail>> {
         if let ExprKind::Native(..) = e.kind {
             if let V::Bool(b) = it.native(e, &self.state, frame, <bool as crate::interp::AsV>::MODE)? {
@@ -1346,7 +1358,7 @@ impl<'p> Game<'p> {
     }
 
     /// Run a choice on a copy of the state: the copy afterwards, or why not.
-    fn try_choice(&self, choice: &Choice, me: PlayerId) -> Result<(State, Vec<Event>), Fail> {
+    fn try_choice(&self, choice: &Choice, me: PlayerId) -> Result<(Box<State>, Vec<Event>), Fail> {
         self.try_on(choice, me, false, None, false)
     }
 
@@ -1359,7 +1371,7 @@ impl<'p> Game<'p> {
         record: bool,
         trace: Option<&std::cell::RefCell<Vec<Traced>>>,
         applied: bool,
-    ) -> Result<(State, Vec<Event>), Fail> {
+    ) -> Result<(Box<State>, Vec<Event>), Fail> {
         let action = self
             .rules
             .actions
@@ -1394,7 +1406,7 @@ impl<'p> Game<'p> {
         mut frame: Frame,
         start: usize,
         applied: bool,
-    ) -> Result<(State, Vec<Event>), Fail> {
+    ) -> Result<(Box<State>, Vec<Event>), Fail> {
         let action = &self.rules.actions[id];
         let mut st = if applied { self.copy_to_apply() } else { self.copy_of_state() };
         if action.asked {
@@ -1652,7 +1664,7 @@ impl<'p> Game<'p> {
         })?;
         self.valid_args(choice, me)?;
         let (st, events) = self.try_on(choice, me, record, trace, true)?;
-        let mut before = std::mem::replace(&mut *self.state, st);
+        let mut before = self.state.replace(st);
         // The state replaced is what the new one was copied from: brought
         // up to date by what the action wrote, it is the next copy.
         if before.catch_up(&self.state) {
@@ -1930,7 +1942,7 @@ struct Search<'a> {
     start: usize,
     /// A copy of the state for trials, and whether it is still equal to
     /// the game's (each trial puts it back to what it starts from).
-    scratch: &'a std::cell::RefCell<Option<(State, bool)>>,
+    scratch: &'a std::cell::RefCell<Option<(Box<State>, bool)>>,
     /// The first rule error met while trying choices.
     broken: &'a std::cell::RefCell<Option<Fail>>,
     /// The interpreter the search runs leading statements with: no
@@ -2087,7 +2099,7 @@ struct SharedTrial {
     key: Vec<V>,
     outcome: Result<(), Fail>,
     /// The state after it.
-    state: State,
+    state: Box<State>,
 }
 
 /// Keep the first rule error (not a failing `require`, which only means
