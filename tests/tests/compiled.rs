@@ -532,3 +532,47 @@ fn generator_reads_grid_coordinates_and_places_itself() {
     assert!(coordinates >= 16, "{coordinates} coordinates read: {code}");
     assert!(places >= 3, "{places} places at a column and row: {code}");
 }
+
+/// In leading statements and preconditions (which read the game's state
+/// as it is, during one listing), a let call whose arguments no parameter
+/// or local can change is kept for the listing, each in a place of its
+/// own: `reward(me)` in `take`'s first requirement, `behind(me)` and
+/// `golds(me)` in its steps, `busiest(me)` and `lucky(me)` in `rest`'s
+/// requirement. A call reading a bound parameter (`trip(me, c.city)`) is
+/// worked out each time, and root expressions, which also run on trial
+/// copies of the state, keep nothing.
+#[test]
+fn generator_keeps_calls_no_parameter_changes_for_the_listing() {
+    let rules = load("tests/fixtures/valid/lets.ruleset");
+    let code = compile::generate(&rules);
+    let function = |name: &str| {
+        let start = code.find(&format!("\nfn {name}(")).unwrap_or_else(|| panic!("no function {name}"));
+        let end = code[start + 1..].find("\nfn ").map_or(code.len(), |e| start + 1 + e);
+        code[start..end].to_string()
+    };
+    // The places a function's kept calls use, each read then written.
+    let kept = |name: &str| {
+        let f = function(name);
+        let mut places: Vec<usize> = f
+            .split("it.listing.get(")
+            .skip(1)
+            .map(|rest| rest[..rest.find(')').expect("a place")].parse().expect("a number"))
+            .collect();
+        places.dedup();
+        places
+    };
+    let natives =
+        code.lines().find(|l| l.starts_with("pub static NATIVES")).expect("the natives are exported");
+    assert!(natives.ends_with("listing: 5 };"), "five calls kept: {natives}");
+    let (take, steps, rest) = (kept("lead_0_1"), kept("pre_0"), kept("lead_1_0"));
+    assert_eq!(take.len(), 1, "reward(me), not trip(me, c.city): {take:?}");
+    assert_eq!(steps.len(), 2, "behind(me) and golds(me): {steps:?}");
+    assert_eq!(rest.len(), 2, "busiest(me) and lucky(me): {rest:?}");
+    let mut all: Vec<usize> = take.iter().chain(&steps).chain(&rest).copied().collect();
+    all.sort_unstable();
+    assert_eq!(all, vec![0, 1, 2, 3, 4], "each call its own place");
+    let roots: Vec<&str> =
+        code.split("\nfn root_").skip(1).map(|r| &r[..r.find("\n}\n").expect("a function's end")]).collect();
+    assert!(!roots.is_empty());
+    assert!(roots.iter().all(|r| !r.contains("it.listing")), "a root keeps nothing");
+}

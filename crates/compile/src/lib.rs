@@ -39,6 +39,7 @@ pub fn generate(rules: &Ruleset) -> String {
         gave_up: false,
         depth: 0,
         unit: Unit::Root,
+        listing: Vec::new(),
     };
     let mut body = String::new();
     for (i, e) in roots.iter().enumerate() {
@@ -107,7 +108,7 @@ pub fn generate(rules: &Ruleset) -> String {
     let list: Vec<String> = (0..roots.len()).map(|i| format!("root_{i}")).collect();
     writeln!(
         out,
-        "pub static NATIVES: Natives = Natives {{ fingerprint: 0x{:016x}, roots: &[{}], preconditions: &[{}], leading: &[{}], searches: &[{}], setup: {}, procedures: &[{}], actions: &[{}], after_action: {} }};\n",
+        "pub static NATIVES: Natives = Natives {{ fingerprint: 0x{:016x}, roots: &[{}], preconditions: &[{}], leading: &[{}], searches: &[{}], setup: {}, procedures: &[{}], actions: &[{}], after_action: {}, listing: {} }};\n",
         engine::native::fingerprint(rules),
         list.join(", "),
         pres.join(", "),
@@ -117,6 +118,7 @@ pub fn generate(rules: &Ruleset) -> String {
         lists.procedures.join(", "),
         lists.actions.join(", "),
         lists.after_action,
+        g.listing.len(),
     )
     .unwrap();
     out.push_str(&g.constants());
@@ -241,6 +243,9 @@ struct Gen<'r> {
     depth: usize,
     /// The kind of function being generated.
     unit: Unit,
+    /// The let calls kept for a listing (`Interp::listing`), by let and
+    /// arguments: a call's position here is its place in the list.
+    listing: Vec<(LetId, Vec<String>)>,
 }
 
 /// The functions the generator writes.
@@ -261,6 +266,25 @@ fn walks_region(e: &Expr) -> bool {
     let mut found = matches!(e.kind, ExprKind::Region(..));
     e.for_each_child(|c| found |= walks_region(c));
     found
+}
+
+/// What an argument is, as a key of calls kept for a listing, when nothing
+/// a search binds can change it: a literal, `me`, a tag, place, class or
+/// option. `None` for anything else (a local above all).
+fn listing_invariant(e: &Expr) -> Option<String> {
+    Some(match &e.kind {
+        ExprKind::Int(n) => format!("int {n}"),
+        ExprKind::Bool(b) => format!("bool {b}"),
+        ExprKind::None => "none".into(),
+        ExprKind::Me => "me".into(),
+        ExprKind::Tag(t) => format!("tag {}", t.index()),
+        ExprKind::Place(p) => format!("place {}", p.index()),
+        ExprKind::Class(c) => format!("class {}", c.index()),
+        ExprKind::Option(o) => format!("option {}", o.index()),
+        ExprKind::PlayerCount => "player count".into(),
+        ExprKind::Players => "players".into(),
+        _ => return None,
+    })
 }
 
 /// How many expression nodes `e` has.
@@ -582,6 +606,31 @@ impl Gen<'_> {
     }
 
     fn call(&mut self, id: LetId, args: &[Expr], path: &[usize], env: &Env) -> String {
+        // In leading statements and preconditions, which read the game's
+        // state as it is while a listing searches: a call whose arguments
+        // nothing the search binds can change is worked out once a listing
+        // (the interpreter's memo does the same for it).
+        if self.unit != Unit::Root && self.depth == 0 {
+            if let Some(key) = args.iter().map(listing_invariant).collect::<Option<Vec<String>>>() {
+                let k = match self.listing.iter().position(|(l, a)| *l == id && *a == key) {
+                    Some(k) => k,
+                    None => {
+                        self.listing.push((id, key));
+                        self.listing.len() - 1
+                    }
+                };
+                let label = self.fresh("'l");
+                let value = self.called(id, args, path, env);
+                return format!(
+                    "({label}: {{ if let Some(v) = it.listing.get({k}).and_then(|c| c.get()) {{ break {label} v; }} let v: V = {value}; if let Some(c) = it.listing.get({k}) {{ c.set(Some(v)); }} v }})"
+                );
+            }
+        }
+        self.called(id, args, path, env)
+    }
+
+    /// A let call's value, inlined or called.
+    fn called(&mut self, id: LetId, args: &[Expr], path: &[usize], env: &Env) -> String {
         let inline = self.depth < INLINE_DEPTH && self.inlinable(id);
         let (mut code, names) = self.bind_parts(args, path, env, "V");
         if inline {

@@ -105,6 +105,9 @@ pub struct Program {
     /// Whether some action has a `set of` parameter (whose choices carry
     /// their sets).
     chooses_sets: bool,
+    /// How many let values a listing keeps for compiled code
+    /// (`Natives::listing`); 0 without compiled rules.
+    listing: usize,
     /// The places next to each place.
     neighbours: crate::interp::Neighbours,
 }
@@ -187,6 +190,7 @@ impl Program {
             most_params,
             all_params,
             chooses_sets,
+            listing: 0,
         }
     }
 
@@ -232,6 +236,7 @@ impl Program {
         program.preconditions = natives.preconditions.to_vec();
         program.leading = natives.leading.iter().map(|l| l.to_vec()).collect();
         program.searches = natives.searches.to_vec();
+        program.listing = natives.listing;
         program.bodies = crate::native::Bodies {
             setup: Some(natives.setup),
             procedures: natives.procedures.to_vec(),
@@ -364,6 +369,8 @@ struct Spare<'p> {
     set_rooms: Vec<Vec<ComponentId>>,
     /// Where each value's choices end in a listing (`Game::descending`).
     ends: Vec<usize>,
+    /// The let values compiled code keeps for a listing (`Interp::listing`).
+    listing: Vec<std::cell::Cell<Option<V>>>,
     /// The candidate sets of a listing (`Frame::sets`), emptied.
     sets: crate::interp::Sets,
     /// The lists the set search works in (`Game::sets_within`).
@@ -509,6 +516,7 @@ impl<'p> Game<'p> {
             procedures: &self.program.bodies.procedures,
             neighbours: &self.program.neighbours,
             picked: &self.picked,
+            listing: &[],
         }
     }
 
@@ -685,6 +693,10 @@ impl<'p> Game<'p> {
         // The search reads `self.state` only: lets are worked out once.
         self.memo.borrow_mut().prepare(self.rules.lets.len(), Some(me), self.state.changes);
         let memo = &self.memo;
+        // The let values compiled code keeps for this listing, none yet.
+        let mut listing = std::mem::take(&mut self.spare.borrow_mut().listing);
+        listing.clear();
+        listing.resize(self.program.listing, std::cell::Cell::new(None));
         let shared = std::cell::RefCell::new(SharedTrials::default());
         let [passed, refused] =
             std::mem::take(&mut self.spare.borrow_mut().notes).map(std::cell::RefCell::new);
@@ -731,7 +743,7 @@ impl<'p> Game<'p> {
             // matter to a later `require` (see `legality`).
             let start = self.program.trials.start[id.index()];
             let trial = self.program.trials.tried[id.index()];
-            let it = &Interp { memo: Some(memo), ..self.interp(false) };
+            let it = &Interp { memo: Some(memo), listing: &listing, ..self.interp(false) };
             let search = Search {
                 id,
                 action,
@@ -788,6 +800,7 @@ impl<'p> Game<'p> {
         frame.sets.truncate(0);
         self.spare.borrow_mut().sets = std::mem::take(&mut frame.sets);
         self.spare.borrow_mut().room = frame.take_room();
+        self.spare.borrow_mut().listing = listing;
         if let Some((st, _)) = scratch.into_inner() {
             self.recycle(st);
         }

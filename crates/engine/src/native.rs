@@ -135,6 +135,10 @@ pub struct Natives {
     pub actions: &'static [ExecFn],
     /// The statements of `after action`.
     pub after_action: ExecFn,
+    /// How many let values the compiled leading statements and
+    /// preconditions keep for one listing (`Interp::listing`): calls whose
+    /// arguments no parameter or local sets, worked out once a listing.
+    pub listing: usize,
 }
 
 /// A fingerprint of a checked ruleset: FNV-1a over its debug form (every

@@ -320,6 +320,12 @@ pub struct Interp<'a> {
     /// A list a `move` picks its components into, kept by the game for
     /// its room (`take_picked`, `move_picked`).
     pub picked: &'a std::cell::RefCell<Vec<ComponentId>>,
+    /// While a listing searches (compiled leading statements and
+    /// preconditions, which read the game's state as it is): the values of
+    /// let calls that depend on nothing the search binds, each worked out
+    /// at its first use (`Natives::listing`). Empty elsewhere: nothing is
+    /// kept.
+    pub listing: &'a [std::cell::Cell<Option<V>>],
 }
 
 /// How many arguments a let call may have to be remembered (`Memo`).
