@@ -1390,8 +1390,11 @@ impl<'p> Game<'p> {
             .actions
             .get(choice.action.index())
             .ok_or_else(|| Fail::Illegal { reason: "no such action".into(), span: model::Span::default() })?;
-        let room = std::mem::take(&mut self.spare.borrow_mut().room);
-        let mut frame = Frame::with_sets_in(room, Some(me), &choice.args, &choice.sets);
+        let (room, sets) = {
+            let mut spare = self.spare.borrow_mut();
+            (std::mem::take(&mut spare.room), std::mem::take(&mut spare.sets))
+        };
+        let mut frame = Frame::with_sets_in(room, sets, Some(me), &choice.args, &choice.sets);
         frame.reserve(action.body.locals);
         // Most refused choices fail on a `require` before anything
         // changes: the interpreter finds out on the real state, without
@@ -1430,7 +1433,12 @@ impl<'p> Game<'p> {
         let bodies = &self.program.bodies;
         let compiled = bodies.actions.get(id.index()).copied();
         it.run(compiled, &action.body.stmts, start, &mut st, &mut frame)?;
-        self.spare.borrow_mut().room = frame.take_room();
+        {
+            let mut spare = self.spare.borrow_mut();
+            spare.room = frame.take_room();
+            frame.sets.truncate(0);
+            spare.sets = std::mem::take(&mut frame.sets);
+        }
         let mut hook = Frame::new(Some(me));
         it.run(bodies.after_action, &self.rules.after_action.stmts, 0, &mut st, &mut hook)?;
         match self.rules.turns {
@@ -1609,22 +1617,27 @@ impl<'p> Game<'p> {
     /// Whether `set` is one of the sets `sets_of(pool)` lists: components
     /// of the pool in its order, each name's first copies.
     fn is_set_of(&self, pool: &[V], set: &[ComponentId]) -> bool {
-        let mut expected = Vec::with_capacity(set.len());
-        let mut wanted: Vec<(ComponentId, usize)> = Vec::new();
-        for c in set {
-            match wanted.iter_mut().find(|(k, _)| self.alike(*k, *c)) {
-                Some(w) => w.1 += 1,
-                None => wanted.push((*c, 1)),
-            }
-        }
+        // Going through the pool in order: a component whose name the set
+        // holds more copies of than it has met so far is the set's next.
+        // Nothing allocated (a step of a choice with a set checks it).
+        let mut next = 0;
         for v in pool {
             let V::Card(c) = v else { continue };
-            if let Some(w) = wanted.iter_mut().find(|(k, n)| *n > 0 && self.alike(*k, *c)) {
-                w.1 -= 1;
-                expected.push(*c);
+            let (mut held, mut met) = (0, 0);
+            for (k, s) in set.iter().enumerate() {
+                if self.alike(*s, *c) {
+                    held += 1;
+                    met += usize::from(k < next);
+                }
+            }
+            if met < held {
+                if set.get(next) != Some(c) {
+                    return false;
+                }
+                next += 1;
             }
         }
-        wanted.iter().all(|(_, n)| *n == 0) && expected == set
+        next == set.len()
     }
 
     /// What a choice would do, without doing it: the events of a trial run

@@ -212,12 +212,20 @@ impl Frame {
     /// A frame for a choice: its values in the first slots, and the sets
     /// its `V::Set` values stand for.
     pub fn with_sets(me: Option<PlayerId>, values: &[V], sets: &crate::ChoiceSets) -> Frame {
-        Frame::with_sets_in(Vec::new(), me, values, sets)
+        Frame::with_sets_in(Vec::new(), Sets::default(), me, values, sets)
     }
 
-    /// `with_sets`, in `room` (as `with_room`).
-    pub fn with_sets_in(room: Vec<V>, me: Option<PlayerId>, values: &[V], sets: &crate::ChoiceSets) -> Frame {
-        let mut f = Frame::with_room(me, room);
+    /// `with_sets`, in `room` (as `with_room`), its sets in `lists` (an
+    /// emptied `Sets`, for its room).
+    pub fn with_sets_in(
+        room: Vec<V>,
+        mut lists: Sets,
+        me: Option<PlayerId>,
+        values: &[V],
+        sets: &crate::ChoiceSets,
+    ) -> Frame {
+        lists.truncate(0);
+        let mut f = Frame { sets: lists, ..Frame::with_room(me, room) };
         for (i, v) in values.iter().enumerate() {
             f.set(i, *v);
         }
