@@ -788,19 +788,20 @@ impl<'p> Game<'p> {
             });
         }
         self.recycle_domains(&mut domains);
+        // What the listing worked in goes back, emptied, for the next.
         {
             let mut spare = self.spare.borrow_mut();
             spare.domains = domains;
             args.clear();
             spare.args = args;
+            let mut notes = [passed.into_inner(), refused.into_inner()];
+            notes.iter_mut().for_each(Keyed::clear);
+            spare.notes = notes;
+            frame.sets.truncate(0);
+            spare.sets = std::mem::take(&mut frame.sets);
+            spare.room = frame.take_room();
+            spare.listing = listing;
         }
-        let mut notes = [passed.into_inner(), refused.into_inner()];
-        notes.iter_mut().for_each(Keyed::clear);
-        self.spare.borrow_mut().notes = notes;
-        frame.sets.truncate(0);
-        self.spare.borrow_mut().sets = std::mem::take(&mut frame.sets);
-        self.spare.borrow_mut().room = frame.take_room();
-        self.spare.borrow_mut().listing = listing;
         if let Some((st, _)) = scratch.into_inner() {
             self.recycle(st);
         }

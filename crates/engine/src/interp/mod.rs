@@ -226,9 +226,7 @@ impl Frame {
     ) -> Frame {
         lists.truncate(0);
         let mut f = Frame { sets: lists, ..Frame::with_room(me, room) };
-        for (i, v) in values.iter().enumerate() {
-            f.set(i, *v);
-        }
+        f.bind_first(values);
         for set in sets.iter() {
             f.sets.push(set.iter().copied());
         }
@@ -244,10 +242,15 @@ impl Frame {
     /// A frame holding these values in its first slots.
     pub fn with(me: Option<PlayerId>, values: &[V]) -> Frame {
         let mut f = Frame::new(me);
-        for (i, v) in values.iter().enumerate() {
-            f.set(i, *v);
-        }
+        f.bind_first(values);
         f
+    }
+
+    /// Bind the first slots to `values`, in order.
+    fn bind_first(&mut self, values: &[V]) {
+        for (i, v) in values.iter().enumerate() {
+            self.set(i, *v);
+        }
     }
 
     #[inline]
