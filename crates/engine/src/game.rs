@@ -1136,7 +1136,7 @@ impl<'p> Game<'p> {
 
     /// A statement's yes/no, as `root_eval`. A compiled value other than
     /// yes/no is read again by `Interp::bool`, for its error. Always
-    /// inlined: as a call it cost 2 M instructions in 20 interpreted games
+    /// inlined: as a call it cost 3 M instructions in 20 interpreted games
     /// of a bundled ruleset (docs/performance.md).
     #[inline(always)]
     fn root_bool(&self, it: &Interp, e: &Expr, frame: &mut Frame) -> Result<bool, Box<Fail>> {
