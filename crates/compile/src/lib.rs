@@ -622,7 +622,7 @@ impl Gen<'_> {
                 let label = self.fresh("'l");
                 let value = self.called(id, args, path, env);
                 return format!(
-                    "({label}: {{ if let Some(v) = it.listing.get({k}).and_then(|c| c.get()) {{ break {label} v; }} let v: V = {value}; if let Some(c) = it.listing.get({k}) {{ c.set(Some(v)); }} v }})"
+                    "({label}: {{ let kept = it.listing.get({k}); if let Some(v) = kept.and_then(|c| c.get()) {{ break {label} v; }} let v: V = {value}; if let Some(c) = kept {{ c.set(Some(v)); }} v }})"
                 );
             }
         }

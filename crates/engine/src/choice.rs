@@ -48,14 +48,14 @@ impl ChoiceSets {
     /// `from_slices`, in `room`'s allocation (a list `into_room` gave
     /// back, whatever it holds) when it is large enough.
     pub fn from_slices_in<'a>(
-        mut room: Vec<ComponentId>,
+        room: Vec<ComponentId>,
         sets: impl Iterator<Item = &'a [ComponentId]> + Clone,
     ) -> ChoiceSets {
         let (count, items) = sets.clone().fold((0, 0), |(n, k), set| (n + 1, k + set.len()));
         if count == 0 {
             return ChoiceSets::new();
         }
-        let mut packed = std::mem::take(&mut room);
+        let mut packed = room;
         packed.clear();
         packed.reserve(items + count + 1);
         for set in sets.clone() {
