@@ -288,11 +288,20 @@ impl Frame {
             self.inline[slot] = v;
         } else {
             let i = slot - INLINE;
-            if i >= self.spill.len() {
-                self.spill.resize(i + 1, V::None);
+            match self.spill.get_mut(i) {
+                Some(place) => *place = v,
+                None => self.bind_past_end(i, v),
             }
-            self.spill[i] = v;
         }
+    }
+
+    /// Bind spilled slot `i`, past the slots bound so far (the rest
+    /// between are unbound): out of line, so that `set` inlines.
+    #[cold]
+    #[inline(never)]
+    fn bind_past_end(&mut self, i: usize, v: V) {
+        self.spill.resize(i + 1, V::None);
+        self.spill[i] = v;
     }
 }
 
