@@ -180,6 +180,20 @@ impl Args {
         }
     }
 
+    /// Make these values a copy of `values`, in the room they have: a
+    /// choice pushed empty onto a list and filled there is not copied
+    /// whole again.
+    #[inline]
+    pub fn fill_from(&mut self, values: &[V]) {
+        match &mut self.0 {
+            Repr::Inline { len, values: place } if values.len() <= INLINE_ARGS => {
+                place[..values.len()].copy_from_slice(values);
+                *len = values.len() as u8;
+            }
+            _ => *self = Args::from_slice(values),
+        }
+    }
+
     /// One more value at the end.
     pub fn push(&mut self, v: V) {
         match &mut self.0 {
@@ -313,6 +327,22 @@ mod tests {
         assert_eq!(few, [V::Int(0), V::Int(1)]);
         assert_ne!(few, pushed);
         assert_eq!(format!("{pushed:?}"), format!("{values:?}"), "shown as a list");
+    }
+
+    /// Values filled into existing args replace what they held, whether
+    /// they fit in place or not, and whatever the args held before.
+    #[test]
+    fn args_filled_in_place_hold_exactly_the_values_given() {
+        let values: Vec<V> = (0..INLINE_ARGS as i64 + 3).map(V::Int).collect();
+        let mut args = Args::from_slice(&values[..3]);
+        args.fill_from(&values[5..7]);
+        assert_eq!(args, [V::Int(5), V::Int(6)]);
+        args.fill_from(&values);
+        assert_eq!(&args[..], &values[..], "past the room in place");
+        args.fill_from(&values[..1]);
+        assert_eq!(args, [V::Int(0)], "from a list on the heap back to a few");
+        args.fill_from(&[]);
+        assert!(args.is_empty());
     }
 
     /// A choice's sets read back by position as they were pushed or built

@@ -896,7 +896,11 @@ impl<'p> Game<'p> {
         };
         if legal {
             if frame.sets.is_empty() {
-                out.push(Choice::new(id, Args::from_slice(args)));
+                // Pushed empty and filled in place: one copy of the values.
+                out.push(Choice::new(id, Args::new()));
+                if let Some(c) = out.last_mut() {
+                    c.args.fill_from(args);
+                }
             } else {
                 // Set values index the search's table of every candidate
                 // set; a choice carries only its own.
