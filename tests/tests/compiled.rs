@@ -536,11 +536,12 @@ fn generator_reads_grid_coordinates_and_places_itself() {
 /// In leading statements and preconditions (which read the game's state
 /// as it is, during one listing), a let call whose arguments no parameter
 /// or local can change is kept for the listing, each in a place of its
-/// own: `reward(me)` in `take`'s first requirement, `behind(me)` and
-/// `golds(me)` in its steps, `busiest(me)` and `lucky(me)` in `rest`'s
-/// requirement. A call reading a bound parameter (`trip(me, c.city)`) is
-/// worked out each time, and root expressions, which also run on trial
-/// copies of the state, keep nothing.
+/// own: `reward(me)` in `take`'s first requirement, and `golds(me)` in
+/// the body of `reward` written out there, `behind(me)` and `golds(me)`
+/// (the same place) in its steps, `busiest(me)` and `lucky(me)` in
+/// `rest`'s requirement. A call reading more than a parameter as it is
+/// (`trip(me, c.city)`) is worked out each time, and root expressions,
+/// which also run on trial copies of the state, keep nothing.
 #[test]
 fn generator_keeps_calls_no_parameter_changes_for_the_listing() {
     let rules = load("tests/fixtures/valid/lets.ruleset");
@@ -565,14 +566,59 @@ fn generator_keeps_calls_no_parameter_changes_for_the_listing() {
         code.lines().find(|l| l.starts_with("pub static NATIVES")).expect("the natives are exported");
     assert!(natives.ends_with("listing: 5 };"), "five calls kept: {natives}");
     let (take, steps, rest) = (kept("lead_0_1"), kept("pre_0"), kept("lead_1_0"));
-    assert_eq!(take.len(), 1, "reward(me), not trip(me, c.city): {take:?}");
+    assert_eq!(take.len(), 2, "reward(me) and golds(me) within it, not trip(me, c.city): {take:?}");
     assert_eq!(steps.len(), 2, "behind(me) and golds(me): {steps:?}");
     assert_eq!(rest.len(), 2, "busiest(me) and lucky(me): {rest:?}");
+    let golds: Vec<usize> = take.iter().filter(|p| steps.contains(p)).copied().collect();
+    assert_eq!(golds.len(), 1, "golds(me) has one place wherever it is called: {take:?} {steps:?}");
     let mut all: Vec<usize> = take.iter().chain(&steps).chain(&rest).copied().collect();
     all.sort_unstable();
+    all.dedup();
     assert_eq!(all, vec![0, 1, 2, 3, 4], "each call its own place");
     let roots: Vec<&str> =
         code.split("\nfn root_").skip(1).map(|r| &r[..r.find("\n}\n").expect("a function's end")]).collect();
     assert!(!roots.is_empty());
     assert!(roots.iter().all(|r| !r.contains("it.listing")), "a root keeps nothing");
+}
+
+/// A let call in leading statements taking a parameter of the action as
+/// it is, the other arguments as above, is kept for the listing per value
+/// of that parameter: `kept.ruleset`'s `trip(me, q)` in one place per
+/// city (4, read by its rank among the cities), `pace(me, fast)` in one
+/// per flag value (2), `late(me, n)` in one per number of `1..3` (3).
+#[test]
+fn generator_keeps_calls_taking_a_parameter_per_value_of_it() {
+    let code = compile::generate(&load("tests/fixtures/valid/kept.ruleset"));
+    let natives =
+        code.lines().find(|l| l.starts_with("pub static NATIVES")).expect("the natives are exported");
+    assert!(natives.ends_with("listing: 9 };"), "4 + 2 + 3 places: {natives}");
+    for (base, what) in [(0, "trip(me, q)"), (4, "pace(me, fast)"), (6, "late(me, n)")] {
+        assert!(
+            code.contains(&format!("it.listing.get({base} + o)")),
+            "{what} kept from place {base}: {code}"
+        );
+    }
+    assert!(code.contains("static PLACE_RANK: [u32; 4] = [0, 1, 2, 3];"), "{code}");
+}
+
+/// The calls kept per value of a parameter (`kept.ruleset`) list what the
+/// interpreter lists, turn after turn: a place kept for the wrong value
+/// lists a trip, a hurry or a late move the rules refuse, or misses one
+/// they allow. The games must move the pawns (`go` is chosen).
+#[test]
+fn compiled_calls_kept_per_parameter_value_list_what_the_interpreter_lists() {
+    let path = "tests/fixtures/valid/kept.ruleset";
+    let (reference, compiled) = programs(path, compiled::natives(path).expect("the fixture is compiled"));
+    let go = reference.actions.iter().position(|a| a.name == "go").expect("the fixture has go");
+    let mut gone = 0;
+    let mut count_go = |_: &Game, _: &Game, legal: &[engine::Choice]| {
+        gone += legal.iter().filter(|c| c.action.index() == go).count();
+    };
+    for players in 2..=4 {
+        for seed in 0..60 {
+            let played = lockstep_with(path, &reference, &compiled, players, seed, &mut count_go);
+            assert!(!played.rule_error && !played.at_limit, "{players} players, seed {seed}");
+        }
+    }
+    assert!(gone > 1000, "only {gone} trips were listed");
 }

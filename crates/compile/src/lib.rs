@@ -40,6 +40,9 @@ pub fn generate(rules: &Ruleset) -> String {
         depth: 0,
         unit: Unit::Root,
         listing: Vec::new(),
+        listing_len: 0,
+        params: Vec::new(),
+        ranks_used: false,
     };
     let mut body = String::new();
     for (i, e) in roots.iter().enumerate() {
@@ -56,6 +59,7 @@ pub fn generate(rules: &Ruleset) -> String {
     g.unit = Unit::Precondition;
     let mut pres = Vec::new();
     for (i, pre) in plan.pre.iter().enumerate() {
+        g.params = rules.actions[i].params.iter().map(|p| Keying::of(rules, &p.domain)).collect();
         let code = pre.as_ref().and_then(|p| g.precondition(&p.steps));
         pres.push(function(&mut body, &format!("pre_{i}"), "Option<Result<(), Span>>", code, "Some(Ok(()))"));
     }
@@ -65,6 +69,7 @@ pub fn generate(rules: &Ruleset) -> String {
     let mut leads = Vec::new();
     let mut searches = Vec::new();
     for (a, levels) in plan.at_level.iter().enumerate() {
+        g.params = rules.actions[a].params.iter().map(|p| Keying::of(rules, &p.domain)).collect();
         let mut row = Vec::new();
         // Each depth's leading statements, as the search runs them.
         let mut lead_at = Vec::new();
@@ -118,7 +123,7 @@ pub fn generate(rules: &Ruleset) -> String {
         lists.procedures.join(", "),
         lists.actions.join(", "),
         lists.after_action,
-        g.listing.len(),
+        g.listing_len,
     )
     .unwrap();
     out.push_str(&g.constants());
@@ -187,6 +192,10 @@ fn search(action: &Action, leads: &[Lead], monotone: Option<usize>, depth: usize
 struct Env {
     cards: Vec<(usize, String)>,
     vals: Vec<(usize, String)>,
+    /// Per parameter of an inlined let whose argument nothing a search
+    /// binds can change: that argument's key (`listing_invariant`), so
+    /// that calls in the body taking it are kept for a listing too.
+    keys: Vec<(usize, String)>,
     own_locals: bool,
     /// Whether a part left to the interpreter leaves the whole function
     /// (`Gen::escape`) rather than evaluating that part: in an inlined
@@ -209,6 +218,10 @@ impl Env {
 
     fn val(&self, slot: usize) -> Option<&str> {
         self.vals.iter().rev().find(|(s, _)| *s == slot).map(|(_, v)| v.as_str())
+    }
+
+    fn key(&self, slot: usize) -> Option<&str> {
+        self.keys.iter().rev().find(|(s, _)| *s == slot).map(|(_, k)| k.as_str())
     }
 
     fn with_val(&self, slot: usize, code: String) -> Env {
@@ -244,8 +257,79 @@ struct Gen<'r> {
     /// The kind of function being generated.
     unit: Unit,
     /// The let calls kept for a listing (`Interp::listing`), by let and
-    /// arguments: a call's position here is its place in the list.
-    listing: Vec<(LetId, Vec<String>)>,
+    /// arguments, with their first place in the list: one place, or one
+    /// per value of the parameter they take (`Keying`).
+    listing: Vec<(LetId, Vec<String>, usize)>,
+    /// How many places the calls kept for a listing take in all.
+    listing_len: usize,
+    /// Per parameter of the action whose leading statements or
+    /// precondition are generated: how a call taking it is kept for a
+    /// listing, when it can be.
+    params: Vec<Option<Keying>>,
+    /// Whether generated code reads a place's rank in its class
+    /// (`PLACE_RANK`).
+    ranks_used: bool,
+}
+
+/// How a let call taking a parameter of the action as an argument is kept
+/// for a listing: one place per value the parameter's domain holds.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Keying {
+    /// `flag`: two places.
+    Flag,
+    /// A range of numbers, from `lo`, `n` of them.
+    Range { lo: i64, n: usize },
+    /// A place of a class of `n` places: by its rank in the class.
+    Place { n: usize },
+}
+
+/// At most this many places are kept for one call taking a parameter: a
+/// listing empties every place at its start.
+const KEYED_PLACES: usize = 64;
+
+impl Keying {
+    fn of(rules: &Ruleset, domain: &model::ParamDomain) -> Option<Keying> {
+        use model::{ParamDomain, Type};
+        let k = match domain {
+            ParamDomain::Type(Type::Bool) => Keying::Flag,
+            ParamDomain::Type(Type::Int { lo: Some(lo), hi: Some(hi) }) => {
+                Keying::Range { lo: *lo, n: usize::try_from(hi.checked_sub(*lo)?).ok()?.checked_add(1)? }
+            }
+            ParamDomain::Type(Type::Place(Some(c))) => Keying::Place { n: rules.classes[*c].places.len() },
+            _ => return None,
+        };
+        (k.places() <= KEYED_PLACES).then_some(k)
+    }
+
+    fn places(self) -> usize {
+        match self {
+            Keying::Flag => 2,
+            Keying::Range { n, .. } | Keying::Place { n } => n,
+        }
+    }
+
+    /// Part of a kept call's key: what its parameter argument is.
+    fn key(self) -> String {
+        match self {
+            Keying::Flag => "flag".into(),
+            Keying::Range { lo, n } => format!("range {lo} {n}"),
+            Keying::Place { n } => format!("place of {n}"),
+        }
+    }
+
+    /// Code of the offset of value `v` among the places (`None` for a
+    /// value of another kind, which is then not kept).
+    fn offset(self, v: &str) -> String {
+        match self {
+            Keying::Flag => format!("match {v} {{ V::Bool(b) => Some(b as usize), _ => None }}"),
+            Keying::Range { lo, n } => format!(
+                "match {v} {{ V::Int(x) => x.checked_sub({lo}i64).and_then(|d| usize::try_from(d).ok()).filter(|d| *d < {n}), _ => None }}"
+            ),
+            Keying::Place { n } => format!(
+                "match {v} {{ V::Place(p) => PLACE_RANK.get(p.index()).map(|r| *r as usize).filter(|r| *r < {n}), _ => None }}"
+            ),
+        }
+    }
 }
 
 /// The functions the generator writes.
@@ -357,6 +441,17 @@ impl Gen<'_> {
             if let Some(vals) = vals {
                 writeln!(out, "static ATTR_{a}: [V; {n}] = [{}];", vals.join(", ")).unwrap();
             }
+        }
+        if self.ranks_used {
+            // Each place's position among its class's places.
+            let mut ranks = vec![0usize; r.places.len()];
+            for class in &r.classes {
+                for (k, p) in class.places.iter().enumerate() {
+                    ranks[p.index()] = k;
+                }
+            }
+            let ranks: Vec<String> = ranks.iter().map(|k| k.to_string()).collect();
+            writeln!(out, "static PLACE_RANK: [u32; {}] = [{}];", r.places.len(), ranks.join(", ")).unwrap();
         }
         out.push('\n');
         out
@@ -610,23 +705,64 @@ impl Gen<'_> {
         // state as it is while a listing searches: a call whose arguments
         // nothing the search binds can change is worked out once a listing
         // (the interpreter's memo does the same for it).
-        if self.unit != Unit::Root && self.depth == 0 {
-            if let Some(key) = args.iter().map(listing_invariant).collect::<Option<Vec<String>>>() {
-                let k = match self.listing.iter().position(|(l, a)| *l == id && *a == key) {
-                    Some(k) => k,
+        // A call taking one parameter of the action as it is (`site_books(me,
+        // s)`), the rest as above, is kept per value of the parameter.
+        if self.unit != Unit::Root {
+            let mut keyed = None;
+            let key: Option<Vec<String>> = args
+                .iter()
+                .enumerate()
+                .map(|(i, a)| match (&a.kind, self.invariant(a, env)) {
+                    (_, Some(k)) => Some(k),
+                    (ExprKind::Local(slot), None) if keyed.is_none() && self.depth == 0 => {
+                        let k = self.params.get(*slot).copied().flatten()?;
+                        keyed = Some((i, k));
+                        Some(k.key())
+                    }
+                    _ => None,
+                })
+                .collect();
+            if let Some(key) = key {
+                let base = match self.listing.iter().find(|(l, a, _)| *l == id && *a == key) {
+                    Some((_, _, base)) => *base,
                     None => {
-                        self.listing.push((id, key));
-                        self.listing.len() - 1
+                        let base = self.listing_len;
+                        self.listing_len += keyed.map_or(1, |(_, k)| k.places());
+                        self.listing.push((id, key, base));
+                        base
+                    }
+                };
+                let place = match keyed {
+                    None => format!("it.listing.get({base})"),
+                    Some((i, k)) => {
+                        self.ranks_used |= matches!(k, Keying::Place { .. });
+                        let v = self.val(&args[i], &sub(path, i), env);
+                        let offset = k.offset(&v);
+                        format!("({offset}).and_then(|o| it.listing.get({base} + o))")
                     }
                 };
                 let label = self.fresh("'l");
                 let value = self.called(id, args, path, env);
                 return format!(
-                    "({label}: {{ let kept = it.listing.get({k}); if let Some(v) = kept.and_then(|c| c.get()) {{ break {label} v; }} let v: V = {value}; if let Some(c) = kept {{ c.set(Some(v)); }} v }})"
+                    "({label}: {{ let kept = {place}; if let Some(v) = kept.and_then(|c| c.get()) {{ break {label} v; }} let v: V = {value}; if let Some(c) = kept {{ c.set(Some(v)); }} v }})"
                 );
             }
         }
         self.called(id, args, path, env)
+    }
+
+    /// What an argument is, as a key of calls kept for a listing, when
+    /// nothing a search binds can change it: as `listing_invariant`, or a
+    /// parameter of an inlined let given such an argument. Only where
+    /// calls are kept (not in roots).
+    fn invariant(&self, e: &Expr, env: &Env) -> Option<String> {
+        if self.unit == Unit::Root {
+            return None;
+        }
+        match &e.kind {
+            ExprKind::Local(slot) if self.depth > 0 => env.key(*slot).map(str::to_string),
+            _ => listing_invariant(e),
+        }
     }
 
     /// A let call's value, inlined or called.
@@ -637,7 +773,8 @@ impl Gen<'_> {
             // The body with the arguments in variables: no frame, no memo
             // (the let is cheaper to work out than to look up). The work it
             // counts is the call's, as `Interp::call_values` counts it.
-            let body = self.inline_body(id, names);
+            let keys = args.iter().map(|a| self.invariant(a, env)).collect();
+            let body = self.inline_body(id, names, keys);
             write!(code, "it.spend(1, {})?; {body} }}", span_code(self.r.lets[id].body.span)).unwrap();
         } else if args.is_empty() {
             // A let fixed once the game is set up is read in place, as the
@@ -717,10 +854,11 @@ impl Gen<'_> {
 
     /// Code of let `id`'s body with its parameters in the variables
     /// `args`.
-    fn inline_body(&mut self, id: LetId, args: Vec<String>) -> String {
+    fn inline_body(&mut self, id: LetId, args: Vec<String>, keys: Vec<Option<String>>) -> String {
         let env = Env {
             cards: Vec::new(),
             vals: args.into_iter().enumerate().collect(),
+            keys: keys.into_iter().enumerate().filter_map(|(i, k)| Some((i, k?))).collect(),
             own_locals: true,
             escapes: true,
         };
@@ -747,10 +885,14 @@ impl Gen<'_> {
             // Generate it once to see that nothing is left to the
             // interpreter (the code is thrown away).
             let outer = std::mem::replace(&mut self.gave_up, false);
+            let kept = (self.listing.len(), self.listing_len, self.ranks_used);
             let names = (0..l.params.len()).map(|i| format!("arg{i}")).collect();
-            self.inline_body(id, names);
+            self.inline_body(id, names, Vec::new());
             ok = !self.gave_up;
             self.gave_up = outer;
+            // Calls kept for a listing in the code thrown away take no place.
+            self.listing.truncate(kept.0);
+            (self.listing_len, self.ranks_used) = (kept.1, kept.2);
         }
         self.inlinable[id.index()] = Some(ok);
         ok

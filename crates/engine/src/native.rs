@@ -137,7 +137,9 @@ pub struct Natives {
     pub after_action: ExecFn,
     /// How many let values the compiled leading statements and
     /// preconditions keep for one listing (`Interp::listing`): calls whose
-    /// arguments no parameter or local sets, worked out once a listing.
+    /// arguments nothing the search binds sets, worked out once a listing,
+    /// and calls taking one parameter of the action as it is, one place
+    /// per value of its domain.
     pub listing: usize,
 }
 

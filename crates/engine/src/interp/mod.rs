@@ -342,9 +342,9 @@ pub struct Interp<'a> {
     pub picked: &'a std::cell::RefCell<Vec<ComponentId>>,
     /// While a listing searches (compiled leading statements and
     /// preconditions, which read the game's state as it is): the values of
-    /// let calls that depend on nothing the search binds, each worked out
-    /// at its first use (`Natives::listing`). Empty elsewhere: nothing is
-    /// kept.
+    /// let calls that depend on nothing the search binds, or on one
+    /// parameter as it is (a place per value), each worked out at its
+    /// first use (`Natives::listing`). Empty elsewhere: nothing is kept.
     pub listing: &'a [std::cell::Cell<Option<V>>],
 }
 
