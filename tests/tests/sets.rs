@@ -264,6 +264,25 @@ fn the_storm_asks_each_player_in_turn_to_discard_half_their_hand_rounded_down() 
     assert_eq!(market, ["Red", "Red", "Grey"]);
 }
 
+/// A pool of more than 64 entries goes through its sets without the bits
+/// a smaller pool keeps the growing set in: entries that are no component
+/// (skipped either way) take this one past 64, and it lists the very sets
+/// its components alone list, in the same order.
+#[test]
+fn sets_of_a_pool_past_sixty_four_entries_lists_what_its_components_alone_list() {
+    let program = program();
+    let (mut g, _) = Game::new(&program, 2, 1).unwrap();
+    let me = arrange(&mut g, &["Red", "Green", "Red", "Blue", "Green", "Red"], &[]);
+    let hand = zone(&g, "hand", Some(me.index()), None);
+    let cards: Vec<V> = g.cards(hand).map(V::Card).collect();
+    let mut padded = vec![V::None; 70];
+    padded.splice(30..30, cards.iter().copied());
+    let alone = g.sets_of(&cards, model::Span::default()).unwrap();
+    let among = g.sets_of(&padded, model::Span::default()).unwrap();
+    assert_eq!(alone.len(), 24);
+    assert_eq!(among, alone);
+}
+
 #[test]
 fn more_sets_than_the_bound_is_a_rule_error_naming_it() {
     // Thebes's research deck: dozens of different cards.

@@ -390,6 +390,10 @@ struct SetScratch {
     copies: Vec<usize>,
     counts: Vec<usize>,
     totals: Vec<i64>,
+    /// Per limit, the weight of each pool entry (`Game::weigh`).
+    weights: Vec<i64>,
+    /// Per limit, the largest total.
+    maxes: Vec<i64>,
 }
 
 impl Clone for Spare<'_> {
@@ -1196,27 +1200,48 @@ impl<'p> Game<'p> {
         frame: &mut Frame,
         span: model::Span,
     ) -> Result<(), Fail> {
+        // The lists of the last call (each cleared before use).
+        let mut scratch = std::mem::take(&mut self.spare.borrow_mut().set_search);
+        let found = self
+            .weigh(pool, bounds, frame, &mut scratch)
+            .and_then(|()| self.sets_within(pool, span, &mut scratch, &mut frame.sets));
+        self.spare.borrow_mut().set_search = scratch;
+        found
+    }
+
+    /// Each bound's largest total and the weight of each pool entry under
+    /// it, into `scratch` (`maxes`, `weights`, one run of the pool's
+    /// length per bound), read in `frame`.
+    fn weigh(
+        &self,
+        pool: &[V],
+        bounds: &[SetBound],
+        frame: &mut Frame,
+        scratch: &mut SetScratch,
+    ) -> Result<(), Fail> {
         let it = self.interp(false);
-        let mut limits = Vec::with_capacity(bounds.len());
+        let SetScratch { weights, maxes, .. } = scratch;
+        weights.clear();
+        maxes.clear();
         for b in bounds {
             let rhs = it.int(&b.rhs, &self.state, frame).map_err(|f| *f)?;
-            let max = if b.strict { rhs.saturating_sub(1) } else { rhs };
-            let weights: Vec<i64> = match &b.weight {
-                None => vec![1; pool.len()],
+            let start = weights.len();
+            match &b.weight {
+                None => weights.resize(start + pool.len(), 1),
                 Some((w, var)) => {
-                    let mut ws = Vec::with_capacity(pool.len());
                     for v in pool {
                         frame.set(*var, *v);
-                        ws.push(it.int(w, &self.state, frame).map_err(|f| *f)?);
+                        weights.push(it.int(w, &self.state, frame).map_err(|f| *f)?);
                     }
-                    ws
                 }
-            };
-            if weights.iter().all(|w| *w >= 0) {
-                limits.push((weights, max));
+            }
+            if weights[start..].iter().all(|w| *w >= 0) {
+                maxes.push(if b.strict { rhs.saturating_sub(1) } else { rhs });
+            } else {
+                weights.truncate(start);
             }
         }
-        self.sets_within(pool, &limits, span, &mut frame.sets)
+        Ok(())
     }
 
     /// The values each parameter of an action may take now.
@@ -1299,26 +1324,24 @@ impl<'p> Game<'p> {
     /// in order of the counts, the first name's counting fastest.
     pub fn sets_of(&self, pool: &[V], span: model::Span) -> Result<Vec<Vec<ComponentId>>, Fail> {
         let mut sets = crate::interp::Sets::default();
-        self.sets_within(pool, &[], span, &mut sets)?;
+        self.sets_within(pool, span, &mut SetScratch::default(), &mut sets)?;
         Ok(sets.iter().map(<[ComponentId]>::to_vec).collect())
     }
 
-    /// `sets_of`, leaving out each set whose total weight passes a limit
-    /// (`(weight per pool entry, largest total)`, weights 0 or more). The
-    /// search grows a set one name at a time and stops growing it at the
-    /// first limit passed, so its work follows the sets listed, not every
-    /// subset of the pool. The sets go after those in `out`; more than
-    /// `MAX_SETS` listed is a rule error.
+    /// `sets_of`, leaving out each set whose total weight passes a limit:
+    /// `scratch`'s `maxes`, each with a run of `weights`, one per pool
+    /// entry (0 or more). The search grows a set one name at a time and
+    /// stops growing it at the first limit passed, so its work follows the
+    /// sets listed, not every subset of the pool. The sets go after those
+    /// in `out`; more than `MAX_SETS` listed is a rule error.
     fn sets_within(
         &self,
         pool: &[V],
-        limits: &[(Vec<i64>, i64)],
         span: model::Span,
+        scratch: &mut SetScratch,
         out: &mut crate::interp::Sets,
     ) -> Result<(), Fail> {
-        // Its lists, from the last call (each cleared before use).
-        let mut scratch = std::mem::take(&mut self.spare.borrow_mut().set_search);
-        let SetScratch { rank, names, starts, copies, counts, totals } = &mut scratch;
+        let SetScratch { rank, names, starts, copies, counts, totals, weights, maxes } = scratch;
         // Per pool entry: its name (numbered in the order names first
         // appear) and its place among that name's copies (a set of counts
         // holds the copies ranked below each count).
@@ -1358,12 +1381,22 @@ impl<'p> Game<'p> {
         counts.clear();
         counts.resize(names.len(), 0);
         totals.clear();
-        totals.resize((names.len() + 1) * limits.len(), 0);
-        let mut search =
-            SetSearch { pool, rank, starts, copies, limits, counts, totals, base: out.len(), out };
+        totals.resize((names.len() + 1) * maxes.len(), 0);
+        let mut search = SetSearch {
+            pool,
+            rank,
+            starts,
+            copies,
+            weights,
+            maxes,
+            counts,
+            totals,
+            chosen: 0,
+            base: out.len(),
+            out,
+        };
         let fits = search.grow(names.len());
         let name_count = names.len();
-        self.spare.borrow_mut().set_search = scratch;
         if !fits {
             return Err(Fail::Rule {
                 message: format!(
@@ -1905,7 +1938,10 @@ struct SetSearch<'a> {
     /// `copies[starts[k]..starts[k + 1]]`.
     starts: &'a [usize],
     copies: &'a [usize],
-    limits: &'a [(Vec<i64>, i64)],
+    /// Per limit, a weight per pool entry (limit `j`'s at
+    /// `j * pool.len()..`), and the largest total.
+    weights: &'a [i64],
+    maxes: &'a [i64],
     counts: &'a mut [usize],
     /// Per depth of the search (the names still to count), the weight
     /// under each limit of the copies counted so far.
@@ -1914,38 +1950,67 @@ struct SetSearch<'a> {
     /// `base` sets.
     out: &'a mut crate::interp::Sets,
     base: usize,
+    /// The pool entries chosen so far, one bit each, when the pool has at
+    /// most 64 (`SMALL_POOL`).
+    chosen: u64,
 }
 
+/// A pool of at most this many entries keeps the set being grown as bits
+/// (`SetSearch::chosen`).
+const SMALL_POOL: usize = 64;
+
 impl SetSearch<'_> {
-    /// Choose the counts of names `0..k`, with the weights so far at depth
-    /// `k` of `totals`; false when more than `MAX_SETS` sets were found.
-    fn grow(&mut self, k: usize) -> bool {
-        if k == 0 {
+    /// The set the counts make, its components in the order they lie in
+    /// the pool, after the others; false past `MAX_SETS`.
+    fn emit(&mut self) -> bool {
+        if self.pool.len() <= SMALL_POOL {
+            let (mut bits, pool) = (self.chosen, self.pool);
+            self.out.push_with(|items| {
+                while bits != 0 {
+                    if let V::Card(c) = pool[bits.trailing_zeros() as usize] {
+                        items.push(c);
+                    }
+                    bits &= bits - 1;
+                }
+            });
+        } else {
             let counts = &self.counts;
             let set = self.pool.iter().zip(self.rank).filter_map(|(v, (k, r))| match v {
                 V::Card(c) if *r < counts[*k] => Some(*c),
                 _ => None,
             });
             self.out.push(set);
-            return self.out.len() - self.base <= MAX_SETS;
+        }
+        self.out.len() - self.base <= MAX_SETS
+    }
+
+    /// Choose the counts of names `0..k`, with the weights so far at depth
+    /// `k` of `totals`; false when more than `MAX_SETS` sets were found.
+    fn grow(&mut self, k: usize) -> bool {
+        if k == 0 {
+            return self.emit();
         }
         let class = k - 1;
         // This name's weights build on the parent's, at depth `class`
         // (the deeper calls write only below it).
-        let l = self.limits.len();
+        let l = self.maxes.len();
         let (below, parent) = self.totals.split_at_mut(k * l);
         below[class * l..].copy_from_slice(&parent[..l]);
         let copies = &self.copies[self.starts[class]..self.starts[class + 1]];
+        let (chosen, size) = (self.chosen, self.pool.len());
         for n in 0..=copies.len() {
             if n > 0 {
                 // One more copy: its weight under each limit.
                 let i = copies[n - 1];
                 let t = &mut self.totals[class * l..k * l];
-                for (tot, (w, _)) in t.iter_mut().zip(self.limits) {
-                    *tot = tot.saturating_add(w[i]);
+                for (j, tot) in t.iter_mut().enumerate() {
+                    *tot = tot.saturating_add(self.weights[j * size + i]);
                 }
-                if t.iter().zip(self.limits).any(|(tot, (_, max))| tot > max) {
+                if t.iter().zip(self.maxes).any(|(tot, max)| tot > max) {
                     break;
+                }
+                if size <= SMALL_POOL {
+                    self.chosen |= 1 << i;
                 }
             }
             self.counts[class] = n;
@@ -1954,6 +2019,7 @@ impl SetSearch<'_> {
             }
         }
         self.counts[class] = 0;
+        self.chosen = chosen;
         true
     }
 }

@@ -174,6 +174,15 @@ impl Sets {
         l.ends.push(l.items.len() as u32);
     }
 
+    /// One more set, its components pushed by `fill` onto the list the
+    /// sets lie in, one after another.
+    #[inline]
+    pub fn push_with(&mut self, fill: impl FnOnce(&mut Vec<ComponentId>)) {
+        let l = self.0.get_or_insert_with(Default::default);
+        fill(&mut l.items);
+        l.ends.push(l.items.len() as u32);
+    }
+
     /// Keep the first `n` sets.
     pub fn truncate(&mut self, n: usize) {
         let Some(l) = &mut self.0 else { return };
