@@ -914,18 +914,13 @@ impl<'p> Game<'p> {
                 });
                 let room = self.spare.borrow_mut().set_rooms.pop().unwrap_or_default();
                 let sets = crate::ChoiceSets::from_slices_in(room, chosen);
-                let mut k = 0;
-                let args = args
-                    .iter()
-                    .map(|v| match v {
-                        V::Set(_) => {
-                            k += 1;
-                            V::Set(k - 1)
-                        }
-                        v => *v,
-                    })
-                    .collect();
-                out.push(Choice { action: id, args, sets });
+                out.push(Choice { action: id, args: Args::new(), sets });
+                if let Some(c) = out.last_mut() {
+                    c.args.fill_from(args);
+                    for (k, v) in c.args.iter_mut().filter(|v| matches!(v, V::Set(_))).enumerate() {
+                        *v = V::Set(k as u32);
+                    }
+                }
             }
         }
     }
