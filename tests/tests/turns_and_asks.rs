@@ -290,3 +290,65 @@ fn a_zone_shown_with_words_is_called_so_on_the_table_and_in_the_narration_but_no
     let logged = format!("{:?}", LogEvent::all(&g, &[], &events));
     assert!(logged.contains("\"discard\"") && !logged.contains("the discards"), "{logged}");
 }
+
+/// Actions that write the turn bookkeeping (the seat order, an ask,
+/// `end turn`), one shuffling the seats with the random generator, the
+/// other drawing with it: the copy the game applies its next action on
+/// (kept up to date from what the last one wrote) must be the game's in
+/// every part, the random generator included. A game played
+/// turn after turn plays as copies of it made afresh before each action.
+#[test]
+fn actions_that_reseat_ask_and_draw_leave_the_next_action_the_games_whole_state() {
+    const RULES: &str = r#"
+game reseat "Reseat" { players 2..4 }
+kind token { value: 1..3 }
+cards tokens of token total 12 {
+  "Low" x6 { value: 1 }
+  "High" x6 { value: 3 }
+}
+zone bag: bag
+zone hand: hand per player
+setup {
+  move all c in tokens to bag
+}
+turns clockwise until end turn
+action reseat {
+  shuffle players
+  end turn
+}
+action pull {
+  draw 1 from bag to me.hand
+  ask me to give
+}
+action give(c: in me.hand) when asked {
+  move c to bag
+  end turn
+}
+end when count(bag) == 0
+score held = sum(c.value for c in me.hand)
+"#;
+    let checked = ruleset::check_source(RULES);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    let program = Program::new(checked.ruleset.expect("the ruleset checks"));
+    let mut reseated = 0;
+    for players in 2..=4 {
+        for seed in 0..30 {
+            let (mut g, _) = Game::new(&program, players, seed).expect("setup");
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            while g.current().is_some() && g.actions_taken() < 60 {
+                let choices = g.legal().expect("no rule error");
+                let choice = &choices[rng.gen_range(0..choices.len())];
+                reseated += (program.actions[choice.action].name == "reseat") as usize;
+                let mut fresh = g.clone();
+                g.apply(choice).expect("a listed choice applies");
+                fresh.apply(choice).expect("a listed choice applies");
+                assert_eq!(
+                    g.snapshot(),
+                    fresh.snapshot(),
+                    "{players} players, seed {seed}, after {choice:?}"
+                );
+            }
+        }
+    }
+    assert!(reseated > 100, "only {reseated} reseats");
+}

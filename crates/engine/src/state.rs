@@ -620,14 +620,15 @@ impl State {
     /// Make this state equal to `newer`, a copy of it that then kept a
     /// journal (`journal_from(APPLIED)`) while an action was applied: only the
     /// counters, pieces and zones it wrote are copied over, with the turn
-    /// bookkeeping. False, changing nothing, when the journal cannot tell
-    /// (it was off, or something other than those was written).
+    /// bookkeeping, which holds every part a wide write touches (asks,
+    /// `end turn`, the seat order; the generator too after one). False,
+    /// changing nothing, when the journal was off.
     pub(crate) fn catch_up(&mut self, newer: &State) -> bool {
         let j = &newer.journal;
-        if !j.on || j.wide {
+        if !j.on {
             return false;
         }
-        if j.rng {
+        if j.rng || j.wide {
             self.rng.clone_from(&newer.rng);
         }
         for i in &j.counters {
