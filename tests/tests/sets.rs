@@ -65,13 +65,19 @@ fn texts(g: &Game, action: &str) -> Vec<String> {
         .collect()
 }
 
+/// Three reds, two greens and a blue in the hand of the player to move:
+/// the hand, and its components as a pool to choose sets from.
+fn mixed_hand(g: &mut Game) -> (engine::ZoneInst, Vec<V>) {
+    let me = arrange(g, &["Red", "Green", "Red", "Blue", "Green", "Red"], &[]);
+    let hand = zone(g, "hand", Some(me.index()), None);
+    (hand, g.cards(hand).map(V::Card).collect())
+}
+
 #[test]
 fn sets_of_lists_each_sub_multiset_once_with_each_names_first_copies() {
     let program = program();
     let (mut g, _) = Game::new(&program, 2, 1).unwrap();
-    let me = arrange(&mut g, &["Red", "Green", "Red", "Blue", "Green", "Red"], &[]);
-    let hand = zone(&g, "hand", Some(me.index()), None);
-    let pool: Vec<V> = g.cards(hand).map(V::Card).collect();
+    let (hand, pool) = mixed_hand(&mut g);
     let sets = g.sets_of(&pool, model::Span::default()).unwrap();
     // 3 reds, 2 greens, 1 blue: 4 * 3 * 2 sub-multisets, the empty one first.
     assert_eq!(sets.len(), 24);
@@ -272,9 +278,7 @@ fn the_storm_asks_each_player_in_turn_to_discard_half_their_hand_rounded_down() 
 fn sets_of_a_pool_past_sixty_four_entries_lists_what_its_components_alone_list() {
     let program = program();
     let (mut g, _) = Game::new(&program, 2, 1).unwrap();
-    let me = arrange(&mut g, &["Red", "Green", "Red", "Blue", "Green", "Red"], &[]);
-    let hand = zone(&g, "hand", Some(me.index()), None);
-    let cards: Vec<V> = g.cards(hand).map(V::Card).collect();
+    let (_, cards) = mixed_hand(&mut g);
     let mut padded = vec![V::None; 70];
     padded.splice(30..30, cards.iter().copied());
     let alone = g.sets_of(&cards, model::Span::default()).unwrap();
