@@ -583,28 +583,37 @@ fn generator_keeps_calls_no_parameter_changes_for_the_listing() {
 
 /// A let call in leading statements taking a parameter of the action as
 /// it is, the other arguments as above, is kept for the listing per value
-/// of that parameter: `kept.ruleset`'s `trip(me, q)` in one place per
-/// city (4, read by its rank among the cities), `pace(me, fast)` in one
-/// per flag value (2), `late(me, n)` in one per number of `1..3` (3).
+/// of that parameter: `kept.ruleset`'s `trip(me, q)` and `steps_to(me,
+/// q)` in one place per city each (4, read by its rank among the
+/// cities), `pace(me, fast)` in one per flag value (2), `late(me, n)` in
+/// one per number of `1..3` (3), and `steps_to(me, s)` for a site in
+/// places of its own (4), not the cities'.
 #[test]
 fn generator_keeps_calls_taking_a_parameter_per_value_of_it() {
     let code = compile::generate(&load("tests/fixtures/valid/kept.ruleset"));
     let natives =
         code.lines().find(|l| l.starts_with("pub static NATIVES")).expect("the natives are exported");
-    assert!(natives.ends_with("listing: 9 };"), "4 + 2 + 3 places: {natives}");
-    for (base, what) in [(0, "trip(me, q)"), (4, "pace(me, fast)"), (6, "late(me, n)")] {
+    assert!(natives.ends_with("listing: 17 };"), "4 + 4 + 2 + 3 + 4 places: {natives}");
+    for (base, what) in [
+        (0, "trip(me, q)"),
+        (4, "steps_to(me, q)"),
+        (8, "pace(me, fast)"),
+        (10, "late(me, n)"),
+        (13, "steps_to(me, s)"),
+    ] {
         assert!(
             code.contains(&format!("it.listing.get({base} + o)")),
             "{what} kept from place {base}: {code}"
         );
     }
-    assert!(code.contains("static PLACE_RANK: [u32; 4] = [0, 1, 2, 3];"), "{code}");
+    assert!(code.contains("static PLACE_RANK: [u32; 8] = [0, 1, 2, 3, 0, 1, 2, 3];"), "{code}");
 }
 
 /// The calls kept per value of a parameter (`kept.ruleset`) list what the
 /// interpreter lists, turn after turn: a place kept for the wrong value
-/// lists a trip, a hurry or a late move the rules refuse, or misses one
-/// they allow. The games must move the pawns (`go` is chosen).
+/// (or for a place of the other class of as many places) lists a trip, a
+/// hurry, a late move or a survey the rules refuse, or misses one they
+/// allow. The games must move the pawns (`go` is chosen).
 #[test]
 fn compiled_calls_kept_per_parameter_value_list_what_the_interpreter_lists() {
     let path = "tests/fixtures/valid/kept.ruleset";

@@ -279,8 +279,9 @@ enum Keying {
     Flag,
     /// A range of numbers, from `lo`, `n` of them.
     Range { lo: i64, n: usize },
-    /// A place of a class of `n` places: by its rank in the class.
-    Place { n: usize },
+    /// A place of class `class`, of `n` places: by its rank in the class
+    /// (places of two classes of as many places share no place).
+    Place { class: usize, n: usize },
 }
 
 /// At most this many places are kept for one call taking a parameter: a
@@ -295,7 +296,9 @@ impl Keying {
             ParamDomain::Type(Type::Int { lo: Some(lo), hi: Some(hi) }) => {
                 Keying::Range { lo: *lo, n: usize::try_from(hi.checked_sub(*lo)?).ok()?.checked_add(1)? }
             }
-            ParamDomain::Type(Type::Place(Some(c))) => Keying::Place { n: rules.classes[*c].places.len() },
+            ParamDomain::Type(Type::Place(Some(c))) => {
+                Keying::Place { class: c.index(), n: rules.classes[*c].places.len() }
+            }
             _ => return None,
         };
         (k.places() <= KEYED_PLACES).then_some(k)
@@ -304,7 +307,7 @@ impl Keying {
     fn places(self) -> usize {
         match self {
             Keying::Flag => 2,
-            Keying::Range { n, .. } | Keying::Place { n } => n,
+            Keying::Range { n, .. } | Keying::Place { n, .. } => n,
         }
     }
 
@@ -313,7 +316,7 @@ impl Keying {
         match self {
             Keying::Flag => "flag".into(),
             Keying::Range { lo, n } => format!("range {lo} {n}"),
-            Keying::Place { n } => format!("place of {n}"),
+            Keying::Place { class, .. } => format!("place of class {class}"),
         }
     }
 
@@ -325,7 +328,9 @@ impl Keying {
             Keying::Range { lo, n } => format!(
                 "match {v} {{ V::Int(x) => x.checked_sub({lo}i64).and_then(|d| usize::try_from(d).ok()).filter(|d| *d < {n}), _ => None }}"
             ),
-            Keying::Place { n } => format!(
+            // The parameter's values are its class's places (the search
+            // binds its domain): the class is in the key, not checked here.
+            Keying::Place { n, .. } => format!(
                 "match {v} {{ V::Place(p) => PLACE_RANK.get(p.index()).map(|r| *r as usize).filter(|r| *r < {n}), _ => None }}"
             ),
         }
