@@ -169,9 +169,7 @@ impl Sets {
 
     /// One more set, of these components.
     pub fn push(&mut self, set: impl IntoIterator<Item = ComponentId>) {
-        let l = self.0.get_or_insert_with(Default::default);
-        l.items.extend(set);
-        l.ends.push(l.items.len() as u32);
+        self.push_with(|items| items.extend(set));
     }
 
     /// One more set, its components pushed by `fill` onto the list the
