@@ -968,6 +968,11 @@ impl Gen<'_> {
                 let z = self.zone(&args[0], &sub(path, 0), env);
                 format!("(it.count({z}, st) as i64)")
             }
+            // A zone's slots, as the interpreter reads them: a group has none.
+            ExprKind::Builtin(Builtin::Slots, args) => {
+                let z = self.zone(&args[0], &sub(path, 0), env);
+                format!("(match it.lay.instance({z}).source {{ Ok(id) => it.r.zones[id].slots.len() as i64, Err(_) => 0 }})")
+            }
             // A local: a set a player chose (read from the frame's sets)
             // or a zone, as the interpreter counts them; a local the
             // generated code binds itself is the interpreter's.
