@@ -126,7 +126,8 @@ impl Interp<'_> {
         st: &mut State,
     ) -> R<()> {
         let n = usize::try_from(n).unwrap_or(usize::MAX);
-        let random = at_random || matches!(self.lay.zone_kind(self.r, src), ZoneKind::Bag | ZoneKind::Box);
+        let kind = self.lay.zone_kind(self.r, src);
+        let random = at_random || matches!(kind, ZoneKind::Bag | ZoneKind::Box);
         if random {
             st.touch_rng();
         }
@@ -137,8 +138,16 @@ impl Interp<'_> {
                 break;
             }
             let k = if random { st.rng.gen_range(0..filled) } else { 0 };
-            let card = st.cards(src).nth(k).expect("k < filled");
-            self.move_cards(&[card], dest, position, span, st)?;
+            if kind == ZoneKind::Row {
+                let card = st.cards(src).nth(k).expect("k < filled");
+                self.move_cards(&[card], dest, position, span, st)?;
+            } else {
+                // Every slot filled: the k-th card is the k-th slot's, taken
+                // out where it lies (what `move_cards` would find).
+                let card = st.zone_mut(src).remove(k).expect("only rows keep empty slots");
+                self.put(&[card], dest, position, span, st)?;
+                self.record(|_| Event::Move { card, from: src, to: dest, at: span });
+            }
         }
         Ok(())
     }

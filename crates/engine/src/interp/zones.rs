@@ -69,6 +69,23 @@ impl Interp<'_> {
                 }
             }
         }
+        self.put(cards, dest, pos, span, st)?;
+        for (&c, src) in cards.iter().zip(sources) {
+            self.record(|_| Event::Move { card: c, from: src, to: dest, at: span });
+        }
+        Ok(())
+    }
+
+    /// Put `cards`, already taken out of where they were, in `dest` at
+    /// `pos`, and note where they now lie (the events are the caller's).
+    pub(super) fn put(
+        &mut self,
+        cards: &[ComponentId],
+        dest: ZoneInst,
+        pos: Position,
+        span: Span,
+        st: &mut State,
+    ) -> R<()> {
         let kind = self.lay.zone_kind(self.r, dest);
         match (kind, pos) {
             (ZoneKind::Row, Position::Front) => {
@@ -101,9 +118,6 @@ impl Interp<'_> {
             if let Some(l) = st.loc.get_mut(c.index()) {
                 *l = dest.index() as u32;
             }
-        }
-        for (&c, src) in cards.iter().zip(sources) {
-            self.record(|_| Event::Move { card: c, from: src, to: dest, at: span });
         }
         Ok(())
     }
