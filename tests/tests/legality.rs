@@ -419,3 +419,82 @@ fn legal_into_a_reused_list_lists_what_legal_lists_and_empties_it_at_the_end() {
         }
     }
 }
+
+/// Parameters of each kind of domain: a shared zone, the mover's own zone,
+/// a player, a class of places, a range and a flag.
+const DOMAINS: &str = r#"
+game domains "Domains" { players 2..3 }
+place city A, B, C
+route A - B, B - C
+piece pawn per player at A
+kind chip { }
+tokens chips of chip total 6 {
+  "plain" x6
+}
+zone pool: pile
+zone hand: hand per player
+counter time per player = 0
+setup {
+  move all c in chips to pool
+}
+turns by lowest time
+action take(c: in pool, n: 1..2) {
+  move c to me.hand
+  advance me.time by n
+}
+action give(h: in me.hand, p: player) {
+  require p != me else "keep it yourself"
+  move h to p.hand
+  advance me.time by 1
+}
+action walk(q: city, fast: flag) {
+  require q != me.pawn else "you are there"
+  set me.pawn = q
+  advance me.time by (if fast then 1 else 2)
+}
+end when all(p in players where p.time >= 8)
+score held = count(me.hand)
+"#;
+
+#[test]
+fn check_accepts_exactly_the_listed_choices_among_values_of_every_kind() {
+    use engine::{Choice, V};
+    use model::{ActionId, ComponentId, PlaceId, PlayerId};
+    let checked = ruleset::check_source(DOMAINS);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    let program = engine::Program::new(checked.ruleset.unwrap());
+    // Every value a parameter could be given: each component (in the pool,
+    // in a hand), players past the game's, every place, numbers around
+    // the range, both flags, none.
+    let mut universe: Vec<V> = (0..program.components.len()).map(|c| V::Card(ComponentId::new(c))).collect();
+    universe.extend((0..4).map(|p| V::Player(PlayerId::new(p))));
+    universe.extend((0..program.places.len()).map(|p| V::Place(PlaceId::new(p))));
+    universe.extend((-1..=3).map(V::Int));
+    universe.extend([V::Bool(true), V::Bool(false), V::None]);
+    let mut checked_choices = 0;
+    for seed in 1..=3 {
+        let (mut g, _) = Game::new(&program, 2, seed).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        while g.current().is_some() {
+            let listed = g.choices();
+            for (id, action) in program.actions.iter().enumerate() {
+                let mut combos: Vec<Vec<V>> = vec![Vec::new()];
+                for _ in &action.params {
+                    combos = combos
+                        .iter()
+                        .flat_map(|c| universe.iter().map(move |v| [&c[..], &[*v]].concat()))
+                        .collect();
+                }
+                for args in combos {
+                    let c = Choice::new(ActionId::new(id), args);
+                    let accepted = g.check(&c).is_ok();
+                    assert_eq!(accepted, listed.contains(&c), "seed {seed}: {c:?}");
+                    checked_choices += 1;
+                }
+            }
+            let c = &listed[rng.gen_range(0..listed.len())];
+            g.apply(c).unwrap();
+        }
+    }
+    assert!(checked_choices > 10_000, "{checked_choices} choices checked");
+}

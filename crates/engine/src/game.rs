@@ -577,13 +577,18 @@ impl<'p> Game<'p> {
     /// Empty a list of domains, keeping the lists worked out for their
     /// allocations (`domains_into` fills them again).
     fn recycle_domains(&self, domains: &mut Vec<std::borrow::Cow<'_, [V]>>) {
-        let mut spare = self.spare.borrow_mut();
         for d in domains.drain(..) {
-            if let std::borrow::Cow::Owned(mut list) = d {
-                if spare.lists.len() < SPARE_LISTS {
-                    list.clear();
-                    spare.lists.push(list);
-                }
+            self.recycle_domain(d);
+        }
+    }
+
+    /// One domain's list kept for the next (`recycle_domains`).
+    fn recycle_domain(&self, d: std::borrow::Cow<'_, [V]>) {
+        if let std::borrow::Cow::Owned(mut list) = d {
+            let mut spare = self.spare.borrow_mut();
+            if spare.lists.len() < SPARE_LISTS {
+                list.clear();
+                spare.lists.push(list);
             }
         }
     }
@@ -1259,52 +1264,69 @@ impl<'p> Game<'p> {
         memo: Option<&std::cell::RefCell<Memo>>,
         out: &mut Vec<std::borrow::Cow<'p, [V]>>,
     ) -> Result<(), Fail> {
-        use std::borrow::Cow;
-        let it = || Interp { memo, ..self.interp(false) };
         for (k, p) in action.params.iter().enumerate() {
-            if let Some(values) = fixed.and_then(|f| f.get(k)?.as_deref()) {
-                out.push(Cow::Borrowed(values));
-                continue;
-            }
-            // Filled in a list an earlier listing worked out, when there is.
-            let mut list = self.spare.borrow_mut().lists.pop().unwrap_or_default();
-            match &p.domain {
-                ParamDomain::Type(Type::Player) => {
-                    list.extend(PlayerId::all(self.layout.players).map(V::Player))
-                }
-                ParamDomain::Type(_) => list.extend(fixed_domain(self.rules, &p.domain).unwrap_or_default()),
-                // A set's domain here is what it is chosen from; `legal`
-                // lists the sets (`bounded_sets`).
-                ParamDomain::In(e) | ParamDomain::SetOf(e) => {
-                    // A zone of no one's or `me`'s, at no place, as
-                    // `Interp::zone_inst` finds it, without an interpreter.
-                    let z = match &e.kind {
-                        ExprKind::Zone { zone, player, index: None } => match player.as_deref() {
-                            None => Some(self.layout.zone(*zone, None, None)),
-                            Some(Expr { kind: ExprKind::Me, .. }) => {
-                                Some(self.layout.zone(*zone, Some(me), None))
-                            }
-                            Some(_) => None,
-                        },
-                        _ => None,
-                    };
-                    let z = match z {
-                        Some(z) => z,
-                        None => it().zone_inst(e, &self.state, &mut Frame::new(Some(me)))?,
-                    };
-                    // At most as many as the zone's slots, growing at most once.
-                    let cells = &self.state.zones[z];
-                    list.reserve(cells.len());
-                    list.extend(cells.iter().flatten().map(|c| V::Card(*c)));
-                }
-                ParamDomain::Among(_, e) => {
-                    let places = it().places_of(e, &self.state, &mut Frame::new(Some(me)))?;
-                    list.extend(places.into_iter().map(V::Place));
-                }
-            }
-            out.push(Cow::Owned(list));
+            let d = self.domain(p, fixed.and_then(|f| f.get(k)?.as_deref()), me, memo)?;
+            out.push(d);
         }
         Ok(())
+    }
+
+    /// One parameter's domain (`domains_into`): `fixed`, its values when
+    /// they never change, borrowed; otherwise a list worked out now.
+    #[inline(always)]
+    fn domain(
+        &self,
+        p: &model::Param,
+        fixed: Option<&'p [V]>,
+        me: PlayerId,
+        memo: Option<&std::cell::RefCell<Memo>>,
+    ) -> Result<std::borrow::Cow<'p, [V]>, Fail> {
+        use std::borrow::Cow;
+        if let Some(values) = fixed {
+            return Ok(Cow::Borrowed(values));
+        }
+        // Filled in a list an earlier listing worked out, when there is.
+        let mut list = self.spare.borrow_mut().lists.pop().unwrap_or_default();
+        match &p.domain {
+            ParamDomain::Type(Type::Player) => list.extend(PlayerId::all(self.layout.players).map(V::Player)),
+            ParamDomain::Type(_) => list.extend(fixed_domain(self.rules, &p.domain).unwrap_or_default()),
+            // A set's domain here is what it is chosen from; `legal`
+            // lists the sets (`bounded_sets`).
+            ParamDomain::In(e) | ParamDomain::SetOf(e) => {
+                let z = self.param_zone(e, me, memo)?;
+                // At most as many as the zone's slots, growing at most once.
+                let cells = &self.state.zones[z];
+                list.reserve(cells.len());
+                list.extend(cells.iter().flatten().map(|c| V::Card(*c)));
+            }
+            ParamDomain::Among(_, e) => {
+                let it = Interp { memo, ..self.interp(false) };
+                let places = it.places_of(e, &self.state, &mut Frame::new(Some(me)))?;
+                list.extend(places.into_iter().map(V::Place));
+            }
+        }
+        Ok(Cow::Owned(list))
+    }
+
+    /// The zone a parameter `in` or `set of` chooses from: a zone of no
+    /// one's or `me`'s, at no place, as `Interp::zone_inst` finds it,
+    /// without an interpreter; any other, the interpreter's.
+    #[inline(always)]
+    fn param_zone(
+        &self,
+        e: &Expr,
+        me: PlayerId,
+        memo: Option<&std::cell::RefCell<Memo>>,
+    ) -> Result<ZoneInst, Fail> {
+        if let ExprKind::Zone { zone, player, index: None } = &e.kind {
+            match player.as_deref() {
+                None => return Ok(self.layout.zone(*zone, None, None)),
+                Some(Expr { kind: ExprKind::Me, .. }) => return Ok(self.layout.zone(*zone, Some(me), None)),
+                Some(_) => {}
+            }
+        }
+        let it = Interp { memo, ..self.interp(false) };
+        Ok(it.zone_inst(e, &self.state, &mut Frame::new(Some(me)))?)
     }
 
     /// Whether two components are copies of one (same group and name), so
@@ -1629,22 +1651,39 @@ impl<'p> Game<'p> {
         // What the listing worked out on this state serves here too.
         self.memo.borrow_mut().prepare(self.rules.lets.len(), Some(me), self.state.changes);
         let fixed = &self.program.fixed_domains[choice.action.index()];
-        let mut domains = std::mem::take(&mut self.spare.borrow_mut().domains);
-        self.domains_into(action, Some(fixed), me, Some(&self.memo), &mut domains)?;
-        for ((p, d), a) in action.params.iter().zip(&domains).zip(&choice.args) {
+        let memo = Some(&self.memo);
+        for (k, (p, a)) in action.params.iter().zip(&choice.args).enumerate() {
+            let fixed = fixed.get(k).and_then(Option::as_deref);
             let fits = match (&p.domain, a) {
-                (ParamDomain::SetOf(_), V::Set(i)) => {
-                    choice.sets.get(*i as usize).is_some_and(|set| self.is_set_of(d, set))
+                (ParamDomain::SetOf(_), V::Set(_)) | (ParamDomain::Among(..), _) => {
+                    let d = self.domain(p, fixed, me, memo)?;
+                    let fits = match a {
+                        V::Set(i) => choice.sets.get(*i as usize).is_some_and(|set| self.is_set_of(&d, set)),
+                        _ => d.contains(a),
+                    };
+                    self.recycle_domain(d);
+                    fits
                 }
                 (ParamDomain::SetOf(_), _) | (_, V::Set(_)) => false,
-                _ => d.contains(a),
+                // The rest without a list: a component is in its zone.
+                (ParamDomain::In(e), _) => match a {
+                    V::Card(c) => self.state.zones[self.param_zone(e, me, memo)?].contains(&Some(*c)),
+                    _ => false,
+                },
+                _ => match fixed {
+                    Some(values) => values.contains(a),
+                    None => {
+                        let d = self.domain(p, None, me, memo)?;
+                        let fits = d.contains(a);
+                        self.recycle_domain(d);
+                        fits
+                    }
+                },
             };
             if !fits {
                 return Err(illegal(format!("`{}` cannot be that now", p.name)));
             }
         }
-        self.recycle_domains(&mut domains);
-        self.spare.borrow_mut().domains = domains;
         Ok(())
     }
 
