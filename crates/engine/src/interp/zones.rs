@@ -111,7 +111,11 @@ impl Interp<'_> {
             }
             _ => {
                 // On top, in the order given: the first on top.
-                st.zone_mut(dest).splice(0..0, cards.iter().map(|c| Some(*c)));
+                let zone = st.zone_mut(dest);
+                match cards {
+                    [c] => zone.insert(0, Some(*c)),
+                    _ => drop(zone.splice(0..0, cards.iter().map(|c| Some(*c)))),
+                }
             }
         }
         for &c in cards {
