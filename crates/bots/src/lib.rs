@@ -70,7 +70,7 @@ pub fn position_key(game: &Game, me: PlayerId) -> u64 {
 
 /// How many actions a bot takes in one turn, where players end their own
 /// turns, before it ends the turn whenever it can: a turn of a legal
-/// ruleset may go on for ever (Archaeology's trades), a bot's may not.
+/// ruleset may go on for ever (trades back and forth at a market), a bot's may not.
 pub const MAX_TURN_ACTIONS: usize = 32;
 
 /// What keeps a bot from acting for ever: the positions it has been to move
