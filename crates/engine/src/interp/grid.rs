@@ -116,16 +116,32 @@ impl Interp<'_> {
             Some(Some(v)) => Some(matches!(v, V::Bool(true))),
             _ => None,
         };
+        let body = &self.r.lets[link].body;
+        // A compiled link's function called as it is (what `bool` would
+        // come to through `native`), not looked up at every step.
+        let native = match &body.kind {
+            ExprKind::Native(i, inner) if self.trace.is_none() => {
+                self.natives.get(*i as usize).map(|native| (*native, &**inner))
+            }
+            _ => None,
+        };
+        // One frame for every step of the walk: the link binds its two
+        // places, and any local of its own, before reading them.
+        let mut call = Frame::new(me);
         self.walk(link, start, span, me, |here, there| {
             if let Some(holds) = fixed {
                 return Ok(holds);
             }
-            let body = &self.r.lets[link].body;
             self.spend(1, body.span)?;
-            let mut call = Frame::new(me);
             call.set(0, V::Place(here));
             call.set(1, V::Place(there));
-            self.bool(body, st, &mut call)
+            match native {
+                Some((native, inner)) => match native(self, inner, st, &mut call)? {
+                    V::Bool(b) => Ok(b),
+                    _ => self.bool(body, st, &mut call),
+                },
+                None => self.bool(body, st, &mut call),
+            }
         })
     }
 
