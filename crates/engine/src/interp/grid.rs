@@ -52,6 +52,7 @@ impl Interp<'_> {
     }
 
     /// The place of a grid at a column and row, if the grid has one there.
+    #[inline]
     pub(crate) fn grid_place(&self, class: ClassId, x: i64, y: i64) -> Option<PlaceId> {
         grid_place(self.r, class, x, y)
     }
@@ -189,6 +190,7 @@ impl Interp<'_> {
 }
 
 /// The place of a grid at a column and row, if the grid has one there.
+#[inline]
 fn grid_place(r: &Ruleset, class: ClassId, x: i64, y: i64) -> Option<PlaceId> {
     let g = r.classes[class].grid?;
     let inside = (0..g.width as i64).contains(&x) && (0..g.height as i64).contains(&y);

@@ -654,10 +654,7 @@ impl<'a> Interp<'a> {
         let done = self.work.get().saturating_add(n);
         self.work.set(done);
         if done > MAX_WORK {
-            return rule(
-                span,
-                format!("the rules took more than {MAX_WORK} steps here (lets, loops and aggregates)"),
-            );
+            return too_much_work(span);
         }
         Ok(())
     }
@@ -705,6 +702,13 @@ pub fn describe(r: &Ruleset, lay: &Layout, v: &V) -> String {
         V::Class(c) => format!("the places of `{}`", r.classes[*c].name),
         V::Set(_) => "a set of components".into(),
     }
+}
+
+/// `spend`'s error, out of line so that `spend` itself inlines.
+#[cold]
+#[inline(never)]
+fn too_much_work(span: Span) -> R<()> {
+    rule(span, format!("the rules took more than {MAX_WORK} steps here (lets, loops and aggregates)"))
 }
 
 #[cfg(test)]
