@@ -421,7 +421,8 @@ fn legal_into_a_reused_list_lists_what_legal_lists_and_empties_it_at_the_end() {
 }
 
 /// Parameters of each kind of domain: a shared zone, the mover's own zone,
-/// a player, a class of places, a range and a flag.
+/// a player, places around the mover, a class of places, a range and a
+/// flag.
 const DOMAINS: &str = r#"
 game domains "Domains" { players 2..3 }
 place city A, B, C
@@ -447,6 +448,10 @@ action give(h: in me.hand, p: player) {
   move h to p.hand
   advance me.time by 1
 }
+action hop(to: city in around(me.pawn)) {
+  set me.pawn = to
+  advance me.time by 1
+}
 action walk(q: city, fast: flag) {
   require q != me.pawn else "you are there"
   set me.pawn = q
@@ -457,7 +462,7 @@ score held = count(me.hand)
 "#;
 
 #[test]
-fn check_accepts_exactly_the_listed_choices_among_values_of_every_kind() {
+fn check_accepts_exactly_the_listed_choices_and_refuses_values_outside_their_domains() {
     use engine::{Choice, V};
     use model::{ActionId, ComponentId, PlaceId, PlayerId};
     let checked = ruleset::check_source(DOMAINS);
@@ -465,19 +470,21 @@ fn check_accepts_exactly_the_listed_choices_among_values_of_every_kind() {
     let program = engine::Program::new(checked.ruleset.unwrap());
     // Every value a parameter could be given: each component (in the pool,
     // in a hand), players past the game's, every place, numbers around
-    // the range, both flags, none.
+    // the range, both flags, none, an (empty) set.
     let mut universe: Vec<V> = (0..program.components.len()).map(|c| V::Card(ComponentId::new(c))).collect();
     universe.extend((0..4).map(|p| V::Player(PlayerId::new(p))));
     universe.extend((0..program.places.len()).map(|p| V::Place(PlaceId::new(p))));
     universe.extend((-1..=3).map(V::Int));
-    universe.extend([V::Bool(true), V::Bool(false), V::None]);
+    universe.extend([V::Bool(true), V::Bool(false), V::None, V::Set(0)]);
     let mut checked_choices = 0;
     for seed in 1..=3 {
         let (mut g, _) = Game::new(&program, 2, seed).unwrap();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         while g.current().is_some() {
             let listed = g.choices();
+            let me = g.current().unwrap();
             for (id, action) in program.actions.iter().enumerate() {
+                let domains = g.domains(action, me).unwrap();
                 let mut combos: Vec<Vec<V>> = vec![Vec::new()];
                 for _ in &action.params {
                     combos = combos
@@ -486,9 +493,18 @@ fn check_accepts_exactly_the_listed_choices_among_values_of_every_kind() {
                         .collect();
                 }
                 for args in combos {
-                    let c = Choice::new(ActionId::new(id), args);
-                    let accepted = g.check(&c).is_ok();
-                    assert_eq!(accepted, listed.contains(&c), "seed {seed}: {c:?}");
+                    let mut c = Choice::new(ActionId::new(id), args);
+                    if c.args.iter().any(|v| matches!(v, V::Set(_))) {
+                        c.sets.push(Vec::new());
+                    }
+                    let refused = g.check(&c).err();
+                    assert_eq!(refused.is_none(), listed.contains(&c), "seed {seed}: {c:?}");
+                    // A value outside its domain is refused as such, before
+                    // the action runs (none of these parameters is a set).
+                    if c.args.iter().zip(&domains).any(|(v, d)| !d.contains(v)) {
+                        let why = refused.map(|f| f.message().to_string()).unwrap_or_default();
+                        assert!(why.contains("cannot be that now"), "seed {seed}: {c:?}: {why}");
+                    }
                     checked_choices += 1;
                 }
             }

@@ -1655,30 +1655,25 @@ impl<'p> Game<'p> {
         for (k, (p, a)) in action.params.iter().zip(&choice.args).enumerate() {
             let fixed = fixed.get(k).and_then(Option::as_deref);
             let fits = match (&p.domain, a) {
-                (ParamDomain::SetOf(_), V::Set(_)) | (ParamDomain::Among(..), _) => {
+                (ParamDomain::SetOf(_), V::Set(i)) => {
                     let d = self.domain(p, fixed, me, memo)?;
-                    let fits = match a {
-                        V::Set(i) => choice.sets.get(*i as usize).is_some_and(|set| self.is_set_of(&d, set)),
-                        _ => d.contains(a),
-                    };
+                    let fits = choice.sets.get(*i as usize).is_some_and(|set| self.is_set_of(&d, set));
                     self.recycle_domain(d);
                     fits
                 }
                 (ParamDomain::SetOf(_), _) | (_, V::Set(_)) => false,
-                // The rest without a list: a component is in its zone.
+                // A component is looked for in its zone, without a list.
                 (ParamDomain::In(e), _) => match a {
                     V::Card(c) => self.state.zones[self.param_zone(e, me, memo)?].contains(&Some(*c)),
                     _ => false,
                 },
-                _ => match fixed {
-                    Some(values) => values.contains(a),
-                    None => {
-                        let d = self.domain(p, None, me, memo)?;
-                        let fits = d.contains(a);
-                        self.recycle_domain(d);
-                        fits
-                    }
-                },
+                // Fixed values as they are; places among a region listed.
+                _ => {
+                    let d = self.domain(p, fixed, me, memo)?;
+                    let fits = d.contains(a);
+                    self.recycle_domain(d);
+                    fits
+                }
             };
             if !fits {
                 return Err(illegal(format!("`{}` cannot be that now", p.name)));
