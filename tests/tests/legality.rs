@@ -97,6 +97,13 @@ fn rules() -> engine::Program {
     engine::Program::new(checked.ruleset.unwrap())
 }
 
+/// The program of a ruleset that checks without a diagnostic.
+fn clean_program(src: &str) -> engine::Program {
+    let checked = ruleset::check_source(src);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    engine::Program::new(checked.ruleset.unwrap())
+}
+
 #[test]
 fn the_trial_plan_keeps_what_a_later_require_reads_and_drops_the_rest() {
     let r = rules();
@@ -211,9 +218,7 @@ score marked = me.marks
 
 #[test]
 fn a_let_read_again_after_a_change_sees_the_change_in_the_search_and_in_play() {
-    let checked = ruleset::check_source(MEMO);
-    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
-    let program = engine::Program::new(checked.ruleset.unwrap());
+    let program = clean_program(MEMO);
     let (mut g, _) = Game::new(&program, 2, 1).unwrap();
     let mut taken = 0;
     while g.current().is_some() {
@@ -283,9 +288,7 @@ score rested = me.rests
 #[test]
 fn only_a_ceiling_makes_trials_monotone_and_only_a_first_met_requirement_an_opening_and_listings_stay_exact()
 {
-    let checked = ruleset::check_source(FLOOR);
-    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
-    let r = engine::Program::new(checked.ruleset.unwrap());
+    let r = clean_program(FLOOR);
     let plan = TrialPlan::new(&r);
     let monotone: Vec<Option<usize>> = plan.monotone.iter().map(|m| m.as_ref().map(|m| m.param)).collect();
     assert_eq!(monotone, [None, Some(0), None], "a floor is no ceiling");
@@ -382,9 +385,7 @@ fn a_trial_becomes_steps_only_where_they_follow_every_read_and_listings_stay_exa
     let thebes = chronoscope_tests::scenario::load("rulesets/thebes/thebes.ruleset");
     assert!(thebes.trials().pre.iter().all(Option::is_some));
 
-    let checked = ruleset::check_source(STEPS);
-    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
-    let r = engine::Program::new(checked.ruleset.unwrap());
+    let r = clean_program(STEPS);
     let mut pushed_self = 0;
     let positions = listings_match_full_runs(&r, 2..=3, 30, |g, c| {
         pushed_self +=
@@ -465,9 +466,7 @@ score held = count(me.hand)
 fn check_accepts_exactly_the_listed_choices_and_refuses_values_outside_their_domains() {
     use engine::{Choice, V};
     use model::{ActionId, ComponentId, PlaceId, PlayerId};
-    let checked = ruleset::check_source(DOMAINS);
-    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
-    let program = engine::Program::new(checked.ruleset.unwrap());
+    let program = clean_program(DOMAINS);
     // Every value a parameter could be given: each component (in the pool,
     // in a hand), players past the game's, every place, numbers around
     // the range, both flags, none, an (empty) set.
