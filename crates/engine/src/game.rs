@@ -110,6 +110,8 @@ pub struct Program {
     listing: usize,
     /// The places next to each place.
     neighbours: crate::interp::Neighbours,
+    /// What each let reads of the state (for the `Memo`).
+    reads: crate::interp::LetReads,
 }
 
 impl std::ops::Deref for Program {
@@ -172,7 +174,9 @@ impl Program {
         let chooses_sets =
             rules.actions.iter().flat_map(|a| &a.params).any(|p| matches!(p.domain, ParamDomain::SetOf(_)));
         let neighbours = crate::interp::Neighbours::new(&rules);
+        let reads = crate::interp::LetReads::new(&rules);
         Program {
+            reads,
             neighbours,
             rules,
             trials,
@@ -524,6 +528,51 @@ impl<'p> Game<'p> {
         }
     }
 
+    /// For tests of the memo: readies it for the next listing, as that
+    /// listing would, then works out afresh, without it, every let value
+    /// and region it keeps: how many. `Err` names the first that differs
+    /// from what the memo holds.
+    #[doc(hidden)]
+    pub fn memo_agrees(&self) -> Result<usize, String> {
+        let Some(me) = self.current() else { return Ok(0) };
+        let mut checked = 0;
+        let mut memo = self.memo.borrow_mut();
+        memo.prepare(&self.program.reads, self.rules.lets.len(), Some(me), self.state.changes);
+        let it = self.interp(false);
+        let frame = Frame::new(Some(me));
+        let fresh = |id: LetId, args: &[V]| {
+            it.call_values(id, args, &self.state, &frame).map_err(|f| f.message().to_string())
+        };
+        for (id, mode, args, kept) in memo.calls() {
+            let arity = self.rules.lets[id].params.len();
+            let v = fresh(id, &args[..arity])?;
+            let v = match (mode, v) {
+                (1, V::None) => V::Int(0),
+                (_, v) => v,
+            };
+            if v != kept {
+                let name = &self.rules.lets[id].name;
+                return Err(format!(
+                    "{name}{:?} kept as {kept:?}, worked out afresh as {v:?}",
+                    &args[..arity]
+                ));
+            }
+            checked += 1;
+        }
+        for (link, start, places) in memo.regions() {
+            let span = self.rules.lets[link].body.span;
+            let v = it
+                .connected(link, start, span, &self.state, Some(me))
+                .map_err(|f| f.message().to_string())?;
+            if v != places {
+                let name = &self.rules.lets[link].name;
+                return Err(format!("the region of {name} from {start:?} kept as {places:?}, afresh {v:?}"));
+            }
+            checked += 1;
+        }
+        Ok(checked)
+    }
+
     /// Steps the last call into the engine took (see `interp::MAX_WORK`).
     pub fn work_done(&self) -> u64 {
         self.work.get()
@@ -700,7 +749,12 @@ impl<'p> Game<'p> {
         let scratch = std::cell::RefCell::new(None);
         let broken = std::cell::RefCell::new(None);
         // The search reads `self.state` only: lets are worked out once.
-        self.memo.borrow_mut().prepare(self.rules.lets.len(), Some(me), self.state.changes);
+        self.memo.borrow_mut().prepare(
+            &self.program.reads,
+            self.rules.lets.len(),
+            Some(me),
+            self.state.changes,
+        );
         let memo = &self.memo;
         // The let values compiled code keeps for this listing, none yet.
         let mut listing = std::mem::take(&mut self.spare.borrow_mut().listing);
@@ -1456,7 +1510,12 @@ impl<'p> Game<'p> {
         // changes: the interpreter finds out on the real state, without
         // copying it. Lets called there are worked out once, as in the
         // search (unless each call is traced).
-        self.memo.borrow_mut().prepare(self.rules.lets.len(), Some(me), self.state.changes);
+        self.memo.borrow_mut().prepare(
+            &self.program.reads,
+            self.rules.lets.len(),
+            Some(me),
+            self.state.changes,
+        );
         let mut it = Interp { trace, memo: trace.is_none().then_some(&self.memo), ..self.interp(record) };
         // A compiled body runs its leading statements itself, on the copy
         // (equal to the state until its first change).
@@ -1649,7 +1708,12 @@ impl<'p> Game<'p> {
             return Err(illegal(format!("`{}` takes {} choices", action.name, action.params.len())));
         }
         // What the listing worked out on this state serves here too.
-        self.memo.borrow_mut().prepare(self.rules.lets.len(), Some(me), self.state.changes);
+        self.memo.borrow_mut().prepare(
+            &self.program.reads,
+            self.rules.lets.len(),
+            Some(me),
+            self.state.changes,
+        );
         let fixed = &self.program.fixed_domains[choice.action.index()];
         let memo = Some(&self.memo);
         for (k, (p, a)) in action.params.iter().zip(&choice.args).enumerate() {
@@ -1758,7 +1822,21 @@ impl<'p> Game<'p> {
         })?;
         self.valid_args(choice, me)?;
         let (st, events) = self.try_on(choice, me, record, trace, true)?;
+        let from = self.state.changes;
         let mut before = self.state.replace(st);
+        // Let values that read nothing the action wrote stay known.
+        let mut memo = self.memo.borrow_mut();
+        let reads = &self.program.reads;
+        if !memo.keeps(from) {
+            // Nothing to forget: still the game's memo, empty.
+            memo.advance(reads, from, self.state.changes, &crate::interp::Parts::default(), None);
+        } else {
+            let next = self.current();
+            if let Some(changed) = reads.written(self.layout, &self.state, !memo.is_for(next)) {
+                memo.advance(reads, from, self.state.changes, &changed, Some(next));
+            }
+        }
+        drop(memo);
         // The state replaced is what the new one was copied from: brought
         // up to date by what the action wrote, it is the next copy.
         if before.catch_up(&self.state) {

@@ -228,6 +228,9 @@ pub struct Layout {
     pub instances: Vec<Instance>,
     pub counter_instances: usize,
     pub piece_instances: usize,
+    /// Per counter instance, its counter; per piece instance, its piece.
+    counter_decls: Vec<u32>,
+    piece_decls: Vec<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -269,17 +272,21 @@ impl Layout {
             instances.push(Instance { source: Err(g), player: None, place: None });
         }
         let mut counter_base = Vec::new();
+        let mut counter_decls = Vec::new();
         let mut n = 0;
-        for c in &r.counters {
+        for (i, c) in r.counters.iter().enumerate() {
             let size = Self::class_size(r, c.index);
             counter_base.push((n, size));
             n += (if c.per_player { players } else { 1 }) * size;
+            counter_decls.resize(n, i as u32);
         }
         let mut piece_base = Vec::new();
+        let mut piece_decls = Vec::new();
         let mut m = 0;
-        for p in &r.pieces {
+        for (i, p) in r.pieces.iter().enumerate() {
             piece_base.push(m);
             m += if p.per_player { players } else { 1 };
+            piece_decls.resize(m, i as u32);
         }
         Layout {
             players,
@@ -291,6 +298,8 @@ impl Layout {
             instances,
             counter_instances: n,
             piece_instances: m,
+            counter_decls,
+            piece_decls,
         }
     }
 
@@ -324,6 +333,18 @@ impl Layout {
     pub fn counter(&self, counter: CounterId, player: Option<PlayerId>, place: Option<PlaceId>) -> usize {
         let (base, size) = self.counter_base[counter.index()];
         base + player.map_or(0, PlayerId::index) * size + place.map_or(0, |p| self.place_pos[p.index()])
+    }
+
+    /// The counter (its index among the declarations) an instance is of.
+    #[inline]
+    pub fn counter_decl(&self, inst: usize) -> usize {
+        self.counter_decls[inst] as usize
+    }
+
+    /// The piece (its index among the declarations) an instance is of.
+    #[inline]
+    pub fn piece_decl(&self, inst: usize) -> usize {
+        self.piece_decls[inst] as usize
     }
 
     pub fn piece(&self, piece: PieceId, player: Option<PlayerId>) -> usize {
@@ -613,6 +634,14 @@ impl State {
     }
 
     /// Stop the journal (the lists keep their room).
+    /// What the journal saw written since it was turned on: the zone,
+    /// counter and piece instances; `None` when it was off, or when
+    /// something else was written (see `touch_wide`).
+    pub(crate) fn written(&self) -> Option<(&[u32], &[u32], &[u32])> {
+        let j = &self.journal;
+        (j.on && !j.wide).then_some((&j.zones[..], &j.counters[..], &j.pieces[..]))
+    }
+
     pub(crate) fn journal_off(&mut self) {
         self.journal.on = false;
     }

@@ -361,7 +361,8 @@ const MEMO_ARGS: usize = 4;
 /// How many calls of one let the `Memo` keeps: a let called with millions
 /// of different arguments in one search (a rule over every pair of a
 /// thousand places) would otherwise fill the memory and make each lookup
-/// go through millions. Past this, its calls are worked out each time.
+/// go through millions. Past this, the let's calls kept so far are
+/// forgotten and it starts again.
 pub const MEMO_PER_LET: usize = 64;
 
 /// The values of let calls on one state for one `me`, by let, arguments
@@ -370,7 +371,10 @@ pub const MEMO_PER_LET: usize = 64;
 /// is, so while the state stays as it is, a call with the same arguments
 /// gives the same value. The search for legal choices calls the same lets
 /// for every combination of parameters: each is worked out once, and its
-/// work (`MAX_WORK`) counted once.
+/// work (`MAX_WORK`) counted once. When the state changes by an action
+/// whose writes its journal lists, only the values of lets that read what
+/// it wrote are forgotten (`advance`, `LetReads`); when `me` changes, only
+/// those of lets that read `me`.
 #[derive(Default)]
 pub struct Memo {
     me: Option<PlayerId>,
@@ -379,6 +383,8 @@ pub struct Memo {
     stamp: Option<u64>,
     /// Per let: the calls worked out.
     by_let: Vec<LetMemo>,
+    /// The lets with calls worked out.
+    kept: Vec<LetId>,
     /// Regions worked out (`connected(p, LINK)`): by link and start.
     regions: Vec<(LetId, PlaceId, Vec<PlaceId>)>,
 }
@@ -483,15 +489,83 @@ impl Memo {
     /// `changes` changes: the values kept if they were worked out on that
     /// same state for that same player, else forgotten (the lists keep
     /// their room).
-    pub fn prepare(&mut self, lets: usize, me: Option<PlayerId>, changes: u64) {
-        if self.stamp == Some(changes) && self.me == me && self.by_let.len() == lets {
+    pub fn prepare(&mut self, reads: &LetReads, lets: usize, me: Option<PlayerId>, changes: u64) {
+        if self.stamp == Some(changes) && self.by_let.len() == lets {
+            if self.me != me {
+                // Only what reads who `me` is goes.
+                self.forget(reads, &reads.me());
+                self.me = me;
+            }
             return;
         }
         self.me = me;
         self.stamp = Some(changes);
         self.by_let.resize_with(lets, LetMemo::default);
-        self.by_let.iter_mut().for_each(LetMemo::clear);
+        for id in self.kept.drain(..) {
+            self.by_let[id.index()].clear();
+        }
         self.regions.clear();
+    }
+
+    /// The state went from change `from` to change `to`, writing only
+    /// `changed` (`LetReads::note_written`): values worked out at `from`
+    /// that read none of it are kept for `to`. A memo kept for another
+    /// state is left as it is (`prepare` then forgets it).
+    /// `me`, when given, is who moves next (`changed` includes `me` when
+    /// that is someone else).
+    pub fn advance(
+        &mut self,
+        reads: &LetReads,
+        from: u64,
+        to: u64,
+        changed: &Parts,
+        me: Option<Option<PlayerId>>,
+    ) {
+        if self.stamp == Some(from) {
+            self.forget(reads, changed);
+            self.stamp = Some(to);
+            if let Some(me) = me {
+                self.me = me;
+            }
+        }
+    }
+
+    /// Whether the memo keeps values worked out at change `stamp`, any at
+    /// all.
+    pub fn keeps(&self, stamp: u64) -> bool {
+        self.stamp == Some(stamp) && !(self.kept.is_empty() && self.regions.is_empty())
+    }
+
+    /// Every let call kept: the let, the kind of value asked for, the
+    /// arguments (`none` past the let's), the value.
+    pub fn calls(&self) -> impl Iterator<Item = (LetId, u8, &[V; MEMO_ARGS], V)> + '_ {
+        self.kept
+            .iter()
+            .flat_map(|id| self.by_let[id.index()].calls.iter().map(|r| (*id, r.mode, &r.args, r.value)))
+    }
+
+    /// Every region kept: its link, its start, its places.
+    pub fn regions(&self) -> impl Iterator<Item = (LetId, PlaceId, &[PlaceId])> + '_ {
+        self.regions.iter().map(|(link, start, places)| (*link, *start, &places[..]))
+    }
+
+    /// Whether the memo holds values for this `me`.
+    pub fn is_for(&self, me: Option<PlayerId>) -> bool {
+        self.me == me
+    }
+
+    /// Forget the values of lets, and the regions of links, that read any
+    /// of `changed`.
+    fn forget(&mut self, reads: &LetReads, changed: &Parts) {
+        let by_let = &mut self.by_let;
+        self.kept.retain(|id| {
+            let forget = reads.touched(*id, changed);
+            if forget {
+                by_let[id.index()].clear();
+            }
+            !forget
+        });
+        self.regions.retain(|(link, _, _)| !reads.touched(*link, changed));
     }
 
     /// A region worked out on this state, if the memo has it.
@@ -509,7 +583,11 @@ impl Memo {
         me: Option<PlayerId>,
         places: &[PlaceId],
     ) {
-        if self.serves(me) && self.regions.len() < MEMO_REGIONS {
+        if self.serves(me) {
+            // Full (regions kept over many states): the oldest goes.
+            if self.regions.len() == MEMO_REGIONS {
+                self.regions.remove(0);
+            }
             self.regions.push((link, start, places.to_vec()));
         }
     }
@@ -540,7 +618,13 @@ impl Memo {
     }
 
     fn put(&mut self, id: LetId, mode: u8, key: [V; MEMO_ARGS], arity: usize, v: V) {
-        if let Some(known) = self.by_let.get_mut(id.index()).filter(|k| k.calls.len() < MEMO_PER_LET) {
+        if let Some(known) = self.by_let.get_mut(id.index()) {
+            // Full (values kept over many states): the oldest go.
+            if known.calls.len() == MEMO_PER_LET {
+                known.clear();
+            } else if known.calls.is_empty() {
+                self.kept.push(id);
+            }
             known.calls.push(Remembered {
                 fingerprint: fingerprint(mode, &key[..arity]),
                 mode,
@@ -678,9 +762,11 @@ impl<'a> Interp<'a> {
 mod eval;
 mod exec;
 mod grid;
+mod reads;
 mod zones;
 
 pub use grid::Neighbours;
+pub use reads::{LetReads, Parts};
 pub use zones::find;
 
 /// A value in words: `the number 3`, `the place \`NAME\``, `P2`, ...
@@ -719,12 +805,14 @@ mod tests {
 
     /// Past the calls it compares one by one, the memo finds each call it
     /// keeps through its index, by arguments and kind of value; it keeps
-    /// `MEMO_PER_LET` calls of a let, and none once the state changes.
+    /// `MEMO_PER_LET` calls of a let, then forgets them and starts again,
+    /// and keeps none once the state changes in a way it is not told of.
     #[test]
     fn memo_finds_every_call_it_keeps_and_no_other() {
+        let reads = super::LetReads::default();
         let mut memo = Memo::default();
         let me = Some(PlayerId::new(0));
-        memo.prepare(2, me, 1);
+        memo.prepare(&reads, 2, me, 1);
         let key = |n: i64| {
             let mut k = [V::None; MEMO_ARGS];
             k[0] = V::Int(n);
@@ -732,17 +820,25 @@ mod tests {
             k
         };
         let id = LetId::new(1);
-        for n in 0..MEMO_PER_LET as i64 + 5 {
+        let full = MEMO_PER_LET as i64;
+        for n in 0..full {
             memo.put(id, 0, key(n), 2, V::Int(n * 10));
         }
-        for n in 0..MEMO_PER_LET as i64 {
+        for n in 0..full {
             assert_eq!(memo.get(id, 0, &key(n), 2), Some(V::Int(n * 10)), "call {n}");
             assert_eq!(memo.get(id, 1, &key(n), 2), None, "call {n} as another kind");
         }
-        assert_eq!(memo.get(id, 0, &key(MEMO_PER_LET as i64), 2), None, "past the calls kept");
+        assert_eq!(memo.get(id, 0, &key(full), 2), None, "a call never kept");
         assert_eq!(memo.get(LetId::new(0), 0, &key(3), 2), None, "another let");
-        memo.prepare(2, me, 2);
-        assert_eq!(memo.get(id, 0, &key(3), 2), None, "a changed state");
+        for n in full..full + 5 {
+            memo.put(id, 0, key(n), 2, V::Int(n * 10));
+        }
+        assert_eq!(memo.get(id, 0, &key(3), 2), None, "forgotten once full");
+        for n in full..full + 5 {
+            assert_eq!(memo.get(id, 0, &key(n), 2), Some(V::Int(n * 10)), "call {n} after");
+        }
+        memo.prepare(&reads, 2, me, 2);
+        assert_eq!(memo.get(id, 0, &key(full), 2), None, "a changed state");
         memo.put(id, 0, key(3), 2, V::Int(-1));
         assert_eq!(memo.get(id, 0, &key(3), 2), Some(V::Int(-1)));
     }

@@ -1,0 +1,108 @@
+//! The memo keeps let values and regions past a change of the state that
+//! wrote nothing they read (`engine::interp::LetReads`). After every action
+//! of seeded random games of every bundled game, on the interpreter and on
+//! the compiled rules, each value the memo keeps for the next listing must
+//! equal what the rules work out afresh; and on the interpreter the memo
+//! must keep some, or the check would hold of an empty memo.
+
+use chronoscope_tests::{compiled, scenario};
+use engine::{Game, Program};
+use rand::{Rng, SeedableRng};
+
+/// Play `games` seeded random games, checking the memo after each action:
+/// how many kept values were checked in all.
+fn check(path: &str, program: &Program, players: usize, games: u64) -> usize {
+    let mut checked = 0;
+    let mut choices = Vec::new();
+    for seed in 1..=games {
+        let mut g = Game::start(program, players, seed).expect("setup");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        while g.current().is_some() {
+            g.choices_into(&mut choices);
+            let c = &choices[rng.gen_range(0..choices.len())];
+            g.step(c).expect("a listed choice applies");
+            match g.memo_agrees() {
+                Ok(n) => checked += n,
+                Err(e) => panic!("{path}, seed {seed}, after action {}: {e}", g.actions_taken()),
+            }
+        }
+    }
+    checked
+}
+
+/// On both engines; the interpreter must have kept values (compiled rules
+/// keep most of theirs for one listing, `Natives::listing`, and may keep
+/// none in the memo).
+fn both(path: &str, players: usize, games: u64) {
+    let checked = check(path, &scenario::load(path), players, games);
+    assert!(checked > 0, "{path}: the memo kept nothing from one action to the next");
+    check(path, &compiled::load(path), players, games);
+}
+
+#[test]
+fn thebes_let_values_kept_past_an_action_equal_fresh_ones() {
+    both("rulesets/thebes/thebes.ruleset", 4, 3);
+}
+
+#[test]
+fn grabrauber_let_values_kept_past_an_action_equal_fresh_ones() {
+    both("rulesets/grabrauber/grabrauber.ruleset", 4, 3);
+}
+
+#[test]
+fn archaeology_let_values_kept_past_an_action_equal_fresh_ones() {
+    both("rulesets/archaeology/archaeology.ruleset", 3, 3);
+}
+
+#[test]
+fn akrotiri_let_values_and_regions_kept_past_an_action_equal_fresh_ones() {
+    both("rulesets/akrotiri/akrotiri.ruleset", 2, 1);
+}
+
+/// Lets that read `me` and the state directly, with no argument: their
+/// values stay while the same player moves on, and go when the player to
+/// move changes or the action wrote what they read.
+const READS_ME: &str = r#"
+game kept "Kept" { players 2..2 }
+place city A, B, C
+route A - B, B - C
+piece pawn per player at A
+kind chip { }
+tokens chips of chip total 4 {
+  "plain" x4
+}
+zone pool: pile
+zone hand: hand per player
+counter time per player = 0
+setup {
+  move all c in chips to pool
+}
+turns by lowest time
+let held() = count(me.hand)
+let late() = me.time
+let here() = me.pawn
+action take(c: in pool) {
+  require held() < 3 else "your hand is full"
+  move c to me.hand
+  advance me.time by 1
+}
+action wait(n: 1..2) {
+  require late() < 10 else "too late"
+  advance me.time by n
+}
+action hop(to: city in around(me.pawn)) {
+  require to != here() else "you are there"
+  set me.pawn = to
+  advance me.time by 1
+}
+end when all(p in players where p.time >= 6)
+score in_hand = count(me.hand)
+"#;
+
+#[test]
+fn let_values_that_read_me_are_kept_for_the_same_player_only() {
+    let checked = ruleset::check_source(READS_ME);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    let program = Program::new(checked.ruleset.unwrap());
+    assert!(check("kept", &program, 2, 20) > 0, "the memo kept nothing from one action to the next");
+}
