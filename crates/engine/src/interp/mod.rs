@@ -508,7 +508,7 @@ impl Memo {
     }
 
     /// The state went from change `from` to change `to`, writing only
-    /// `changed` (`LetReads::note_written`): values worked out at `from`
+    /// `changed` (`LetReads::written`): values worked out at `from`
     /// that read none of it are kept for `to`. A memo kept for another
     /// state is left as it is (`prepare` then forgets it).
     /// `me`, when given, is who moves next (`changed` includes `me` when
