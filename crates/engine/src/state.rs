@@ -228,9 +228,10 @@ pub struct Layout {
     pub instances: Vec<Instance>,
     pub counter_instances: usize,
     pub piece_instances: usize,
-    /// Per counter instance, its counter; per piece instance, its piece.
-    counter_decls: Vec<u32>,
-    piece_decls: Vec<u32>,
+    /// Per counter instance, its counter and its owner plus one (0: a
+    /// counter nobody owns); the same per piece instance.
+    counter_decls: Vec<(u32, u32)>,
+    piece_decls: Vec<(u32, u32)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -277,16 +278,23 @@ impl Layout {
         for (i, c) in r.counters.iter().enumerate() {
             let size = Self::class_size(r, c.index);
             counter_base.push((n, size));
-            n += (if c.per_player { players } else { 1 }) * size;
-            counter_decls.resize(n, i as u32);
+            let owners = if c.per_player { players } else { 1 };
+            n += owners * size;
+            for owner in 0..owners {
+                let owner = if c.per_player { owner as u32 + 1 } else { 0 };
+                counter_decls.extend(std::iter::repeat_n((i as u32, owner), size));
+            }
         }
         let mut piece_base = Vec::new();
         let mut piece_decls = Vec::new();
         let mut m = 0;
         for (i, p) in r.pieces.iter().enumerate() {
             piece_base.push(m);
-            m += if p.per_player { players } else { 1 };
-            piece_decls.resize(m, i as u32);
+            let owners = if p.per_player { players } else { 1 };
+            m += owners;
+            for owner in 0..owners {
+                piece_decls.push((i as u32, if p.per_player { owner as u32 + 1 } else { 0 }));
+            }
         }
         Layout {
             players,
@@ -335,16 +343,19 @@ impl Layout {
         base + player.map_or(0, PlayerId::index) * size + place.map_or(0, |p| self.place_pos[p.index()])
     }
 
-    /// The counter (its index among the declarations) an instance is of.
+    /// The counter (its index among the declarations) an instance is of,
+    /// and whose it is when each player has one.
     #[inline]
-    pub fn counter_decl(&self, inst: usize) -> usize {
-        self.counter_decls[inst] as usize
+    pub fn counter_of(&self, inst: usize) -> (usize, Option<usize>) {
+        let (decl, owner) = self.counter_decls[inst];
+        (decl as usize, owner.checked_sub(1).map(|p| p as usize))
     }
 
-    /// The piece (its index among the declarations) an instance is of.
+    /// The piece an instance is of, and whose (see `counter_of`).
     #[inline]
-    pub fn piece_decl(&self, inst: usize) -> usize {
-        self.piece_decls[inst] as usize
+    pub fn piece_of(&self, inst: usize) -> (usize, Option<usize>) {
+        let (decl, owner) = self.piece_decls[inst];
+        (decl as usize, owner.checked_sub(1).map(|p| p as usize))
     }
 
     pub fn piece(&self, piece: PieceId, player: Option<PlayerId>) -> usize {

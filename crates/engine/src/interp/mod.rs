@@ -416,6 +416,14 @@ impl LetMemo {
         self.calls.clear();
     }
 
+    /// Index the calls again after some were dropped.
+    fn reindex(&mut self) {
+        self.index = [0; MEMO_INDEX];
+        if self.calls.len() > MEMO_SCAN {
+            (0..self.calls.len()).for_each(|i| self.index_call(i));
+        }
+    }
+
     /// Index call `i` (its fingerprint's first free slot).
     fn index_call(&mut self, i: usize) {
         let mut slot = self.calls[i].fingerprint as usize % MEMO_INDEX;
@@ -557,13 +565,18 @@ impl Memo {
     /// Forget the values of lets, and the regions of links, that read any
     /// of `changed`.
     fn forget(&mut self, reads: &LetReads, changed: &Parts) {
-        let by_let = &mut self.by_let;
+        let (by_let, me) = (&mut self.by_let, self.me);
         self.kept.retain(|id| {
-            let forget = reads.touched(*id, changed);
-            if forget {
-                by_let[id.index()].clear();
+            if !reads.touched(*id, changed) {
+                return true;
             }
-            !forget
+            let known = &mut by_let[id.index()];
+            let before = known.calls.len();
+            known.calls.retain(|r| !reads.touched_call(*id, &r.args, me, changed));
+            if known.calls.len() < before {
+                known.reindex();
+            }
+            !known.calls.is_empty()
         });
         self.regions.retain(|(link, _, _)| !reads.touched(*link, changed));
     }

@@ -1,122 +1,211 @@
 //! What each let reads of the state: which zones, counters and pieces (by
-//! declaration), who `me` is, and the seat and turn order. The memo
-//! (`Memo`) keeps a let's values past a change of the state that wrote
-//! none of what the let reads: a region of the board stays known while
-//! only cubes move, a player's holdings while another player moves.
+//! declaration, and for those each player has, whose), who `me` is, and
+//! the seat and turn order. The memo (`Memo`) keeps a let's values past a
+//! change of the state that wrote none of what the let read: a region of
+//! the board stays known while only cubes move, one player's holdings
+//! while another player moves.
+//!
+//! A let reads a player's zone (`p.hand`) through one of its parameters,
+//! through `me`, or through anything else. Through a parameter, which
+//! player's it reads depends on the call: each call kept is checked with
+//! its own arguments (`LetReads::touched_call`). Otherwise every player's
+//! counts as read.
 
 use model::*;
 
-use crate::state::{Layout, State, ZoneInst};
+use crate::state::{Layout, State, ZoneInst, V};
 
 /// Parts of the state, as bits (`LetReads` numbers them).
 pub type Parts = [u64; PART_WORDS];
 
-/// Words of a `Parts`: a ruleset with more zones, groups, counters and
-/// pieces than these bits hold has every let read everything (its memo
-/// forgets all at every change, as before lets' reads were known).
+/// Words of a `Parts`: a ruleset with more parts than these bits hold (a
+/// declaration each player has counts once per player) has every let
+/// read everything: its memo forgets all at every change.
 const PART_WORDS: usize = 4;
 
-/// Per let, the parts of the state its value may read, as bits: its own
-/// body's and those of every let it calls (a region's link among them).
+/// Whose part of a declaration each player has a let reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Whose {
+    /// The player its parameter `k` is.
+    Param(usize),
+    /// `me`'s.
+    Me,
+}
+
+/// A let's reads: the parts it reads whatever its arguments, and the
+/// declarations each player has that it reads for one player (their
+/// first bit, and whose).
+#[derive(Clone, Debug, Default)]
+struct Pattern {
+    fixed: Parts,
+    keyed: Vec<(usize, Whose)>,
+}
+
 #[derive(Debug, Default)]
 pub struct LetReads {
-    /// Where each kind of part starts among the bits: zones, then groups'
-    /// supplies, counters, pieces, then `me` and the turn.
-    groups: usize,
-    counters: usize,
-    pieces: usize,
+    /// Per zone, group, counter and piece: its first bit (one bit per
+    /// player for a declaration each player has, else one).
+    zones: Vec<usize>,
+    groups: Vec<usize>,
+    counters: Vec<usize>,
+    pieces: Vec<usize>,
+    /// The most players a game has: the bits of a declaration each player has.
+    players: usize,
     me: usize,
     turn: usize,
     /// Whether the parts fit (see `PART_WORDS`).
     fits: bool,
-    bits: Vec<Parts>,
+    lets: Vec<Pattern>,
 }
 
 impl LetReads {
     pub fn new(r: &Ruleset) -> LetReads {
-        let groups = r.zones.len();
-        let counters = groups + r.groups.len();
-        let pieces = counters + r.counters.len();
-        let me = pieces + r.pieces.len();
-        let turn = me + 1;
+        let players = (r.game.max_players as usize).max(1);
+        let mut next = 0;
+        let mut bases = |per_player: &mut dyn Iterator<Item = bool>| -> Vec<usize> {
+            per_player
+                .map(|each| {
+                    let base = next;
+                    next += if each { players } else { 1 };
+                    base
+                })
+                .collect()
+        };
+        let zones = bases(&mut r.zones.iter().map(|z| z.per_player));
+        let groups = bases(&mut r.groups.iter().map(|_| false));
+        let counters = bases(&mut r.counters.iter().map(|c| c.per_player));
+        let pieces = bases(&mut r.pieces.iter().map(|p| p.per_player));
+        let (me, turn) = (next, next + 1);
         let fits = turn < 64 * PART_WORDS;
         let mut reads =
-            LetReads { groups, counters, pieces, me, turn, fits, bits: vec![[!0; PART_WORDS]; r.lets.len()] };
+            LetReads { zones, groups, counters, pieces, players, me, turn, fits, lets: Vec::new() };
         if !fits {
             return reads;
         }
-        // Each let's own reads, and the lets it calls.
-        let mut calls: Vec<Vec<LetId>> = Vec::with_capacity(r.lets.len());
+        // Each let after the lets it calls (a let met again while its own
+        // reads are worked out calls itself: it reads everything).
+        let mut done: Vec<Option<Pattern>> = vec![None; r.lets.len()];
+        let mut open = vec![false; r.lets.len()];
         for id in LetId::all(r.lets.len()) {
-            let mut called = Vec::new();
-            let mut own = [0; PART_WORDS];
-            reads.expr(&r.lets[id].body, &mut own, &mut called);
-            reads.bits[id.index()] = own;
-            calls.push(called);
+            reads.pattern(r, id, &mut done, &mut open);
         }
-        // Then what the lets called read, until nothing more is added
-        // (lets may call each other in a cycle).
-        let mut grew = true;
-        while grew {
-            grew = false;
-            for (id, called) in calls.iter().enumerate() {
-                for callee in called {
-                    for w in 0..PART_WORDS {
-                        let more = reads.bits[callee.index()][w] & !reads.bits[id][w];
-                        if more != 0 {
-                            reads.bits[id][w] |= more;
-                            grew = true;
-                        }
-                    }
-                }
-            }
-        }
+        reads.lets = done.into_iter().map(Option::unwrap_or_default).collect();
         reads
     }
 
-    fn expr(&self, e: &Expr, out: &mut Parts, calls: &mut Vec<LetId>) {
-        let bit = match &e.kind {
-            ExprKind::Zone { zone, .. } => Some(zone.index()),
-            ExprKind::Group(g) => Some(self.groups + g.index()),
-            ExprKind::Counter { counter, .. } => Some(self.counters + counter.index()),
-            ExprKind::Piece { piece, .. } => Some(self.pieces + piece.index()),
-            ExprKind::Me => Some(self.me),
-            // The seat order (`shuffle players`) and the turn order.
-            ExprKind::Players | ExprKind::PlayersFrom(_) => Some(self.turn),
-            ExprKind::Let { id, .. } => {
-                calls.push(*id);
-                None
-            }
-            _ => None,
-        };
-        if let Some(b) = bit {
-            set(out, b);
+    fn pattern(&self, r: &Ruleset, id: LetId, done: &mut [Option<Pattern>], open: &mut [bool]) -> Pattern {
+        if let Some(p) = &done[id.index()] {
+            return p.clone();
         }
-        e.for_each_child(|x| self.expr(x, out, calls));
+        if open[id.index()] {
+            return Pattern { fixed: [!0; PART_WORDS], keyed: Vec::new() };
+        }
+        open[id.index()] = true;
+        let mut p = Pattern::default();
+        let params = r.lets[id].params.len();
+        self.expr(r, &r.lets[id].body, params, &mut p, done, open);
+        open[id.index()] = false;
+        done[id.index()] = Some(p.clone());
+        p
+    }
+
+    /// Whose part a player expression names, in a body whose first
+    /// `params` locals are its parameters.
+    fn whose(e: Option<&Expr>, params: usize) -> Option<Whose> {
+        match e.map(|e| &e.kind) {
+            Some(ExprKind::Local(k)) if *k < params => Some(Whose::Param(*k)),
+            Some(ExprKind::Me) => Some(Whose::Me),
+            _ => None,
+        }
+    }
+
+    /// A declaration's part read: its one bit, or for one each player
+    /// has, one player's (`who`) or every player's.
+    fn read(&self, base: usize, each: bool, who: Option<Whose>, p: &mut Pattern) {
+        match (each, who) {
+            (false, _) => set(&mut p.fixed, base),
+            (true, Some(w)) => {
+                if !p.keyed.contains(&(base, w)) {
+                    p.keyed.push((base, w));
+                }
+            }
+            (true, None) => (base..base + self.players).for_each(|b| set(&mut p.fixed, b)),
+        }
+    }
+
+    fn expr(
+        &self,
+        r: &Ruleset,
+        e: &Expr,
+        params: usize,
+        p: &mut Pattern,
+        done: &mut [Option<Pattern>],
+        open: &mut [bool],
+    ) {
+        match &e.kind {
+            ExprKind::Zone { zone, player, .. } => {
+                let who = Self::whose(player.as_deref(), params);
+                self.read(self.zones[zone.index()], r.zones[*zone].per_player, who, p);
+            }
+            ExprKind::Group(g) => set(&mut p.fixed, self.groups[g.index()]),
+            ExprKind::Counter { counter, player, .. } => {
+                let who = Self::whose(player.as_deref(), params);
+                self.read(self.counters[counter.index()], r.counters[*counter].per_player, who, p);
+            }
+            ExprKind::Piece { piece, player } => {
+                let who = Self::whose(player.as_deref(), params);
+                self.read(self.pieces[piece.index()], r.pieces[*piece].per_player, who, p);
+            }
+            ExprKind::Me => set(&mut p.fixed, self.me),
+            // The seat order (`shuffle players`) and the turn order.
+            ExprKind::Players | ExprKind::PlayersFrom(_) => set(&mut p.fixed, self.turn),
+            ExprKind::Let { id, args } => {
+                // What the called let reads, its parameters bound to this
+                // call's arguments.
+                let called = self.pattern(r, *id, done, open);
+                for (f, c) in p.fixed.iter_mut().zip(called.fixed) {
+                    *f |= c;
+                }
+                for (base, w) in called.keyed {
+                    let who = match w {
+                        Whose::Param(j) => Self::whose(args.get(j), params),
+                        Whose::Me => Some(Whose::Me),
+                    };
+                    self.read(base, true, who, p);
+                }
+            }
+            _ => {}
+        }
+        e.for_each_child(|x| self.expr(r, x, params, p, done, open));
     }
 
     /// What an action wrote, by its state's journal: the zones, counters
-    /// and pieces, and the turn, which every action may move on without a
-    /// note; who `me` is too when the next to move is someone else.
-    /// `None` when the journal cannot tell (it was off, or something else
-    /// was written): then anything may have changed.
+    /// and pieces (one player's part of a declaration each player has),
+    /// and the turn, which every action may move on without a note; who
+    /// `me` is too when the next to move is someone else. `None` when the
+    /// journal cannot tell (it was off, or something else was written):
+    /// then anything may have changed.
     pub fn written(&self, lay: &Layout, st: &State, me_changes: bool) -> Option<Parts> {
         let (zones, counters, pieces) = st.written().filter(|_| self.fits)?;
         let mut out = [0; PART_WORDS];
+        let at = |base: usize, player: Option<usize>| base + player.unwrap_or(0);
         for z in zones {
+            let inst = lay.instance(ZoneInst::new(*z as usize));
             set(
                 &mut out,
-                match lay.instance(ZoneInst::new(*z as usize)).source {
-                    Ok(zone) => zone.index(),
-                    Err(group) => self.groups + group.index(),
+                match inst.source {
+                    Ok(zone) => at(self.zones[zone.index()], inst.player.map(PlayerId::index)),
+                    Err(group) => self.groups[group.index()],
                 },
             );
         }
         for c in counters {
-            set(&mut out, self.counters + lay.counter_decl(*c as usize));
+            let (counter, player) = lay.counter_of(*c as usize);
+            set(&mut out, at(self.counters[counter], player));
         }
         for p in pieces {
-            set(&mut out, self.pieces + lay.piece_decl(*p as usize));
+            let (piece, player) = lay.piece_of(*p as usize);
+            set(&mut out, at(self.pieces[piece], player));
         }
         set(&mut out, self.turn);
         if me_changes {
@@ -127,24 +216,55 @@ impl LetReads {
 
     /// Who `me` is, as changed parts.
     pub fn me(&self) -> Parts {
-        let mut out = [0; PART_WORDS];
+        let mut out = [!0; PART_WORDS];
         if self.fits {
+            out = [0; PART_WORDS];
             set(&mut out, self.me);
-        } else {
-            out = [!0; PART_WORDS];
         }
         out
     }
 
-    /// Whether let `id` reads any of `changed`.
-    #[inline]
+    /// Whether a call of let `id` with `args`, made for `me`, read any of
+    /// `changed`.
+    pub fn touched_call(&self, id: LetId, args: &[V], me: Option<PlayerId>, changed: &Parts) -> bool {
+        let Some(p) = self.lets.get(id.index()) else { return true };
+        if meets(&p.fixed, changed) {
+            return true;
+        }
+        p.keyed.iter().any(|(base, w)| {
+            let player = match w {
+                Whose::Param(k) => match args.get(*k) {
+                    Some(V::Player(q)) => Some(*q),
+                    _ => None,
+                },
+                Whose::Me => me,
+            };
+            match player.filter(|q| q.index() < self.players) {
+                Some(q) => has(changed, base + q.index()),
+                None => (*base..base + self.players).any(|b| has(changed, b)),
+            }
+        })
+    }
+
+    /// Whether let `id` read any of `changed`, for any arguments.
     pub fn touched(&self, id: LetId, changed: &Parts) -> bool {
-        let own = self.bits.get(id.index()).unwrap_or(&[!0; PART_WORDS]);
-        own.iter().zip(changed).any(|(a, b)| a & b != 0)
+        let Some(p) = self.lets.get(id.index()) else { return true };
+        meets(&p.fixed, changed)
+            || p.keyed.iter().any(|(base, _)| (*base..base + self.players).any(|b| has(changed, b)))
     }
 }
 
 #[inline]
 fn set(parts: &mut Parts, b: usize) {
     parts[b / 64] |= 1 << (b % 64);
+}
+
+#[inline]
+fn has(parts: &Parts, b: usize) -> bool {
+    parts[b / 64] & (1 << (b % 64)) != 0
+}
+
+#[inline]
+fn meets(a: &Parts, b: &Parts) -> bool {
+    a.iter().zip(b).any(|(x, y)| x & y != 0)
 }
