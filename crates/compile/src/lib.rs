@@ -43,13 +43,28 @@ pub fn generate(rules: &Ruleset) -> String {
         listing_len: 0,
         params: Vec::new(),
         ranks_used: false,
+        cse: Vec::new(),
+        bound: Vec::new(),
     };
     let mut body = String::new();
     for (i, e) in roots.iter().enumerate() {
+        g.bound.clear();
+        bound_slots(e, &mut g.bound);
         let code = g.val(e, &[], &Env::default());
+        // The values of calls worked out once, none yet.
+        let (allow, kept) = if g.cse.is_empty() {
+            ("", String::new())
+        } else {
+            let vars: Vec<String> =
+                g.cse.drain(..).map(|(_, _, var)| format!("let mut {var}: Option<V> = None;")).collect();
+            (
+                "#[allow(unused_assignments, unused_mut, unused_variables)]\n",
+                format!("    {}\n", vars.join(" ")),
+            )
+        };
         writeln!(
             body,
-            "fn root_{i}(it: &Interp<'_>, e: &Expr, st: &State, f: &mut Frame) -> R<V> {{\n    let _ = (&it, &e, &st, &f);\n    Ok({code})\n}}\n"
+            "{allow}fn root_{i}(it: &Interp<'_>, e: &Expr, st: &State, f: &mut Frame) -> R<V> {{\n    let _ = (&it, &e, &st, &f);\n{kept}    Ok({code})\n}}\n"
         )
         .unwrap();
     }
@@ -269,6 +284,13 @@ struct Gen<'r> {
     /// Whether generated code reads a place's rank in its class
     /// (`PLACE_RANK`).
     ranks_used: bool,
+    /// In a root's function: the let calls whose arguments stay the same
+    /// while it runs, each worked out once (by let and arguments' keys,
+    /// with the variable that keeps the value).
+    cse: Vec<(LetId, Vec<String>, String)>,
+    /// In a root's function: the frame slots the root itself binds (its
+    /// aggregates' and walks' locals), which change while it runs.
+    bound: Vec<usize>,
 }
 
 /// How a let call taking a parameter of the action as an argument is kept
@@ -374,6 +396,22 @@ fn listing_invariant(e: &Expr) -> Option<String> {
         ExprKind::Players => "players".into(),
         _ => return None,
     })
+}
+
+/// The frame slots an expression binds itself: its aggregates' locals and
+/// its walks' (not those of the lets it calls, which have frames of their
+/// own).
+fn bound_slots(e: &Expr, out: &mut Vec<usize>) {
+    match &e.kind {
+        ExprKind::Aggregate { var, .. } => out.push(*var),
+        ExprKind::Region(region, _) => {
+            if let Region::Connected { from, to, .. } = &**region {
+                out.extend([*from, *to]);
+            }
+        }
+        _ => {}
+    }
+    e.for_each_child(|c| bound_slots(c, out));
 }
 
 /// How many expression nodes `e` has.
@@ -770,15 +808,57 @@ impl Gen<'_> {
         }
     }
 
-    /// A let call's value, inlined or called.
+    /// A let call's value, inlined or called; in a root's function, once
+    /// per arguments that stay the same while it runs (`Gen::cse`): the
+    /// state does not change while an expression is worked out.
     fn called(&mut self, id: LetId, args: &[Expr], path: &[usize], env: &Env) -> String {
+        if self.unit == Unit::Root {
+            let keys: Option<Vec<String>> = args.iter().map(|a| self.steady(a, env)).collect();
+            if let Some(keys) = keys {
+                let var = match self.cse.iter().find(|(l, k, _)| *l == id && *k == keys) {
+                    Some((_, _, var)) => var.clone(),
+                    None => {
+                        let var = self.fresh("once");
+                        self.cse.push((id, keys, var.clone()));
+                        var
+                    }
+                };
+                let value = self.worked_out(id, args, path, env);
+                return format!(
+                    "(match {var} {{ Some(v) => v, None => {{ let v: V = {value}; {var} = Some(v); v }} }})"
+                );
+            }
+        }
+        self.worked_out(id, args, path, env)
+    }
+
+    /// What an argument is, as a key of calls worked out once in a root's
+    /// function, when it stays the same while the root runs: as
+    /// `listing_invariant`, a frame slot the root does not bind itself, or
+    /// a parameter of an inlined let given such an argument.
+    fn steady(&self, e: &Expr, env: &Env) -> Option<String> {
+        match &e.kind {
+            ExprKind::Local(slot) if self.depth > 0 => env.key(*slot).map(str::to_string),
+            ExprKind::Local(slot) => {
+                (env.val(*slot).is_none() && env.card(*slot).is_none() && !self.bound.contains(slot))
+                    .then(|| format!("slot {slot}"))
+            }
+            _ => listing_invariant(e),
+        }
+    }
+
+    /// A let call's value, inlined or called.
+    fn worked_out(&mut self, id: LetId, args: &[Expr], path: &[usize], env: &Env) -> String {
         let inline = self.depth < INLINE_DEPTH && self.inlinable(id);
         let (mut code, names) = self.bind_parts(args, path, env, "V");
         if inline {
             // The body with the arguments in variables: no frame, no memo
             // (the let is cheaper to work out than to look up). The work it
             // counts is the call's, as `Interp::call_values` counts it.
-            let keys = args.iter().map(|a| self.invariant(a, env)).collect();
+            let keys = match self.unit {
+                Unit::Root => args.iter().map(|a| self.steady(a, env)).collect(),
+                _ => args.iter().map(|a| self.invariant(a, env)).collect(),
+            };
             let body = self.inline_body(id, names, keys);
             write!(code, "it.spend(1, {})?; {body} }}", span_code(self.r.lets[id].body.span)).unwrap();
         } else if args.is_empty() {
@@ -890,7 +970,7 @@ impl Gen<'_> {
             // Generate it once to see that nothing is left to the
             // interpreter (the code is thrown away).
             let outer = std::mem::replace(&mut self.gave_up, false);
-            let kept = (self.listing.len(), self.listing_len, self.ranks_used);
+            let kept = (self.listing.len(), self.listing_len, self.ranks_used, self.cse.len());
             let names = (0..l.params.len()).map(|i| format!("arg{i}")).collect();
             self.inline_body(id, names, Vec::new());
             ok = !self.gave_up;
@@ -898,6 +978,7 @@ impl Gen<'_> {
             // Calls kept for a listing in the code thrown away take no place.
             self.listing.truncate(kept.0);
             (self.listing_len, self.ranks_used) = (kept.1, kept.2);
+            self.cse.truncate(kept.3);
         }
         self.inlinable[id.index()] = Some(ok);
         ok
