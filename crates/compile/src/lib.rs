@@ -1306,7 +1306,7 @@ impl Gen<'_> {
                 let v = self.val(start, &sub(&sub(path, 0), 0), env);
                 write!(
                     head,
-                    "let places = match {v} {{ V::Place(p) => {list}, V::None => Vec::new(), _ => {} }}; ",
+                    "let places = match {v} {{ V::Place(p) => {list}, V::None => Places::default(), _ => {} }}; ",
                     self.escape()
                 )
                 .unwrap();

@@ -564,7 +564,7 @@ impl<'p> Game<'p> {
             let v = it
                 .connected(link, start, span, &self.state, Some(me))
                 .map_err(|f| f.message().to_string())?;
-            if v != places {
+            if *v != *places {
                 let name = &self.rules.lets[link].name;
                 return Err(format!("the region of {name} from {start:?} kept as {places:?}, afresh {v:?}"));
             }
@@ -1356,7 +1356,7 @@ impl<'p> Game<'p> {
             ParamDomain::Among(_, e) => {
                 let it = Interp { memo, ..self.interp(false) };
                 let places = it.places_of(e, &self.state, &mut Frame::new(Some(me)))?;
-                list.extend(places.into_iter().map(V::Place));
+                list.extend(places.iter().map(|p| V::Place(*p)));
             }
         }
         Ok(Cow::Owned(list))
@@ -1832,7 +1832,8 @@ impl<'p> Game<'p> {
             memo.advance(reads, from, self.state.changes, &crate::interp::Parts::default(), None);
         } else {
             let next = self.current();
-            if let Some(changed) = reads.written(self.layout, &self.state, !memo.is_for(next)) {
+            let order = before.order != self.state.order;
+            if let Some(changed) = reads.written(self.layout, &self.state, order, !memo.is_for(next)) {
                 memo.advance(reads, from, self.state.changes, &changed, Some(next));
             }
         }

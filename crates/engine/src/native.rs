@@ -17,7 +17,7 @@
 
 pub use crate::game::{Choice, Program, Searcher};
 pub use crate::interp::{too_many_repeats, MAX_LOOP};
-pub use crate::interp::{Fail, Frame, Interp, R};
+pub use crate::interp::{Fail, Frame, Interp, Places, R};
 pub use crate::state::{State, ZoneInst, V};
 pub use model::{
     Aggregate, BinaryOp, ClassId, ComponentId, CounterId, Expr, ExprKind, GroupId, LetId, PieceId, PlaceId,

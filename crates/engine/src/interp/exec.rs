@@ -281,7 +281,7 @@ impl Interp<'_> {
             StmtKind::For { var, domain, body } if Self::is_region(domain) => {
                 let places = self.places_of(domain, st, f)?;
                 self.spend(places.len() as u64, s.span)?;
-                for p in places {
+                for p in places.iter().copied() {
                     f.set(*var, V::Place(p));
                     self.exec(body, st, f)?;
                 }

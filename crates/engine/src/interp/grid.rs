@@ -7,6 +7,10 @@ use model::*;
 use super::*;
 use crate::state::{State, V};
 
+/// The places of a set worked out from the state (`around`, `connected`):
+/// shared, so that the memo gives a region it keeps without a copy.
+pub type Places = std::rc::Rc<[PlaceId]>;
+
 impl Interp<'_> {
     /// `p.x`, `p.y`.
     pub(super) fn coordinate(&self, b: Builtin, arg: &Expr, st: &State, f: &mut Frame) -> R<i64> {
@@ -64,15 +68,15 @@ impl Interp<'_> {
 
     /// The places of `around(p)` or `connected(p, LINK)`; of a class, all
     /// its places.
-    pub fn places_of(&self, e: &Expr, st: &State, f: &mut Frame) -> R<Vec<PlaceId>> {
+    pub fn places_of(&self, e: &Expr, st: &State, f: &mut Frame) -> R<Places> {
         let (region, start) = match &e.kind {
             ExprKind::Region(region, start) => (region, start),
-            ExprKind::Class(c) => return Ok(self.r.classes[*c].places.clone()),
+            ExprKind::Class(c) => return Ok(Places::from(&self.r.classes[*c].places[..])),
             _ => return rule(e.span, "not a set of places"),
         };
         let start = match self.eval(start, st, f)? {
             V::Place(p) => p,
-            V::None => return Ok(Vec::new()),
+            V::None => return Ok(Places::default()),
             other => return rule(e.span, format!("{} is not a place", self.describe(&other))),
         };
         match &**region {
@@ -95,8 +99,8 @@ impl Interp<'_> {
     }
 
     /// `around(p)`: the places next to `p`.
-    pub fn around(&self, p: PlaceId) -> Vec<PlaceId> {
-        self.neighbours.of(p).to_vec()
+    pub fn around(&self, p: PlaceId) -> Places {
+        Places::from(self.neighbours.of(p))
     }
 
     /// `connected(start, LINK)`, LINK the let `link` (`span`: the
@@ -108,7 +112,10 @@ impl Interp<'_> {
         span: Span,
         st: &State,
         me: Option<PlayerId>,
-    ) -> R<Vec<PlaceId>> {
+    ) -> R<Places> {
+        if let Some(places) = self.kept_region(link, start, me) {
+            return Ok(places);
+        }
         // The link's let called on the two places directly, not through
         // the memo: the region is what the memo keeps, and a link's calls
         // repeat only across regions that overlap (0.4% of them in the
@@ -149,7 +156,8 @@ impl Interp<'_> {
     /// The places reachable from `start` by steps to a place next to the
     /// last for which `holds` (the link), breadth first, each once. A
     /// region is a value of the state, like a let's: kept in the memo
-    /// while the state stays as it is.
+    /// while nothing its link reads changes (`connected` looks there
+    /// first; a traced walk has no memo).
     fn walk(
         &self,
         link: LetId,
@@ -157,12 +165,7 @@ impl Interp<'_> {
         span: Span,
         me: Option<PlayerId>,
         mut holds: impl FnMut(PlaceId, PlaceId) -> R<bool>,
-    ) -> R<Vec<PlaceId>> {
-        if let Some(memo) = self.memo {
-            if let Some(places) = memo.borrow().region(link, start, me) {
-                return Ok(places);
-            }
-        }
+    ) -> R<Places> {
         let mut seen = vec![0u64; self.r.places.len().div_ceil(64)];
         let bit = |p: PlaceId| (p.index() / 64, 1u64 << (p.index() % 64));
         let (w, b) = bit(start);
@@ -182,10 +185,17 @@ impl Interp<'_> {
                 }
             }
         }
+        let out = Places::from(out);
         if let Some(memo) = self.memo {
             memo.borrow_mut().keep_region(link, start, me, &out);
         }
         Ok(out)
+    }
+
+    /// The region of `link` from `start` the memo keeps, if it does.
+    #[inline]
+    fn kept_region(&self, link: LetId, start: PlaceId, me: Option<PlayerId>) -> Option<Places> {
+        self.memo.and_then(|memo| memo.borrow().region(link, start, me))
     }
 }
 

@@ -386,7 +386,7 @@ pub struct Memo {
     /// The lets with calls worked out.
     kept: Vec<LetId>,
     /// Regions worked out (`connected(p, LINK)`): by link and start.
-    regions: Vec<(LetId, PlaceId, Vec<PlaceId>)>,
+    regions: Vec<(LetId, PlaceId, Places)>,
 }
 
 /// The calls of one let the memo holds, and past `MEMO_SCAN` of them an
@@ -582,26 +582,20 @@ impl Memo {
     }
 
     /// A region worked out on this state, if the memo has it.
-    pub(super) fn region(&self, link: LetId, start: PlaceId, me: Option<PlayerId>) -> Option<Vec<PlaceId>> {
+    pub(super) fn region(&self, link: LetId, start: PlaceId, me: Option<PlayerId>) -> Option<Places> {
         if !self.serves(me) {
             return None;
         }
         self.regions.iter().find(|(l, s, _)| *l == link && *s == start).map(|(_, _, r)| r.clone())
     }
 
-    pub(super) fn keep_region(
-        &mut self,
-        link: LetId,
-        start: PlaceId,
-        me: Option<PlayerId>,
-        places: &[PlaceId],
-    ) {
+    pub(super) fn keep_region(&mut self, link: LetId, start: PlaceId, me: Option<PlayerId>, places: &Places) {
         if self.serves(me) {
             // Full (regions kept over many states): the oldest goes.
             if self.regions.len() == MEMO_REGIONS {
                 self.regions.remove(0);
             }
-            self.regions.push((link, start, places.to_vec()));
+            self.regions.push((link, start, places.clone()));
         }
     }
 
@@ -778,7 +772,7 @@ mod grid;
 mod reads;
 mod zones;
 
-pub use grid::Neighbours;
+pub use grid::{Neighbours, Places};
 pub use reads::{LetReads, Parts};
 pub use zones::find;
 

@@ -1,6 +1,6 @@
 //! What each let reads of the state: which zones, counters and pieces (by
 //! declaration, and for those each player has, whose), who `me` is, and
-//! the seat and turn order. The memo (`Memo`) keeps a let's values past a
+//! the seat order. The memo (`Memo`) keeps a let's values past a
 //! change of the state that wrote none of what the let read: a region of
 //! the board stays known while only cubes move, one player's holdings
 //! while another player moves.
@@ -51,6 +51,7 @@ pub struct LetReads {
     pieces: Vec<usize>,
     /// The most players a game has: the bits of a declaration each player has.
     players: usize,
+    /// Who `me` is; the seat order.
     me: usize,
     turn: usize,
     /// Whether the parts fit (see `PART_WORDS`).
@@ -157,8 +158,10 @@ impl LetReads {
                 self.read(self.pieces[piece.index()], r.pieces[*piece].per_player, who, p);
             }
             ExprKind::Me => set(&mut p.fixed, self.me),
-            // The seat order (`shuffle players`) and the turn order.
-            ExprKind::Players | ExprKind::PlayersFrom(_) => set(&mut p.fixed, self.turn),
+            // Players from one in turn order: the seat order (`shuffle
+            // players`). All players in seat order read nothing that
+            // changes.
+            ExprKind::PlayersFrom(_) => set(&mut p.fixed, self.turn),
             ExprKind::Let { id, args } => {
                 // What the called let reads, its parameters bound to this
                 // call's arguments.
@@ -180,12 +183,11 @@ impl LetReads {
     }
 
     /// What an action wrote, by its state's journal: the zones, counters
-    /// and pieces (one player's part of a declaration each player has),
-    /// and the turn, which every action may move on without a note; who
-    /// `me` is too when the next to move is someone else. `None` when the
-    /// journal cannot tell (it was off, or something else was written):
-    /// then anything may have changed.
-    pub fn written(&self, lay: &Layout, st: &State, me_changes: bool) -> Option<Parts> {
+    /// and pieces (one player's part of a declaration each player has);
+    /// the seat order when it changed; who `me` is when the next to move
+    /// is someone else. `None` when the journal cannot tell (it was off,
+    /// or something else was written): then anything may have changed.
+    pub fn written(&self, lay: &Layout, st: &State, order_changes: bool, me_changes: bool) -> Option<Parts> {
         let (zones, counters, pieces) = st.written().filter(|_| self.fits)?;
         let mut out = [0; PART_WORDS];
         let at = |base: usize, player: Option<usize>| base + player.unwrap_or(0);
@@ -207,7 +209,9 @@ impl LetReads {
             let (piece, player) = lay.piece_of(*p as usize);
             set(&mut out, at(self.pieces[piece], player));
         }
-        set(&mut out, self.turn);
+        if order_changes {
+            set(&mut out, self.turn);
+        }
         if me_changes {
             set(&mut out, self.me);
         }
