@@ -567,14 +567,17 @@ impl Memo {
     fn forget(&mut self, reads: &LetReads, changed: &Parts) {
         let (by_let, me) = (&mut self.by_let, self.me);
         self.kept.retain(|id| {
-            if !reads.touched(*id, changed) {
-                return true;
-            }
             let known = &mut by_let[id.index()];
-            let before = known.calls.len();
-            known.calls.retain(|r| !reads.touched_call(*id, &r.args, me, changed));
-            if known.calls.len() < before {
-                known.reindex();
+            match reads.calls_touched(*id, me, changed) {
+                reads::Touched::None => return true,
+                reads::Touched::All => known.clear(),
+                touched => {
+                    let before = known.calls.len();
+                    known.calls.retain(|r| !touched.call(&r.args));
+                    if known.calls.len() < before {
+                        known.reindex();
+                    }
+                }
             }
             !known.calls.is_empty()
         });

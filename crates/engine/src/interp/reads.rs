@@ -39,6 +39,9 @@ enum Whose {
 struct Pattern {
     fixed: Parts,
     keyed: Vec<(usize, Whose)>,
+    /// `fixed` and every player's bits of the keyed declarations: what
+    /// some call may read.
+    any: Parts,
 }
 
 #[derive(Debug, Default)]
@@ -91,6 +94,13 @@ impl LetReads {
             reads.pattern(r, id, &mut done, &mut open);
         }
         reads.lets = done.into_iter().map(Option::unwrap_or_default).collect();
+        for i in 0..reads.lets.len() {
+            let mut any = reads.lets[i].fixed;
+            for (base, _) in &reads.lets[i].keyed {
+                (*base..base + players).for_each(|b| set(&mut any, b));
+            }
+            reads.lets[i].any = any;
+        }
         reads
     }
 
@@ -99,7 +109,7 @@ impl LetReads {
             return p.clone();
         }
         if open[id.index()] {
-            return Pattern { fixed: [!0; PART_WORDS], keyed: Vec::new() };
+            return Pattern { fixed: [!0; PART_WORDS], ..Pattern::default() };
         }
         open[id.index()] = true;
         let mut p = Pattern::default();
@@ -228,33 +238,61 @@ impl LetReads {
         out
     }
 
-    /// Whether a call of let `id` with `args`, made for `me`, read any of
-    /// `changed`.
-    pub fn touched_call(&self, id: LetId, args: &[V], me: Option<PlayerId>, changed: &Parts) -> bool {
-        let Some(p) = self.lets.get(id.index()) else { return true };
-        if meets(&p.fixed, changed) {
-            return true;
+    /// Which calls of let `id`, made for `me`, read any of `changed`.
+    pub fn calls_touched(&self, id: LetId, me: Option<PlayerId>, changed: &Parts) -> Touched {
+        let Some(p) = self.lets.get(id.index()) else { return Touched::All };
+        if !meets(&p.any, changed) {
+            return Touched::None;
         }
-        p.keyed.iter().any(|(base, w)| {
-            let player = match w {
-                Whose::Param(k) => match args.get(*k) {
-                    Some(V::Player(q)) => Some(*q),
-                    _ => None,
-                },
-                Whose::Me => me,
-            };
-            match player.filter(|q| q.index() < self.players) {
-                Some(q) => has(changed, base + q.index()),
-                None => (*base..base + self.players).any(|b| has(changed, b)),
+        if meets(&p.fixed, changed) || self.players > 64 {
+            return Touched::All;
+        }
+        // Per parameter: the players whose parts read through it changed.
+        let mut by_param = [0u64; ARGS];
+        for (base, w) in &p.keyed {
+            let players = (0..self.players).filter(|q| has(changed, base + q)).fold(0u64, |m, q| m | 1 << q);
+            match w {
+                Whose::Param(k) if *k < ARGS => by_param[*k] |= players,
+                Whose::Me if me.is_none_or(|q| players >> q.index() & 1 != 0) => return Touched::All,
+                Whose::Me => {}
+                Whose::Param(_) => return Touched::All,
             }
-        })
+        }
+        Touched::Players(by_param)
     }
 
     /// Whether let `id` read any of `changed`, for any arguments.
     pub fn touched(&self, id: LetId, changed: &Parts) -> bool {
-        let Some(p) = self.lets.get(id.index()) else { return true };
-        meets(&p.fixed, changed)
-            || p.keyed.iter().any(|(base, _)| (*base..base + self.players).any(|b| has(changed, b)))
+        self.lets.get(id.index()).is_none_or(|p| meets(&p.any, changed))
+    }
+}
+
+/// The most arguments a call the memo keeps has.
+const ARGS: usize = super::MEMO_ARGS;
+
+/// Which calls of a let read what an action wrote.
+pub enum Touched {
+    None,
+    All,
+    /// Per parameter, the players whose parts it names that changed: a
+    /// call is touched when one of its arguments is one of them, or not a
+    /// player while some are.
+    Players([u64; ARGS]),
+}
+
+impl Touched {
+    /// Whether the call with these arguments is touched.
+    #[inline]
+    pub fn call(&self, args: &[V]) -> bool {
+        match self {
+            Touched::None => false,
+            Touched::All => true,
+            Touched::Players(by_param) => by_param.iter().zip(args).any(|(players, a)| match a {
+                _ if *players == 0 => false,
+                V::Player(q) if q.index() < 64 => players >> q.index() & 1 != 0,
+                _ => true,
+            }),
+        }
     }
 }
 
