@@ -528,6 +528,33 @@ impl<'p> Game<'p> {
         }
     }
 
+    /// Ready the memo for reading the state as it is, for `me`.
+    fn prepare_memo(&self, me: PlayerId) {
+        self.memo.borrow_mut().prepare(
+            &self.program.reads,
+            self.rules.lets.len(),
+            Some(me),
+            self.state.changes,
+        );
+    }
+
+    /// After an action replaced state `before` (change `from`): the let
+    /// values that read nothing it wrote stay known.
+    fn advance_memo(&self, from: u64, before: &State) {
+        let mut memo = self.memo.borrow_mut();
+        let reads = &self.program.reads;
+        if !memo.keeps(from) {
+            // Nothing to forget: still the game's memo, empty.
+            memo.advance(reads, from, self.state.changes, &crate::interp::Parts::default(), None);
+        } else {
+            let next = self.current();
+            let order = before.order != self.state.order;
+            if let Some(changed) = reads.written(self.layout, &self.state, order, !memo.is_for(next)) {
+                memo.advance(reads, from, self.state.changes, &changed, Some(next));
+            }
+        }
+    }
+
     /// For tests of the memo: readies it for the next listing, as that
     /// listing would, then works out afresh, without it, every let value
     /// and region it keeps: how many. `Err` names the first that differs
@@ -536,8 +563,8 @@ impl<'p> Game<'p> {
     pub fn memo_agrees(&self) -> Result<usize, String> {
         let Some(me) = self.current() else { return Ok(0) };
         let mut checked = 0;
-        let mut memo = self.memo.borrow_mut();
-        memo.prepare(&self.program.reads, self.rules.lets.len(), Some(me), self.state.changes);
+        self.prepare_memo(me);
+        let memo = self.memo.borrow();
         let it = self.interp(false);
         let frame = Frame::new(Some(me));
         let fresh = |id: LetId, args: &[V]| {
@@ -749,12 +776,7 @@ impl<'p> Game<'p> {
         let scratch = std::cell::RefCell::new(None);
         let broken = std::cell::RefCell::new(None);
         // The search reads `self.state` only: lets are worked out once.
-        self.memo.borrow_mut().prepare(
-            &self.program.reads,
-            self.rules.lets.len(),
-            Some(me),
-            self.state.changes,
-        );
+        self.prepare_memo(me);
         let memo = &self.memo;
         // The let values compiled code keeps for this listing, none yet.
         let mut listing = std::mem::take(&mut self.spare.borrow_mut().listing);
@@ -1510,12 +1532,7 @@ impl<'p> Game<'p> {
         // changes: the interpreter finds out on the real state, without
         // copying it. Lets called there are worked out once, as in the
         // search (unless each call is traced).
-        self.memo.borrow_mut().prepare(
-            &self.program.reads,
-            self.rules.lets.len(),
-            Some(me),
-            self.state.changes,
-        );
+        self.prepare_memo(me);
         let mut it = Interp { trace, memo: trace.is_none().then_some(&self.memo), ..self.interp(record) };
         // A compiled body runs its leading statements itself, on the copy
         // (equal to the state until its first change).
@@ -1708,12 +1725,7 @@ impl<'p> Game<'p> {
             return Err(illegal(format!("`{}` takes {} choices", action.name, action.params.len())));
         }
         // What the listing worked out on this state serves here too.
-        self.memo.borrow_mut().prepare(
-            &self.program.reads,
-            self.rules.lets.len(),
-            Some(me),
-            self.state.changes,
-        );
+        self.prepare_memo(me);
         let fixed = &self.program.fixed_domains[choice.action.index()];
         let memo = Some(&self.memo);
         for (k, (p, a)) in action.params.iter().zip(&choice.args).enumerate() {
@@ -1824,20 +1836,7 @@ impl<'p> Game<'p> {
         let (st, events) = self.try_on(choice, me, record, trace, true)?;
         let from = self.state.changes;
         let mut before = self.state.replace(st);
-        // Let values that read nothing the action wrote stay known.
-        let mut memo = self.memo.borrow_mut();
-        let reads = &self.program.reads;
-        if !memo.keeps(from) {
-            // Nothing to forget: still the game's memo, empty.
-            memo.advance(reads, from, self.state.changes, &crate::interp::Parts::default(), None);
-        } else {
-            let next = self.current();
-            let order = before.order != self.state.order;
-            if let Some(changed) = reads.written(self.layout, &self.state, order, !memo.is_for(next)) {
-                memo.advance(reads, from, self.state.changes, &changed, Some(next));
-            }
-        }
-        drop(memo);
+        self.advance_memo(from, &before);
         // The state replaced is what the new one was copied from: brought
         // up to date by what the action wrote, it is the next copy.
         if before.catch_up(&self.state) {

@@ -8,7 +8,7 @@
 //! A let reads a player's zone (`p.hand`) through one of its parameters,
 //! through `me`, or through anything else. Through a parameter, which
 //! player's it reads depends on the call: each call kept is checked with
-//! its own arguments (`LetReads::touched_call`). Otherwise every player's
+//! its own arguments (`LetReads::calls_touched`). Otherwise every player's
 //! counts as read.
 
 use model::*;
