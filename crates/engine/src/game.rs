@@ -549,7 +549,7 @@ impl<'p> Game<'p> {
         } else {
             let next = self.current();
             let order = before.order != self.state.order;
-            if let Some(changed) = reads.written(self.layout, &self.state, order, !memo.is_for(next)) {
+            if let Some(changed) = reads.written(self.layout, &self.state, order, !memo.serves(next)) {
                 memo.advance(reads, from, self.state.changes, &changed, Some(next));
             }
         }

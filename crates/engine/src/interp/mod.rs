@@ -557,11 +557,6 @@ impl Memo {
         self.regions.iter().map(|(link, start, places)| (*link, *start, &places[..]))
     }
 
-    /// Whether the memo holds values for this `me`.
-    pub fn is_for(&self, me: Option<PlayerId>) -> bool {
-        self.me == me
-    }
-
     /// Forget the values of lets, and the regions of links, that read any
     /// of `changed`.
     fn forget(&mut self, reads: &LetReads, changed: &Parts) {
@@ -603,7 +598,7 @@ impl Memo {
     }
 
     /// Whether calls made with this `me` may use it.
-    fn serves(&self, me: Option<PlayerId>) -> bool {
+    pub(crate) fn serves(&self, me: Option<PlayerId>) -> bool {
         self.me == me
     }
 
