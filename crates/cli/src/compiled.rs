@@ -1,5 +1,5 @@
-//! The compiled backend from the command line (`simulate --engine
-//! compiled`).
+//! The compiled backend from the command line (`--engine` of `simulate`
+//! and `play`).
 //!
 //! Compiled rules run inside a process that was built with them: a
 //! *worker*, the chronoscope command itself plus one ruleset's generated
@@ -8,7 +8,9 @@
 //! tree this program was built from), and keeps it in a cache keyed by the
 //! rules' fingerprint and this program's build; later runs start the
 //! cached worker at once. The worker runs the same command line, and
-//! `simulate` there plays on the compiled rules (bots included).
+//! `simulate` or `play` there plays on the compiled rules (bots included).
+//! `--engine auto`, the default, uses a worker already in the cache and
+//! builds none.
 //!
 //! Anything missing (no cargo, no source tree, a failed build) is said in
 //! one line and the interpreter plays instead: the results are the same,
@@ -19,7 +21,52 @@ use std::process::{Command, ExitCode};
 use std::sync::OnceLock;
 
 use engine::native::Natives;
+use engine::Program;
 use model::Ruleset;
+
+/// Which engine plays (`--engine`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Engine {
+    /// The compiled rules when this ruleset's worker is already in the
+    /// cache, else the interpreter: nothing is built.
+    Auto,
+    /// The interpreter, the reference semantics.
+    Interpreted,
+    /// The compiled rules, built now if the cache lacks them.
+    Compiled,
+}
+
+/// The program `engine` asks for, in this process; `Err` with the exit
+/// code when the command ran in this ruleset's worker instead. Whatever
+/// keeps the compiled rules from playing is said in one line and the
+/// interpreter plays: the same games, only slower.
+pub fn program_for(program: Program, engine: Engine) -> Result<Program, ExitCode> {
+    if engine == Engine::Interpreted {
+        return Ok(program);
+    }
+    // This process is the worker built for these rules.
+    if let Some(natives) = natives() {
+        return match Program::with_natives(program.rules().clone(), natives) {
+            Ok(compiled) => Ok(compiled),
+            Err(e) => {
+                errln!("note: {e}; the interpreter plays instead");
+                Ok(program)
+            }
+        };
+    }
+    let worker = match engine {
+        Engine::Compiled => worker_for(program.rules()).map(Some),
+        _ => Ok(cached_worker(program.rules())),
+    };
+    match worker.and_then(|w| w.map(|w| run_worker(&w)).transpose()) {
+        Ok(Some(code)) => Err(code),
+        Ok(None) => Ok(program),
+        Err(e) => {
+            errln!("note: {e}; the interpreter plays instead");
+            Ok(program)
+        }
+    }
+}
 
 /// The compiled rules this process was built with (a worker), if any.
 static NATIVES: OnceLock<&'static Natives> = OnceLock::new();
@@ -79,11 +126,10 @@ fn toml_path(p: &Path) -> String {
     format!("\"{}\"", p.display().to_string().replace('\\', "\\\\").replace('"', "\\\""))
 }
 
-/// Run this command line in the worker for `rules`, building it first if
-/// the cache lacks it: the worker's exit code, or why it cannot run.
-pub fn delegate(rules: &Ruleset) -> Result<ExitCode, String> {
-    let worker = worker_for(rules)?;
-    let status = Command::new(&worker)
+/// Run this command line in `worker`: its exit code, or why it cannot
+/// run.
+fn run_worker(worker: &Path) -> Result<ExitCode, String> {
+    let status = Command::new(worker)
         .args(std::env::args_os().skip(1))
         .status()
         .map_err(|e| format!("cannot start the compiled rules ({}): {e}", worker.display()))?;
@@ -93,13 +139,25 @@ pub fn delegate(rules: &Ruleset) -> Result<ExitCode, String> {
     })
 }
 
-/// The worker for `rules`: from the cache, or built now.
-pub fn worker_for(rules: &Ruleset) -> Result<PathBuf, String> {
+/// Where the worker for `rules` lies in the cache: the cache, the
+/// worker's name, its folder and its program.
+fn worker_place(rules: &Ruleset) -> Result<(PathBuf, String, PathBuf, PathBuf), String> {
     let fingerprint = engine::native::fingerprint(rules);
     let cache = cache_dir()?;
     let name = format!("chronoscope-rules-{fingerprint:016x}-{:016x}", build_id());
     let dir = cache.join("rules").join(&name);
     let exe = dir.join(format!("chronoscope-compiled{}", std::env::consts::EXE_SUFFIX));
+    Ok((cache, name, dir, exe))
+}
+
+/// The worker for `rules` if the cache has it.
+pub fn cached_worker(rules: &Ruleset) -> Option<PathBuf> {
+    worker_place(rules).ok().map(|(.., exe)| exe).filter(|exe| exe.is_file())
+}
+
+/// The worker for `rules`: from the cache, or built now.
+pub fn worker_for(rules: &Ruleset) -> Result<PathBuf, String> {
+    let (cache, name, dir, exe) = worker_place(rules)?;
     if exe.is_file() {
         return Ok(exe);
     }

@@ -161,6 +161,9 @@ pub enum Command {
         /// is not a terminal.
         #[arg(long)]
         plain: bool,
+        /// The rules the game runs on, as `simulate --engine` (the bots think faster compiled).
+        #[arg(long, value_enum, default_value = "auto")]
+        engine: compiled::Engine,
     },
     /// The rules behind one action of a saved game or a log (or behind its score), with file:line
     /// and the values they read.
@@ -245,11 +248,11 @@ pub struct SimulateCmd {
     /// Run this ruleset on the same seeds too, and report the differences.
     #[arg(long)]
     compare: Option<PathBuf>,
-    /// `interpreted`, or `compiled`: the rules compiled to native code
-    /// (built once per ruleset with cargo and kept in a cache; the same
-    /// games, faster; the interpreter plays when it cannot be built).
-    #[arg(long, value_enum, default_value = "interpreted")]
-    engine: simulate::EngineKind,
+    /// `compiled`: the rules compiled to native code (built once per ruleset with cargo and kept
+    /// in a cache; the same games, faster; the interpreter plays when they cannot be built).
+    /// `auto`: compiled when already built, else interpreted. `interpreted`: never compiled.
+    #[arg(long, value_enum, default_value = "auto")]
+    engine: compiled::Engine,
 }
 
 #[derive(Subcommand)]
@@ -306,8 +309,8 @@ pub fn run(cli: Cli) -> ExitCode {
         }
         Command::Diff { a, b, format } => diff::run(&a, &b, format == Format::Json),
         Command::Replay { file, game, to, seat } => replay::run(replay::ReplayArgs { file, game, to, seat }),
-        Command::Play { file, players, seats, seed, script, save, log, quiet, plain } => {
-            play::run(play::PlayArgs { file, players, seats, seed, script, save, log, quiet, plain })
+        Command::Play { file, players, seats, seed, script, save, log, quiet, plain, engine } => {
+            play::run(play::PlayArgs { file, players, seats, seed, script, save, log, quiet, plain }, engine)
         }
     }
 }

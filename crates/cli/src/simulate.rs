@@ -26,13 +26,6 @@ pub enum SimFormat {
     Csv,
 }
 
-/// Which engine plays (`--engine`).
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum EngineKind {
-    Interpreted,
-    Compiled,
-}
-
 pub struct SimArgs {
     pub file: PathBuf,
     pub games: u64,
@@ -44,7 +37,7 @@ pub struct SimArgs {
     pub plot: Option<PathBuf>,
     pub shard: Option<String>,
     pub compare: Option<PathBuf>,
-    pub engine: EngineKind,
+    pub engine: crate::compiled::Engine,
 }
 
 /// One game's outcome.
@@ -80,6 +73,10 @@ pub struct Results {
     pub records: Vec<Record>,
 }
 
+/// How long an interpreted run under `--engine auto` takes before its end
+/// suggests `--engine compiled`.
+const HINT_AFTER: std::time::Duration = std::time::Duration::from_secs(20);
+
 pub fn run(args: SimArgs) -> ExitCode {
     match simulate(args) {
         Ok(code) => code,
@@ -102,20 +99,12 @@ fn load(path: &Path) -> Result<(render::Loaded, Program), String> {
 }
 
 fn simulate(args: SimArgs) -> Result<ExitCode, String> {
-    let (loaded, mut rules) = load(&args.file)?;
-    if args.engine == EngineKind::Compiled {
-        match crate::compiled::natives() {
-            // This process is the worker built for these rules.
-            Some(natives) => match Program::with_natives(rules.rules().clone(), natives) {
-                Ok(compiled) => rules = compiled,
-                Err(e) => errln!("note: {e}; the interpreter plays instead"),
-            },
-            None => match crate::compiled::delegate(rules.rules()) {
-                Ok(code) => return Ok(code),
-                Err(e) => errln!("note: {e}; the interpreter plays instead"),
-            },
-        }
-    }
+    let (loaded, rules) = load(&args.file)?;
+    let rules = match crate::compiled::program_for(rules, args.engine) {
+        Ok(rules) => rules,
+        // The worker for these rules ran this command.
+        Err(code) => return Ok(code),
+    };
     let (players, seats) = seating(&rules, args.seats.as_deref(), args.players)?;
     for s in &seats {
         bots::make(s, 0)?;
@@ -156,7 +145,18 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
     let jobs =
         args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let named = |l: &render::Loaded| (l.name.clone(), crate::play::script::ruleset_hash(&l.checked.sources));
+    let started = std::time::Instant::now();
     let a = run_games(&rules, &named(&loaded), players, &seats, args.seed, args.games, from, to, jobs)?;
+    // A long run on the interpreter, which `auto` chose because nothing
+    // was built: say once what would be faster.
+    let took = started.elapsed();
+    if args.engine == crate::compiled::Engine::Auto && !rules.is_compiled() && took >= HINT_AFTER {
+        errln!(
+            "note: these games took {:.0} s on the interpreter; `--engine compiled` plays the same games \
+             several times as fast once it has compiled these rules (a minute or more, once)",
+            took.as_secs_f64()
+        );
+    }
     if let Some((lb, rb)) = other {
         let b = run_games(&rb, &named(&lb), players, &seats, args.seed, args.games, from, to, jobs)?;
         if let Some((path, file)) = plot {

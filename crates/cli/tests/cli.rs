@@ -12,6 +12,8 @@ fn run(args: &[&str]) -> Output {
         .args(args)
         .current_dir(root())
         .env("NO_COLOR", "1")
+        // An empty cache: `--engine auto` finds no compiled rules there.
+        .env("CHRONOSCOPE_CACHE", std::env::temp_dir().join("chronoscope-cli-tests-empty-cache"))
         .output()
         .expect("the binary runs")
 }
@@ -1155,7 +1157,7 @@ fn akrotiri_simulates_and_diffs_against_a_house_rule() {
     assert!(stdout(&o).contains("thera_island_closed"), "{}", stdout(&o));
 }
 
-/// `simulate --engine compiled` with a fresh cache folder and these extra
+/// A command with `--engine compiled`, this cache folder and these extra
 /// environment variables.
 fn run_compiled(args: &[&str], cache: &Path, env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_chronoscope"));
@@ -1177,10 +1179,10 @@ fn fresh_cache(name: &str) -> PathBuf {
 
 /// The first compiled run builds a worker (cargo, about a minute on two
 /// cores unoptimised, most of it chronoscope's dependencies);
-/// the second starts it from the cache; both give exactly the results of
-/// the interpreter, bots' choices included.
+/// the second starts it from the cache, and so does `play`; all give
+/// exactly the results of the interpreter, bots' choices included.
 #[test]
-fn simulate_compiled_builds_a_worker_once_and_plays_the_interpreters_games() {
+fn compiled_builds_a_worker_once_and_simulate_and_play_give_the_interpreters_games() {
     let cache = fresh_cache("compiled");
     let args = [
         "simulate",
@@ -1205,6 +1207,12 @@ fn simulate_compiled_builds_a_worker_once_and_plays_the_interpreters_games() {
     assert!(second.status.success(), "{}", stderr(&second));
     assert!(!stderr(&second).contains("compiling"), "the cached worker is used: {}", stderr(&second));
     assert_eq!(stdout(&second), stdout(&interpreted));
+    // `play` runs in the same worker: the same game, bots' choices included.
+    let play = ["play", THEBES, "--players", "3", "--seats", "greedy,mcts:10", "--seed", "7", "--quiet"];
+    let played = run_compiled(&play, &cache, &[]);
+    assert!(played.status.success(), "{}", stderr(&played));
+    assert!(!stderr(&played).contains("compiling"), "{}", stderr(&played));
+    assert_eq!(stdout(&played), stdout(&run(&play)));
     let _ = std::fs::remove_dir_all(&cache);
 }
 
@@ -1219,5 +1227,72 @@ fn simulate_compiled_without_cargo_says_so_and_the_interpreter_plays() {
     assert!(stderr(&o).contains("cannot run cargo"), "{}", stderr(&o));
     assert!(stderr(&o).contains("the interpreter plays instead"), "{}", stderr(&o));
     assert_eq!(stdout(&o), stdout(&run(&args)));
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// A stand-in for cargo that "builds" a worker in an instant: a script
+/// that prints its command line, so a test sees which command ran where.
+#[cfg(unix)]
+fn fake_cargo(dir: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let cargo = dir.join("fake-cargo");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(
+        &cargo,
+        "#!/bin/sh\n\
+         # As cargo build --manifest-path DIR/Cargo.toml: a program named after DIR.\n\
+         while [ $# -gt 0 ]; do [ \"$1\" = --manifest-path ] && manifest=\"$2\"; shift; done\n\
+         name=$(basename \"$(dirname \"$manifest\")\")\n\
+         mkdir -p \"$CARGO_TARGET_DIR/release\"\n\
+         printf '#!/bin/sh\\necho \"worker ran: $*\"\\n' > \"$CARGO_TARGET_DIR/release/$name\"\n\
+         chmod +x \"$CARGO_TARGET_DIR/release/$name\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&cargo, std::fs::Permissions::from_mode(0o755)).unwrap();
+    cargo
+}
+
+/// `--engine auto` (the default) builds nothing: with an empty cache the
+/// interpreter plays, even with cargo at hand; once `--engine compiled`
+/// has put the worker in the cache, `auto` runs `simulate` and `play` in
+/// it. The worker here is a stand-in that says it ran.
+#[cfg(unix)]
+#[test]
+fn engine_auto_uses_a_worker_already_in_the_cache_and_builds_none() {
+    let cache = fresh_cache("auto");
+    let cargo = fake_cargo(&cache.join("bin"));
+    let cargo = cargo.to_str().unwrap();
+    let cache_s = cache.join("workers");
+    let with = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_chronoscope"))
+            .args(args)
+            .current_dir(root())
+            .env("NO_COLOR", "1")
+            .env("CHRONOSCOPE_CACHE", &cache_s)
+            .env("CARGO", cargo)
+            .output()
+            .expect("the binary runs")
+    };
+    let sim = ["simulate", GRABRAUBER, "--games", "3", "--format", "json"];
+    let before = with(&sim);
+    assert!(before.status.success(), "{}", stderr(&before));
+    assert_eq!(stdout(&before), stdout(&run(&sim)), "the interpreter played");
+    assert!(!stderr(&before).contains("compiling"), "{}", stderr(&before));
+    assert!(!cache_s.join("rules").exists(), "auto built nothing");
+
+    let built = with(&[&sim[..], &["--engine", "compiled"]].concat());
+    assert!(built.status.success(), "{}", stderr(&built));
+    assert!(stdout(&built).starts_with("worker ran: simulate"), "{}", stdout(&built));
+
+    let after = with(&sim);
+    assert!(after.status.success(), "{}", stderr(&after));
+    assert!(!stderr(&after).contains("compiling"), "{}", stderr(&after));
+    assert!(stdout(&after).starts_with("worker ran: simulate"), "{}", stdout(&after));
+    let play = with(&["play", GRABRAUBER, "--players", "2", "--seed", "1", "--quiet"]);
+    assert!(play.status.success(), "{}", stderr(&play));
+    assert!(stdout(&play).starts_with("worker ran: play"), "{}", stdout(&play));
+
+    let interpreted = with(&[&sim[..], &["--engine", "interpreted"]].concat());
+    assert_eq!(stdout(&interpreted), stdout(&before), "--engine interpreted never uses the worker");
     let _ = std::fs::remove_dir_all(&cache);
 }

@@ -83,12 +83,13 @@ enum Seat {
     Bot(Box<dyn bots::Bot + Send>),
 }
 
-pub fn run(args: PlayArgs) -> ExitCode {
+/// Play on the command line, on the rules `engine` asks for.
+pub fn run(args: PlayArgs, engine: crate::compiled::Engine) -> ExitCode {
     use std::io::IsTerminal;
     let file = args.file.clone();
     let full_screen =
         !args.plain && !args.quiet && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    with_program(&file, "play", |program, loaded| {
+    with_program(&file, "play", engine, |program, loaded| {
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
         if !full_screen {
@@ -121,12 +122,14 @@ pub fn run(args: PlayArgs) -> ExitCode {
     })
 }
 
-/// Load and check a ruleset and run `f` on it: a ruleset with errors is
+/// Load and check a ruleset and run `f` on it, on the rules `engine` asks
+/// for (or the whole command in their worker): a ruleset with errors is
 /// reported (`cannot VERB a ruleset with errors`), a `Stop` said on stderr
 /// or, for output that cannot be written, as `output_error` says.
 pub(crate) fn with_program(
     file: &std::path::Path,
     verb: &str,
+    engine: crate::compiled::Engine,
     f: impl FnOnce(&Program, &render::Loaded) -> Result<ExitCode, Stop>,
 ) -> ExitCode {
     let loaded = render::load(file);
@@ -135,7 +138,10 @@ pub(crate) fn with_program(
         errln!("{}: cannot {verb} a ruleset with errors; fix them first", loaded.name);
         return ExitCode::FAILURE;
     };
-    let program = Program::new(rules);
+    let program = match crate::compiled::program_for(Program::new(rules), engine) {
+        Ok(program) => program,
+        Err(code) => return code,
+    };
     match f(&program, &loaded) {
         Ok(code) => code,
         Err(Stop::Output(e)) => crate::output_error(e),
