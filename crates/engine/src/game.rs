@@ -72,6 +72,10 @@ pub struct Program {
     layouts: Vec<Layout>,
     /// The value an attribute reads as on a component whose kind lacks it.
     attr_empty: Vec<V>,
+    /// Every component's value of every attribute, as `c.attr` reads it
+    /// (`Interp::attrs`): component by component, `attr_empty.len()`
+    /// each. Empty past `ATTR_TABLE` values.
+    attrs: Vec<V>,
     /// Per component, which back it shows face down (components with equal
     /// numbers look alike while hidden).
     backs: Vec<u32>,
@@ -134,6 +138,7 @@ impl Program {
                 }
             })
             .collect();
+        let attrs = attr_table(&rules, &attr_empty);
         let mut back_faces: Vec<Vec<&Value>> = Vec::new();
         let backs = rules
             .components
@@ -182,6 +187,7 @@ impl Program {
             trials,
             layouts,
             attr_empty,
+            attrs,
             backs,
             likeness,
             natives: Vec::new(),
@@ -514,6 +520,7 @@ impl<'p> Game<'p> {
             r: self.rules,
             lay: self.layout,
             attr_empty: &self.program.attr_empty,
+            attrs: &self.program.attrs,
             consts: &self.consts,
             events: if record { Some(Vec::new()) } else { None },
             reasons: true,
@@ -2305,6 +2312,31 @@ struct SharedTrial {
     outcome: Result<(), Fail>,
     /// The state after it.
     state: Box<State>,
+}
+
+/// The most values `Program::attrs` holds (16 bytes each): a ruleset with
+/// more components times attributes reads each from its component.
+const ATTR_TABLE: usize = 1 << 20;
+
+/// Every component's value of every attribute, as the interpreter reads
+/// `c.attr` (a map as `V::Map`, an attribute its kind lacks as
+/// `attr_empty`); empty when there would be more than `ATTR_TABLE`.
+fn attr_table(rules: &Ruleset, attr_empty: &[V]) -> Vec<V> {
+    if rules.components.len().saturating_mul(attr_empty.len()) > ATTR_TABLE {
+        return Vec::new();
+    }
+    let mut out = Vec::with_capacity(rules.components.len() * attr_empty.len());
+    for (c, comp) in rules.components.iter().enumerate() {
+        let kind = &rules.kinds[comp.kind];
+        out.extend(AttrId::all(attr_empty.len()).map(|a| match kind.slot_of(a) {
+            Some(slot) => match &comp.values[slot] {
+                Value::Map(_) => V::Map(ComponentId::new(c), slot as u32),
+                v => V::from_value(v),
+            },
+            None => attr_empty[a.index()],
+        }));
+    }
+    out
 }
 
 /// Keep the first rule error (not a failing `require`, which only means

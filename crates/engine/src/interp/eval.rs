@@ -66,6 +66,9 @@ impl Interp<'_> {
                         )
                     }
                 };
+                if let Some(v) = self.attrs.get(c.index() * self.attr_empty.len() + attr.index()) {
+                    return Ok(*v);
+                }
                 let comp = &self.r.components[c];
                 match self.r.kinds[comp.kind].slot_of(*attr) {
                     Some(slot) => match &comp.values[slot] {

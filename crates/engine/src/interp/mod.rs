@@ -318,6 +318,10 @@ pub struct Interp<'a> {
     pub lay: &'a Layout,
     /// The value an attribute reads as on a component whose kind lacks it.
     pub attr_empty: &'a [V],
+    /// Every component's value of every attribute (`Program`'s table,
+    /// `attr_empty.len()` per component); empty for a ruleset too large,
+    /// whose components are read one by one.
+    pub attrs: &'a [V],
     /// Per let: its value, when it is fixed for the whole game (see
     /// `TrialPlan::constant_lets`); worked out once at setup.
     pub consts: &'a [Option<V>],
