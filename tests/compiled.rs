@@ -20,6 +20,7 @@ compiled!(
     akrotiri,
     fixture_effects,
     fixture_enumerations,
+    fixture_filters,
     fixture_kept,
     fixture_lets,
     fixture_market,

@@ -183,6 +183,30 @@ fn compiled_lets_worked_out_in_place_meet_the_interpreters_rule_errors() {
     assert!(erred >= 1 && erred * 2 < games, "{erred} of {games} games met a rule error");
 }
 
+/// The aggregates of `filters.ruleset` go through zones with filters of
+/// every shape the interpreter tests without its tree walk (`interp::fast`:
+/// tags and the attribute table), and some it leaves to the walk (a map
+/// read); the compiled backend works them out in its own code. Before
+/// every action of lockstep games the score sheets (each aggregate shape)
+/// must agree, as the legal choices and positions do.
+#[test]
+fn filters_tested_without_the_tree_walk_agree_with_the_compiled_rules() {
+    let path = "tests/fixtures/valid/filters.ruleset";
+    let (reference, compiled) = programs(path, compiled::natives(path).expect("the fixture is compiled"));
+    let mut sheets = 0;
+    let mut same_sheets = |a: &Game, b: &Game, _: &[engine::Choice]| {
+        assert_eq!(a.scores(), b.scores(), "score sheets differ after {} actions", a.actions_taken());
+        sheets += 1;
+    };
+    for players in 2..=4 {
+        for seed in 0..40 {
+            let played = lockstep_with(path, &reference, &compiled, players, seed, &mut same_sheets);
+            assert!(!played.rule_error && !played.at_limit, "{players} players, seed {seed}");
+        }
+    }
+    assert!(sheets > 1000, "only {sheets} score sheets were compared");
+}
+
 /// The effects of `effects.ruleset` use every kind of statement, and the
 /// compiled backend runs each action's body, the procedures, setup and
 /// `after action` as its own code (`Natives::actions` and the rest). In

@@ -491,6 +491,15 @@ impl Interp<'_> {
             other => return rule(domain.span, format!("cannot go through {}", self.describe(other))),
         };
         self.spend(len as u64, domain.span)?;
+        // A filter of tests of the component, without the tree walk: worth
+        // reading into tests for more than a few components.
+        if let (V::Zone(z), FAST_FROM..) = (d, len) {
+            if let Some(plan) = self.fast_plan(var, value, filter, f) {
+                if let Some(v) = self.fast_aggregate(&plan, func, &st.zones[z]) {
+                    return Ok(v);
+                }
+            }
+        }
         // `c has t` with `t` fixed for the whole loop: read `t` once and
         // test each component's tags directly.
         let tag_filter = match filter.map(|x| &x.kind).filter(|_| matches!(d, V::Zone(_))) {

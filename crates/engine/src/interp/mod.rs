@@ -770,6 +770,8 @@ impl<'a> Interp<'a> {
 
 mod eval;
 mod exec;
+mod fast;
+use fast::FAST_FROM;
 mod grid;
 mod reads;
 mod zones;
