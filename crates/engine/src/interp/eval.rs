@@ -338,8 +338,8 @@ impl Interp<'_> {
                 return Ok(match op {
                     B::And => self.bool(a, st, f)? && self.bool(b, st, f)?,
                     B::Or => self.bool(a, st, f)? || self.bool(b, st, f)?,
-                    B::Eq => self.eval(a, st, f)? == self.eval(b, st, f)?,
-                    B::Ne => self.eval(a, st, f)? != self.eval(b, st, f)?,
+                    B::Eq => self.eval(a, st, f)?.same(&self.eval(b, st, f)?),
+                    B::Ne => !self.eval(a, st, f)?.same(&self.eval(b, st, f)?),
                     B::Has => {
                         let tag = self.tag(b, st, f)?;
                         match self.eval(a, st, f)? {
