@@ -31,15 +31,10 @@ pub struct ExplainArgs {
 const MAX_READS: usize = 60;
 
 pub fn run(args: ExplainArgs) -> ExitCode {
-    crate::play::with_program(
-        &args.file,
-        "explain with",
-        crate::compiled::Engine::Interpreted,
-        |program, loaded| {
-            let mut stdout = std::io::stdout().lock();
-            explain(program, &loaded.checked.sources, &args, &mut stdout).map(|()| ExitCode::SUCCESS)
-        },
-    )
+    crate::play::with_program(&args.file, "explain with", |program, loaded| {
+        let mut stdout = std::io::stdout().lock();
+        explain(program, &loaded.checked.sources, &args, &mut stdout).map(|()| ExitCode::SUCCESS)
+    })
 }
 
 pub fn explain(

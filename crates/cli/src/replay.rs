@@ -22,15 +22,10 @@ pub struct ReplayArgs {
 }
 
 pub fn run(args: ReplayArgs) -> ExitCode {
-    crate::play::with_program(
-        &args.file,
-        "replay with",
-        crate::compiled::Engine::Interpreted,
-        |program, loaded| {
-            let mut stdout = std::io::stdout().lock();
-            replay(program, &loaded.checked.sources, &args, &mut stdout).map(|()| ExitCode::SUCCESS)
-        },
-    )
+    crate::play::with_program(&args.file, "replay with", |program, loaded| {
+        let mut stdout = std::io::stdout().lock();
+        replay(program, &loaded.checked.sources, &args, &mut stdout).map(|()| ExitCode::SUCCESS)
+    })
 }
 
 /// A saved game or a log, read as a script: a log's `start` line gives the

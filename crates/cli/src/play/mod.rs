@@ -89,7 +89,7 @@ pub fn run(args: PlayArgs, engine: crate::compiled::Engine) -> ExitCode {
     let file = args.file.clone();
     let full_screen =
         !args.plain && !args.quiet && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    with_program(&file, "play", engine, |program, loaded| {
+    with_program_on(&file, "play", engine, |program, loaded| {
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
         if !full_screen {
@@ -122,11 +122,20 @@ pub fn run(args: PlayArgs, engine: crate::compiled::Engine) -> ExitCode {
     })
 }
 
-/// Load and check a ruleset and run `f` on it, on the rules `engine` asks
-/// for (or the whole command in their worker): a ruleset with errors is
+/// Load and check a ruleset and run `f` on it: a ruleset with errors is
 /// reported (`cannot VERB a ruleset with errors`), a `Stop` said on stderr
 /// or, for output that cannot be written, as `output_error` says.
 pub(crate) fn with_program(
+    file: &std::path::Path,
+    verb: &str,
+    f: impl FnOnce(&Program, &render::Loaded) -> Result<ExitCode, Stop>,
+) -> ExitCode {
+    with_program_on(file, verb, crate::compiled::Engine::Interpreted, f)
+}
+
+/// `with_program`, on the rules `engine` asks for (or the whole command
+/// in their worker).
+fn with_program_on(
     file: &std::path::Path,
     verb: &str,
     engine: crate::compiled::Engine,

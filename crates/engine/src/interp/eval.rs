@@ -512,9 +512,7 @@ impl Interp<'_> {
             }
             _ => None,
         };
-        let mut count = 0i64;
-        let mut sum = 0i64;
-        let mut best: Option<i64> = None;
+        let mut tally = Tally::default();
         for i in 0..len {
             let item = match &d {
                 _ if region.is_some() => match places.get(i) {
@@ -531,7 +529,7 @@ impl Interp<'_> {
                                 Aggregate::All if !pass => return Ok(V::Bool(false)),
                                 Aggregate::Any if pass => return Ok(V::Bool(true)),
                                 Aggregate::Count if pass => {
-                                    count += 1;
+                                    tally.add(func, None);
                                     continue;
                                 }
                                 _ => {}
@@ -565,25 +563,13 @@ impl Interp<'_> {
             if func == Aggregate::First {
                 return Ok(f.get(var));
             }
-            count += 1;
-            if let Some(v) = value {
-                let n = self.int(v, st, f)?;
-                sum += n;
-                best = Some(match (func, best) {
-                    (Aggregate::Min, Some(b)) => b.min(n),
-                    (Aggregate::Max, Some(b)) => b.max(n),
-                    _ => n,
-                });
-            }
+            let n = match value {
+                Some(v) => Some(self.int(v, st, f)?),
+                None => None,
+            };
+            tally.add(func, n);
         }
-        Ok(match func {
-            Aggregate::Count => V::Int(count),
-            Aggregate::Sum => V::Int(sum),
-            Aggregate::Min | Aggregate::Max => V::Int(best.unwrap_or(0)),
-            Aggregate::All => V::Bool(true),
-            Aggregate::Any => V::Bool(false),
-            Aggregate::First => V::None,
-        })
+        Ok(tally.result(func))
     }
 
     /// Evaluate an optional expression that must give a player or a place.
@@ -733,5 +719,43 @@ impl Interp<'_> {
                 }
             },
         })
+    }
+}
+
+/// What an aggregate has gathered so far: how many passed, the sum of
+/// their values, the least or most (`aggregate`, and `fast`'s loop).
+#[derive(Default)]
+pub(super) struct Tally {
+    count: i64,
+    sum: i64,
+    best: Option<i64>,
+}
+
+impl Tally {
+    /// One more that passed, with its value if the aggregate has one.
+    #[inline]
+    pub(super) fn add(&mut self, func: Aggregate, value: Option<i64>) {
+        self.count += 1;
+        if let Some(n) = value {
+            self.sum += n;
+            self.best = Some(match (func, self.best) {
+                (Aggregate::Min, Some(b)) => b.min(n),
+                (Aggregate::Max, Some(b)) => b.max(n),
+                _ => n,
+            });
+        }
+    }
+
+    /// The aggregate's value once every component has been seen (`any`,
+    /// `all` and `first` that stopped early give theirs before).
+    pub(super) fn result(&self, func: Aggregate) -> V {
+        match func {
+            Aggregate::Count => V::Int(self.count),
+            Aggregate::Sum => V::Int(self.sum),
+            Aggregate::Min | Aggregate::Max => V::Int(self.best.unwrap_or(0)),
+            Aggregate::All => V::Bool(true),
+            Aggregate::Any => V::Bool(false),
+            Aggregate::First => V::None,
+        }
     }
 }

@@ -193,7 +193,7 @@ impl Interp<'_> {
     ) -> Option<V> {
         // A value the plan cannot read leaves the aggregate to the tree
         // walk, which meets it at the same component and says why.
-        let (mut count, mut sum, mut best) = (0i64, 0i64, None::<i64>);
+        let mut tally = super::eval::Tally::default();
         for c in cells.iter().flatten() {
             let n = match self.see(plan, *c) {
                 Seen::Fails => {
@@ -210,24 +210,9 @@ impl Interp<'_> {
                 Aggregate::First => return Some(V::Card(*c)),
                 _ => {}
             }
-            count += 1;
-            if plan.value.is_some() {
-                sum += n;
-                best = Some(match (func, best) {
-                    (Aggregate::Min, Some(b)) => b.min(n),
-                    (Aggregate::Max, Some(b)) => b.max(n),
-                    _ => n,
-                });
-            }
+            tally.add(func, plan.value.map(|_| n));
         }
-        Some(match func {
-            Aggregate::Count => V::Int(count),
-            Aggregate::Sum => V::Int(sum),
-            Aggregate::Min | Aggregate::Max => V::Int(best.unwrap_or(0)),
-            Aggregate::All => V::Bool(true),
-            Aggregate::Any => V::Bool(false),
-            Aggregate::First => V::None,
-        })
+        Some(tally.result(func))
     }
 }
 
