@@ -2325,18 +2325,11 @@ fn attr_table(rules: &Ruleset, attr_empty: &[V]) -> Vec<V> {
     if rules.components.len().saturating_mul(attr_empty.len()) > ATTR_TABLE {
         return Vec::new();
     }
-    let mut out = Vec::with_capacity(rules.components.len() * attr_empty.len());
-    for (c, comp) in rules.components.iter().enumerate() {
-        let kind = &rules.kinds[comp.kind];
-        out.extend(AttrId::all(attr_empty.len()).map(|a| match kind.slot_of(a) {
-            Some(slot) => match &comp.values[slot] {
-                Value::Map(_) => V::Map(ComponentId::new(c), slot as u32),
-                v => V::from_value(v),
-            },
-            None => attr_empty[a.index()],
-        }));
-    }
-    out
+    ComponentId::all(rules.components.len())
+        .flat_map(|c| {
+            AttrId::all(attr_empty.len()).map(move |a| crate::interp::attr_value(rules, attr_empty, c, a))
+        })
+        .collect()
 }
 
 /// Keep the first rule error (not a failing `require`, which only means

@@ -69,14 +69,7 @@ impl Interp<'_> {
                 if let Some(v) = self.attrs.get(c.index() * self.attr_empty.len() + attr.index()) {
                     return Ok(*v);
                 }
-                let comp = &self.r.components[c];
-                match self.r.kinds[comp.kind].slot_of(*attr) {
-                    Some(slot) => match &comp.values[slot] {
-                        Value::Map(_) => V::Map(c, slot as u32),
-                        v => V::from_value(v),
-                    },
-                    None => self.attr_empty[attr.index()],
-                }
+                attr_value(self.r, self.attr_empty, c, *attr)
             }
             ExprKind::Let { id, args } => match self.consts.get(id.index()) {
                 Some(Some(v)) => *v,
@@ -757,5 +750,21 @@ impl Tally {
             Aggregate::Any => V::Bool(false),
             Aggregate::First => V::None,
         }
+    }
+}
+
+/// Component `c`'s value of attribute `attr`, as `c.attr` reads it: a map
+/// as `V::Map`, an attribute its kind lacks as `attr_empty` gives it (what
+/// `Program::attrs` holds for every component and attribute). Out of
+/// line: with the table, the tree walk never calls it.
+#[inline(never)]
+pub(crate) fn attr_value(r: &Ruleset, attr_empty: &[V], c: ComponentId, attr: AttrId) -> V {
+    let comp = &r.components[c];
+    match r.kinds[comp.kind].slot_of(attr) {
+        Some(slot) => match &comp.values[slot] {
+            Value::Map(_) => V::Map(c, slot as u32),
+            v => V::from_value(v),
+        },
+        None => attr_empty[attr.index()],
     }
 }
