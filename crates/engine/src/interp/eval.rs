@@ -493,18 +493,6 @@ impl Interp<'_> {
                 }
             }
         }
-        // `c has t` with `t` fixed for the whole loop: read `t` once and
-        // test each component's tags directly.
-        let tag_filter = match filter.map(|x| &x.kind).filter(|_| matches!(d, V::Zone(_))) {
-            Some(ExprKind::Binary(BinaryOp::Has, a, b))
-                if matches!(a.kind, ExprKind::Local(v) if v == var)
-                    && matches!(b.kind, ExprKind::Tag(_) | ExprKind::Local(_))
-                    && !matches!(b.kind, ExprKind::Local(v) if v == var) =>
-            {
-                Some(self.tag(b, st, f)?)
-            }
-            _ => None,
-        };
         let mut tally = Tally::default();
         for i in 0..len {
             let item = match &d {
@@ -515,24 +503,7 @@ impl Interp<'_> {
                 V::Players | V::PlayersFrom(_) => st.player_at(&d, i),
                 V::Class(c) => V::Place(self.r.classes[*c].places[i]),
                 V::Zone(z) => match st.zones[*z][i] {
-                    Some(c) => {
-                        if let Some(t) = tag_filter {
-                            let pass = self.r.components[c].tags.contains(&t);
-                            match func {
-                                Aggregate::All if !pass => return Ok(V::Bool(false)),
-                                Aggregate::Any if pass => return Ok(V::Bool(true)),
-                                Aggregate::Count if pass => {
-                                    tally.add(func, None);
-                                    continue;
-                                }
-                                _ => {}
-                            }
-                            if !pass {
-                                continue;
-                            }
-                        }
-                        V::Card(c)
-                    }
+                    Some(c) => V::Card(c),
                     None => continue,
                 },
                 V::Set(s) => match f.set_items(*s).get(i) {
@@ -542,7 +513,7 @@ impl Interp<'_> {
                 _ => unreachable!("checked above"),
             };
             f.set(var, item);
-            if let (Some(flt), None) = (filter, tag_filter) {
+            if let Some(flt) = filter {
                 let pass = self.bool(flt, st, f)?;
                 match func {
                     Aggregate::All if !pass => return Ok(V::Bool(false)),
