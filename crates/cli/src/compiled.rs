@@ -9,8 +9,9 @@
 //! rules' fingerprint and this program's build; later runs start the
 //! cached worker at once. The worker runs the same command line, and
 //! `simulate` or `play` there plays on the compiled rules (bots included).
-//! `--engine auto`, the default, uses a worker already in the cache and
-//! builds none.
+//! `--engine auto`, the default, uses a worker already in the cache; a
+//! `simulate` run whose first game shows it would take longer on the
+//! interpreter than a build saves (`build_pays`) builds one too.
 //!
 //! Anything missing (no cargo, no source tree, a failed build) is said in
 //! one line and the interpreter plays instead: the results are the same,
@@ -28,7 +29,8 @@ use model::Ruleset;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Engine {
     /// The compiled rules when this ruleset's worker is already in the
-    /// cache, else the interpreter: nothing is built.
+    /// cache, else the interpreter; `simulate` builds the worker first
+    /// when the run would take the interpreter long enough
     Auto,
     /// The interpreter, the reference semantics.
     Interpreted,
@@ -66,6 +68,53 @@ pub fn program_for(program: Program, engine: Engine) -> Result<Program, ExitCode
             Ok(program)
         }
     }
+}
+
+/// Build the worker for `rules` (or take it from the cache) and run this
+/// command line in it: the worker's exit code, or why it could not run.
+pub fn build_and_run(rules: &Ruleset) -> Result<ExitCode, String> {
+    run_worker(&worker_for(rules)?)
+}
+
+/// Environment variable: from how many seconds of interpreted play
+/// (estimated from a run's first game) `--engine auto` builds the
+/// compiled rules first. `0` builds for any run that has a game left to
+/// gain from it.
+pub const BUILD_AFTER_VAR: &str = "CHRONOSCOPE_BUILD_AFTER";
+
+/// From how long an interpreted run `auto` builds the worker: when the
+/// cache has no build of chronoscope's dependencies yet (a cold build,
+/// 64 s for Thebes on the 2-core development machine) and when it has
+/// (2.4 s for one more ruleset, 11.6 s when chronoscope itself changed
+/// since). About three times the build, so that a run the compiled rules
+/// play only twice as fast (the least of the bundled games, Archaeology)
+/// still gains more than the build costs.
+const BUILD_AFTER_COLD: f64 = 200.0;
+const BUILD_AFTER_WARM: f64 = 30.0;
+
+/// Whether building the compiled rules pays for a run estimated at
+/// `estimate` seconds on the interpreter: `BUILD_AFTER_VAR` when set,
+/// else as `BUILD_AFTER_COLD` or `BUILD_AFTER_WARM` says. An unreadable
+/// setting is an error, so that a typo is not silently the default.
+pub fn build_pays(estimate: f64) -> Result<bool, String> {
+    let after = match std::env::var(BUILD_AFTER_VAR) {
+        Ok(text) => match text.trim().parse::<f64>() {
+            Ok(secs) if secs >= 0.0 && !secs.is_nan() => secs,
+            _ => return Err(format!("{BUILD_AFTER_VAR} is `{text}`, not a number of seconds (0 or more)")),
+        },
+        Err(std::env::VarError::NotUnicode(_)) => {
+            return Err(format!("{BUILD_AFTER_VAR} is not a number of seconds"))
+        }
+        Err(std::env::VarError::NotPresent) => {
+            let warm = cache_dir().is_ok_and(|c| c.join("target").join("release").is_dir());
+            if warm {
+                BUILD_AFTER_WARM
+            } else {
+                BUILD_AFTER_COLD
+            }
+        }
+    };
+    Ok(estimate >= after)
 }
 
 /// The compiled rules this process was built with (a worker), if any.

@@ -161,7 +161,8 @@ pub enum Command {
         /// is not a terminal.
         #[arg(long)]
         plain: bool,
-        /// The rules the game runs on, as `simulate --engine` (the bots think faster compiled).
+        /// The rules the game runs on, as `simulate --engine` (the bots think faster compiled), but
+        /// `auto` builds nothing here: compiled when already built, else interpreted.
         #[arg(long, value_enum, default_value = "auto")]
         engine: compiled::Engine,
     },
@@ -250,7 +251,9 @@ pub struct SimulateCmd {
     compare: Option<PathBuf>,
     /// `compiled`: the rules compiled to native code (built once per ruleset with cargo and kept
     /// in a cache; the same games, faster; the interpreter plays when they cannot be built).
-    /// `auto`: compiled when already built, else interpreted. `interpreted`: never compiled.
+    /// `auto`: compiled when already built; else the first game, timed, decides: compiled (built
+    /// now) when the rest would take the interpreter longer than about three builds (set the
+    /// seconds with CHRONOSCOPE_BUILD_AFTER), else interpreted. `interpreted`: never compiled.
     #[arg(long, value_enum, default_value = "auto")]
     engine: compiled::Engine,
 }

@@ -146,11 +146,42 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
         args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let named = |l: &render::Loaded| (l.name.clone(), crate::play::script::ruleset_hash(&l.checked.sources));
     let started = std::time::Instant::now();
-    let a = run_games(&rules, &named(&loaded), players, &seats, args.seed, args.games, from, to, jobs)?;
+    // `auto` without a worker in the cache: the first game, timed, says
+    // whether building one pays for this run (`compiled::build_pays`); it
+    // counts as the run's first game either way. A run of no more games
+    // than threads plays them all at once instead: timing one first would
+    // take as long as the whole run.
+    let mut first = None;
+    let mut tried_build = false;
+    if args.engine == crate::compiled::Engine::Auto
+        && crate::compiled::natives().is_none()
+        && !rules.is_compiled()
+        && to - from > jobs as u64
+    {
+        first = Some(play_one(&rules, players, &seats, from, args.seed.wrapping_add(from)));
+        let left = (to - from - 1) as f64 * started.elapsed().as_secs_f64() / jobs as f64;
+        if crate::compiled::build_pays(left)? {
+            tried_build = true;
+            errln!(
+                "note: the rest of this run would take about {left:.1} s on the interpreter; \
+                 the compiled rules play the same games faster"
+            );
+            match crate::compiled::build_and_run(rules.rules()) {
+                Ok(code) => return Ok(code),
+                Err(e) => errln!("note: {e}; the interpreter plays instead"),
+            }
+        }
+    }
+    let a =
+        run_games(&rules, &named(&loaded), players, &seats, args.seed, args.games, (from, to), jobs, first)?;
     // A long run on the interpreter, which `auto` chose because nothing
     // was built: say once what would be faster.
     let took = started.elapsed();
-    if args.engine == crate::compiled::Engine::Auto && !rules.is_compiled() && took >= HINT_AFTER {
+    if args.engine == crate::compiled::Engine::Auto
+        && !rules.is_compiled()
+        && !tried_build
+        && took >= HINT_AFTER
+    {
         errln!(
             "note: these games took {:.0} s on the interpreter; `--engine compiled` plays the same games \
              several times as fast once it has compiled these rules (a minute or more, once)",
@@ -158,7 +189,7 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
         );
     }
     if let Some((lb, rb)) = other {
-        let b = run_games(&rb, &named(&lb), players, &seats, args.seed, args.games, from, to, jobs)?;
+        let b = run_games(&rb, &named(&lb), players, &seats, args.seed, args.games, (from, to), jobs, None)?;
         if let Some((path, file)) = plot {
             write_plot(path, file, &[&a, &b])?;
         }
@@ -302,14 +333,20 @@ fn run_games(
     seats: &[String],
     seed: u64,
     games: u64,
-    from: u64,
-    to: u64,
+    (from, to): (u64, u64),
     jobs: usize,
+    first: Option<Result<Record, String>>,
 ) -> Result<Results, String> {
     let n = to - from;
-    let next = AtomicU64::new(from);
-    let done = AtomicU64::new(0);
-    let slots: Mutex<Vec<Option<Result<Record, String>>>> = Mutex::new(vec![None; n as usize]);
+    let mut slots = vec![None; n as usize];
+    // A first game already played (`auto` timed it) is not played again.
+    let played = first.is_some() as u64;
+    if let (Some(record), Some(slot)) = (first, slots.first_mut()) {
+        *slot = Some(record);
+    }
+    let slots: Mutex<Vec<Option<Result<Record, String>>>> = Mutex::new(slots);
+    let next = AtomicU64::new(from + played);
+    let done = AtomicU64::new(played);
     let progress = std::io::stderr().is_terminal();
     let started = std::time::Instant::now();
     std::thread::scope(|scope| {

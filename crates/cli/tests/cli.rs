@@ -1252,27 +1252,32 @@ fn fake_cargo(dir: &Path) -> PathBuf {
     cargo
 }
 
-/// `--engine auto` (the default) builds nothing: with an empty cache the
-/// interpreter plays, even with cargo at hand; once `--engine compiled`
-/// has put the worker in the cache, `auto` runs `simulate` and `play` in
-/// it. The worker here is a stand-in that says it ran.
+/// The command with `cache` as its cache, `cargo` as cargo and `env` set.
+#[cfg(unix)]
+fn with_cargo(args: &[&str], cache: &Path, cargo: &Path, env: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chronoscope"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .env("CHRONOSCOPE_CACHE", cache)
+        .env("CARGO", cargo)
+        .envs(env.iter().copied())
+        .output()
+        .expect("the binary runs")
+}
+
+/// `--engine auto` (the default) builds nothing for a short run: with an
+/// empty cache the interpreter plays, even with cargo at hand; once
+/// `--engine compiled` has put the worker in the cache, `auto` runs
+/// `simulate` and `play` in it. The worker here is a stand-in that says
+/// it ran.
 #[cfg(unix)]
 #[test]
-fn engine_auto_uses_a_worker_already_in_the_cache_and_builds_none() {
+fn engine_auto_uses_a_worker_already_in_the_cache_and_builds_none_for_a_short_run() {
     let cache = fresh_cache("auto");
     let cargo = fake_cargo(&cache.join("bin"));
-    let cargo = cargo.to_str().unwrap();
     let cache_s = cache.join("workers");
-    let with = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_chronoscope"))
-            .args(args)
-            .current_dir(root())
-            .env("NO_COLOR", "1")
-            .env("CHRONOSCOPE_CACHE", &cache_s)
-            .env("CARGO", cargo)
-            .output()
-            .expect("the binary runs")
-    };
+    let with = |args: &[&str]| with_cargo(args, &cache_s, &cargo, &[]);
     let sim = ["simulate", GRABRAUBER, "--games", "3", "--format", "json"];
     let before = with(&sim);
     assert!(before.status.success(), "{}", stderr(&before));
@@ -1294,5 +1299,39 @@ fn engine_auto_uses_a_worker_already_in_the_cache_and_builds_none() {
 
     let interpreted = with(&[&sim[..], &["--engine", "interpreted"]].concat());
     assert_eq!(stdout(&interpreted), stdout(&before), "--engine interpreted never uses the worker");
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// With no worker in the cache, `auto` times a run's first game: when the
+/// rest would take the interpreter at least `CHRONOSCOPE_BUILD_AFTER`
+/// seconds, it builds the worker and the run goes on there; below that
+/// the interpreter plays, and the timed game is the run's first (the
+/// results are those of `--engine interpreted`). A setting that is not a
+/// number of seconds is an error, and nothing is built.
+#[cfg(unix)]
+#[test]
+fn engine_auto_builds_the_worker_when_the_rest_of_the_run_would_take_the_interpreter_long_enough() {
+    let cache = fresh_cache("auto-build");
+    let cargo = fake_cargo(&cache.join("bin"));
+    let cache_s = cache.join("workers");
+    let sim = ["simulate", GRABRAUBER, "--games", "6", "--jobs", "2", "--format", "json"];
+    let interpreted = run(&[&sim[..], &["--engine", "interpreted"]].concat());
+    assert!(interpreted.status.success(), "{}", stderr(&interpreted));
+
+    let bad = with_cargo(&sim, &cache_s, &cargo, &[("CHRONOSCOPE_BUILD_AFTER", "soon")]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    assert!(stderr(&bad).contains("CHRONOSCOPE_BUILD_AFTER is `soon`"), "{}", stderr(&bad));
+    assert!(!cache_s.join("rules").exists(), "nothing built");
+
+    let long_wait = with_cargo(&sim, &cache_s, &cargo, &[("CHRONOSCOPE_BUILD_AFTER", "100000")]);
+    assert!(long_wait.status.success(), "{}", stderr(&long_wait));
+    assert_eq!(stdout(&long_wait), stdout(&interpreted), "the interpreter's results");
+    assert!(!cache_s.join("rules").exists(), "nothing built");
+
+    let built = with_cargo(&sim, &cache_s, &cargo, &[("CHRONOSCOPE_BUILD_AFTER", "0")]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    assert!(stderr(&built).contains("the rest of this run would take about"), "{}", stderr(&built));
+    assert!(stderr(&built).contains("compiling the rules of Die Grabräuber"), "{}", stderr(&built));
+    assert!(stdout(&built).starts_with("worker ran: simulate"), "{}", stdout(&built));
     let _ = std::fs::remove_dir_all(&cache);
 }
