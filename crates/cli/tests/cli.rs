@@ -1252,6 +1252,16 @@ fn fake_cargo(dir: &Path) -> PathBuf {
     cargo
 }
 
+/// A fresh folder named for `name` with a stand-in cargo in it: the
+/// folder, the stand-in, and the cache folder to give the command.
+#[cfg(unix)]
+fn with_fake_cargo(name: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = fresh_cache(name);
+    let cargo = fake_cargo(&dir.join("bin"));
+    let cache = dir.join("workers");
+    (dir, cargo, cache)
+}
+
 /// The command with `cache` as its cache, `cargo` as cargo and `env` set.
 #[cfg(unix)]
 fn with_cargo(args: &[&str], cache: &Path, cargo: &Path, env: &[(&str, &str)]) -> Output {
@@ -1274,9 +1284,7 @@ fn with_cargo(args: &[&str], cache: &Path, cargo: &Path, env: &[(&str, &str)]) -
 #[cfg(unix)]
 #[test]
 fn engine_auto_uses_a_worker_already_in_the_cache_and_builds_none_for_a_short_run() {
-    let cache = fresh_cache("auto");
-    let cargo = fake_cargo(&cache.join("bin"));
-    let cache_s = cache.join("workers");
+    let (cache, cargo, cache_s) = with_fake_cargo("auto");
     let with = |args: &[&str]| with_cargo(args, &cache_s, &cargo, &[]);
     let sim = ["simulate", GRABRAUBER, "--games", "3", "--format", "json"];
     let before = with(&sim);
@@ -1311,9 +1319,7 @@ fn engine_auto_uses_a_worker_already_in_the_cache_and_builds_none_for_a_short_ru
 #[cfg(unix)]
 #[test]
 fn engine_auto_builds_the_worker_when_the_rest_of_the_run_would_take_the_interpreter_long_enough() {
-    let cache = fresh_cache("auto-build");
-    let cargo = fake_cargo(&cache.join("bin"));
-    let cache_s = cache.join("workers");
+    let (cache, cargo, cache_s) = with_fake_cargo("auto-build");
     let sim = ["simulate", GRABRAUBER, "--games", "6", "--jobs", "2", "--format", "json"];
     let interpreted = run(&[&sim[..], &["--engine", "interpreted"]].concat());
     assert!(interpreted.status.success(), "{}", stderr(&interpreted));
