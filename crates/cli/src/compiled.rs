@@ -30,7 +30,7 @@ use model::Ruleset;
 pub enum Engine {
     /// The compiled rules when this ruleset's worker is already in the
     /// cache, else the interpreter; `simulate` builds the worker first
-    /// when the run would take the interpreter long enough
+    /// when the run would take the interpreter long enough.
     Auto,
     /// The interpreter, the reference semantics.
     Interpreted,
@@ -84,9 +84,9 @@ pub const BUILD_AFTER_VAR: &str = "CHRONOSCOPE_BUILD_AFTER";
 
 /// From how long an interpreted run `auto` builds the worker: when the
 /// cache has no build of chronoscope's dependencies yet (a cold build,
-/// 64 s for Thebes on the 2-core development machine) and when it has
-/// (2.4 s for one more ruleset, 11.6 s when chronoscope itself changed
-/// since). About three times the build, so that a run the compiled rules
+/// 66.7 s for Thebes on the 2-core development machine) and when it has
+/// (2.6 s for one more ruleset, 11.6-13.2 s when chronoscope itself
+/// changed since). About three times the build, so that a run the compiled rules
 /// play only twice as fast (the least of the bundled games, Archaeology)
 /// still gains more than the build costs.
 const BUILD_AFTER_COLD: f64 = 200.0;
