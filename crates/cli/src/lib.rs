@@ -253,7 +253,8 @@ pub struct SimulateCmd {
     /// in a cache; the same games, faster; the interpreter plays when they cannot be built).
     /// `auto`: compiled when already built; else the first game, timed, decides: compiled (built
     /// now) when the rest would take the interpreter longer than about three builds (set the
-    /// seconds with CHRONOSCOPE_BUILD_AFTER), else interpreted. `interpreted`: never compiled.
+    /// seconds with CHRONOSCOPE_BUILD_AFTER; never with a seat that thinks for a time, whose games
+    /// take as long), else interpreted. `interpreted`: never compiled.
     #[arg(long, value_enum, default_value = "auto")]
     engine: compiled::Engine,
 }

@@ -150,12 +150,18 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
     // whether building one pays for this run (`compiled::build_pays`); it
     // counts as the run's first game either way. A run of no more games
     // than threads plays them all at once instead: timing one first would
-    // take as long as the whole run.
+    // take as long as the whole run. A seat that thinks for a time
+    // (`mcts:500ms`) thinks as long on compiled rules, so its games would
+    // take as long: no build pays for them.
+    let timed = seats
+        .iter()
+        .any(|s| s.starts_with("mcts") && matches!(bots::parse_mcts(s), Ok(bots::Budget::Millis(_))));
     let mut first = None;
     let mut tried_build = false;
     if args.engine == crate::compiled::Engine::Auto
         && crate::compiled::natives().is_none()
         && !rules.is_compiled()
+        && !timed
         && to - from > jobs as u64
     {
         first = Some(play_one(&rules, players, &seats, from, args.seed.wrapping_add(from)));

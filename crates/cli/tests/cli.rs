@@ -1314,8 +1314,9 @@ fn engine_auto_uses_a_worker_already_in_the_cache_and_builds_none_for_a_short_ru
 /// rest would take the interpreter at least `CHRONOSCOPE_BUILD_AFTER`
 /// seconds, it builds the worker and the run goes on there; below that
 /// the interpreter plays, and the timed game is the run's first (the
-/// results are those of `--engine interpreted`). A setting that is not a
-/// number of seconds is an error, and nothing is built.
+/// results are those of `--engine interpreted`). Nothing is built for a
+/// run with a seat that thinks for a time, nor when the setting is not a
+/// number of seconds (an error).
 #[cfg(unix)]
 #[test]
 fn engine_auto_builds_the_worker_when_the_rest_of_the_run_would_take_the_interpreter_long_enough() {
@@ -1332,6 +1333,14 @@ fn engine_auto_builds_the_worker_when_the_rest_of_the_run_would_take_the_interpr
     let long_wait = with_cargo(&sim, &cache_s, &cargo, &[("CHRONOSCOPE_BUILD_AFTER", "100000")]);
     assert!(long_wait.status.success(), "{}", stderr(&long_wait));
     assert_eq!(stdout(&long_wait), stdout(&interpreted), "the interpreter's results");
+    assert!(!cache_s.join("rules").exists(), "nothing built");
+
+    // A seat that thinks for a time thinks as long on compiled rules: the
+    // run would not be shorter, so nothing is built for it.
+    let timed = [&sim[..], &["--seats", "mcts:2ms"]].concat();
+    let timed = with_cargo(&timed, &cache_s, &cargo, &[("CHRONOSCOPE_BUILD_AFTER", "0")]);
+    assert!(timed.status.success(), "{}", stderr(&timed));
+    assert!(!stdout(&timed).starts_with("worker ran"), "{}", stdout(&timed));
     assert!(!cache_s.join("rules").exists(), "nothing built");
 
     let built = with_cargo(&sim, &cache_s, &cargo, &[("CHRONOSCOPE_BUILD_AFTER", "0")]);
