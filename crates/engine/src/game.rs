@@ -385,6 +385,9 @@ struct Spare<'p> {
     sets: crate::interp::Sets,
     /// The lists the set search works in (`Game::sets_within`).
     set_search: SetScratch,
+    /// The last two lists of sets `Game::bounded_sets` found, newer
+    /// first, and what they were found for.
+    last_sets: [LastSets; 2],
     /// A listing's notes of trial outcomes (`Search::monotone` and
     /// `Search::refused`), emptied.
     notes: [Keyed; 2],
@@ -404,6 +407,16 @@ struct SetScratch {
     weights: Vec<i64>,
     /// Per limit, the largest total.
     maxes: Vec<i64>,
+}
+
+/// The sets `Game::bounded_sets` found last: from this pool, under these
+/// weights and largest totals.
+#[derive(Default)]
+struct LastSets {
+    pool: Vec<V>,
+    weights: Vec<i64>,
+    maxes: Vec<i64>,
+    sets: crate::interp::Sets,
 }
 
 impl Clone for Spare<'_> {
@@ -1285,9 +1298,32 @@ impl<'p> Game<'p> {
     ) -> Result<(), Fail> {
         // The lists of the last call (each cleared before use).
         let mut scratch = std::mem::take(&mut self.spare.borrow_mut().set_search);
-        let found = self
-            .weigh(pool, bounds, frame, &mut scratch)
-            .and_then(|()| self.sets_within(pool, span, &mut scratch, &mut frame.sets));
+        let found = self.weigh(pool, bounds, frame, &mut scratch).and_then(|()| {
+            // The sets depend only on the pool and the limits: the same as
+            // one of the last two calls' (another action choosing from the
+            // same hand: one listing of Archaeology chooses from the hand
+            // without a limit, with one, then without again), they are
+            // copied.
+            let same =
+                |l: &LastSets| l.pool == pool && l.weights == scratch.weights && l.maxes == scratch.maxes;
+            if let Some(hit) = self.spare.borrow().last_sets.iter().find(|l| same(l)) {
+                frame.sets.extend_from(&hit.sets, 0);
+                return Ok(());
+            }
+            let base = frame.sets.len();
+            self.sets_within(pool, span, &mut scratch, &mut frame.sets)?;
+            // The older of the two makes room.
+            let mut spare = self.spare.borrow_mut();
+            spare.last_sets.swap(0, 1);
+            let last = &mut spare.last_sets[0];
+            last.pool.clear();
+            last.pool.extend_from_slice(pool);
+            last.weights.clone_from(&scratch.weights);
+            last.maxes.clone_from(&scratch.maxes);
+            last.sets.clear();
+            last.sets.extend_from(&frame.sets, base);
+            Ok(())
+        });
         self.spare.borrow_mut().set_search = scratch;
         found
     }
@@ -1441,7 +1477,7 @@ impl<'p> Game<'p> {
         scratch: &mut SetScratch,
         out: &mut crate::interp::Sets,
     ) -> Result<(), Fail> {
-        let SetScratch { rank, names, starts, copies, counts, totals, weights, maxes } = scratch;
+        let SetScratch { rank, names, starts, copies, counts, totals, weights, maxes, .. } = scratch;
         // Per pool entry: its name (numbered in the order names first
         // appear) and its place among that name's copies (a set of counts
         // holds the copies ranked below each count).

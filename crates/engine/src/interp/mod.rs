@@ -190,6 +190,24 @@ impl Sets {
         }
     }
 
+    /// No sets (the lists keep their room).
+    pub fn clear(&mut self) {
+        self.truncate(0);
+    }
+
+    /// `other`'s sets from its `from`-th on, after these.
+    pub fn extend_from(&mut self, other: &Sets, from: usize) {
+        let Some(o) = &other.0 else { return };
+        if from >= o.ends.len() {
+            return;
+        }
+        let start = if from == 0 { 0 } else { o.ends[from - 1] as usize };
+        let l = self.0.get_or_insert_with(Default::default);
+        let shift = l.items.len() as i64 - start as i64;
+        l.items.extend_from_slice(&o.items[start..]);
+        l.ends.extend(o.ends[from..].iter().map(|e| (*e as i64 + shift) as u32));
+    }
+
     /// Each set, in order.
     pub fn iter(&self) -> impl Iterator<Item = &[ComponentId]> + '_ {
         (0..self.len()).map(|i| self.get(i))
