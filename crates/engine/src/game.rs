@@ -402,7 +402,7 @@ struct SetScratch {
     starts: Vec<usize>,
     copies: Vec<usize>,
     counts: Vec<usize>,
-    totals: Vec<i64>,
+    totals: Vec<i128>,
     /// Per limit, the weight of each pool entry (`Game::weigh`).
     weights: Vec<i64>,
     /// Per limit, the largest total.
@@ -1517,7 +1517,7 @@ impl<'p> Game<'p> {
         counts.clear();
         counts.resize(names.len(), 0);
         totals.clear();
-        totals.resize((names.len() + 1) * maxes.len(), 0);
+        totals.resize(maxes.len(), 0);
         let mut search = SetSearch {
             pool,
             rank,
@@ -1531,7 +1531,7 @@ impl<'p> Game<'p> {
             base: out.len(),
             out,
         };
-        let fits = search.grow(names.len());
+        let fits = search.run();
         let name_count = names.len();
         if !fits {
             return Err(Fail::Rule {
@@ -2093,9 +2093,8 @@ struct SetSearch<'a> {
     weights: &'a [i64],
     maxes: &'a [i64],
     counts: &'a mut [usize],
-    /// Per depth of the search (the names still to count), the weight
-    /// under each limit of the copies counted so far.
-    totals: &'a mut [i64],
+    /// Per limit, the weight of the copies counted.
+    totals: &'a mut [i128],
     /// Each set's components in the order they lie, after the first
     /// `base` sets.
     out: &'a mut crate::interp::Sets,
@@ -2134,43 +2133,60 @@ impl SetSearch<'_> {
         self.out.len() - self.base <= MAX_SETS
     }
 
-    /// Choose the counts of names `0..k`, with the weights so far at depth
-    /// `k` of `totals`; false when more than `MAX_SETS` sets were found.
-    fn grow(&mut self, k: usize) -> bool {
-        if k == 0 {
-            return self.emit();
-        }
-        let class = k - 1;
-        // This name's weights build on the parent's, at depth `class`
-        // (the deeper calls write only below it).
-        let l = self.maxes.len();
-        let (below, parent) = self.totals.split_at_mut(k * l);
-        below[class * l..].copy_from_slice(&parent[..l]);
-        let copies = &self.copies[self.starts[class]..self.starts[class + 1]];
-        let (chosen, size) = (self.chosen, self.pool.len());
-        for n in 0..=copies.len() {
-            if n > 0 {
-                // One more copy: its weight under each limit.
-                let i = copies[n - 1];
-                let t = &mut self.totals[class * l..k * l];
-                for (j, tot) in t.iter_mut().enumerate() {
-                    *tot = tot.saturating_add(self.weights[j * size + i]);
-                }
-                if t.iter().zip(self.maxes).any(|(tot, max)| tot > max) {
-                    break;
-                }
-                if size <= SMALL_POOL {
-                    self.chosen |= 1 << i;
-                }
-            }
-            self.counts[class] = n;
-            if !self.grow(class) {
+    /// Every set within the limits, in order: the counts of the names
+    /// go up like an odometer, the first name's fastest; a name whose
+    /// next copy would pass a limit (with the names before it at none) or
+    /// that has none left goes back to none and the next name counts one
+    /// more. The weights are not below 0 (`Game::weigh`), so a count that
+    /// passes a limit with the names before it at none passes it with any
+    /// of them: the sets are those of growing each name in turn, in the
+    /// same order. False when more than `MAX_SETS` sets were found.
+    fn run(&mut self) -> bool {
+        let (names, size, small) = (self.counts.len(), self.pool.len(), self.pool.len() <= SMALL_POOL);
+        loop {
+            if !self.emit() {
                 return false;
             }
+            let mut j = 0;
+            loop {
+                if j == names {
+                    return true;
+                }
+                let copies = &self.copies[self.starts[j]..self.starts[j + 1]];
+                let n = self.counts[j];
+                if let Some(&i) = copies.get(n) {
+                    // Exact totals: a sum of weights fits in 128 bits.
+                    let weights = self.weights.chunks_exact(size.max(1));
+                    let fits = self
+                        .totals
+                        .iter()
+                        .zip(weights.clone())
+                        .zip(self.maxes)
+                        .all(|((t, w), max)| t + i128::from(w[i]) <= i128::from(*max));
+                    if fits {
+                        for (t, w) in self.totals.iter_mut().zip(weights) {
+                            *t += i128::from(w[i]);
+                        }
+                        self.counts[j] = n + 1;
+                        if small {
+                            self.chosen |= 1 << i;
+                        }
+                        break;
+                    }
+                }
+                // Back to none: this name's copies leave the totals.
+                for &i in &copies[..n] {
+                    for (t, w) in self.totals.iter_mut().zip(self.weights.chunks_exact(size.max(1))) {
+                        *t -= i128::from(w[i]);
+                    }
+                    if small {
+                        self.chosen &= !(1 << i);
+                    }
+                }
+                self.counts[j] = 0;
+                j += 1;
+            }
         }
-        self.counts[class] = 0;
-        self.chosen = chosen;
-        true
     }
 }
 
