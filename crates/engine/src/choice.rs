@@ -34,6 +34,9 @@ pub struct ChoiceSets {
     packed: Vec<ComponentId>,
 }
 
+/// How many sets `ChoiceSets::from_slices_in` collects before packing.
+const FEW_SETS: usize = 4;
+
 impl ChoiceSets {
     /// No sets.
     pub const fn new() -> ChoiceSets {
@@ -48,6 +51,25 @@ impl ChoiceSets {
     /// `from_slices`, in `room`'s allocation (a list `into_room` gave
     /// back, whatever it holds) when it is large enough.
     pub fn from_slices_in<'a>(
+        room: Vec<ComponentId>,
+        sets: impl Iterator<Item = &'a [ComponentId]> + Clone,
+    ) -> ChoiceSets {
+        // Gone through once when there are a few (a choice has a set or
+        // two): the sets may be found by a search through the values.
+        let mut few: [&[ComponentId]; FEW_SETS] = [&[]; FEW_SETS];
+        let mut count = 0;
+        for set in sets.clone() {
+            match few.get_mut(count) {
+                Some(slot) => *slot = set,
+                None => return ChoiceSets::packed_in(room, sets),
+            }
+            count += 1;
+        }
+        ChoiceSets::packed_in(room, few[..count].iter().copied())
+    }
+
+    /// `from_slices_in`, each set gone through twice more.
+    fn packed_in<'a>(
         room: Vec<ComponentId>,
         sets: impl Iterator<Item = &'a [ComponentId]> + Clone,
     ) -> ChoiceSets {
@@ -366,6 +388,15 @@ mod tests {
         assert!(ChoiceSets::new().is_empty());
         assert_eq!(ChoiceSets::from_slices(std::iter::empty()), ChoiceSets::new());
         assert_ne!(sets, lists[..3].iter().cloned().collect::<ChoiceSets>());
+        // More sets than are gathered before packing: packed all the same.
+        let many: Vec<Vec<ComponentId>> = (0..FEW_SETS + 2).map(|n| ids(&[n, n + 10])).collect();
+        let pushed: ChoiceSets = many.iter().cloned().collect();
+        assert_eq!(
+            ChoiceSets::from_slices(many.iter().map(|l| &l[..])),
+            pushed,
+            "many built at once as pushed"
+        );
+        assert_eq!(pushed.get(FEW_SETS + 1), Some(&many[FEW_SETS + 1][..]));
     }
 
     /// Sets built in the room other sets gave back read as those built
