@@ -383,8 +383,9 @@ struct Spare<'p> {
     listing: Vec<std::cell::Cell<Option<V>>>,
     /// The candidate sets of a listing (`Frame::sets`), emptied.
     sets: crate::interp::Sets,
-    /// The lists the set search works in (`Game::sets_within`).
-    set_search: SetScratch,
+    /// The lists the set search works in (`Game::sets_within`), boxed
+    /// and taken out for each search: a pointer moves, not the lists.
+    set_search: Option<Box<SetScratch>>,
     /// The last two lists of sets `Game::bounded_sets` found, newer
     /// first, and what they were found for.
     last_sets: [LastSets; 2],
@@ -1297,7 +1298,7 @@ impl<'p> Game<'p> {
         span: model::Span,
     ) -> Result<(), Fail> {
         // The lists of the last call (each cleared before use).
-        let mut scratch = std::mem::take(&mut self.spare.borrow_mut().set_search);
+        let mut scratch = self.spare.borrow_mut().set_search.take().unwrap_or_default();
         let found = self.weigh(pool, bounds, frame, &mut scratch).and_then(|()| {
             // The sets depend only on the pool and the limits: the same as
             // one of the last two calls' (another action choosing from the
@@ -1324,7 +1325,7 @@ impl<'p> Game<'p> {
             last.sets.extend_from(&frame.sets, base);
             Ok(())
         });
-        self.spare.borrow_mut().set_search = scratch;
+        self.spare.borrow_mut().set_search = Some(scratch);
         found
     }
 
