@@ -2079,8 +2079,8 @@ impl<'p> Game<'p> {
 }
 
 /// The search for sets within limits (`Game::sets_within`): the counts of
-/// each name, chosen from the last name to the first, so that the first
-/// name's count changes fastest.
+/// the names, counted like an odometer whose first name changes fastest
+/// (`run`).
 struct SetSearch<'a> {
     pool: &'a [V],
     /// Per pool entry: (its name, its rank among the copies).
