@@ -153,9 +153,7 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
     // take as long as the whole run. A seat that thinks for a time
     // (`mcts:500ms`) thinks as long on compiled rules, so its games would
     // take as long: no build pays for them.
-    let timed = seats
-        .iter()
-        .any(|s| s.starts_with("mcts") && matches!(bots::parse_mcts(s), Ok(bots::Budget::Millis(_))));
+    let timed = seats.iter().any(|s| matches!(bots::parse_mcts(s), Ok(bots::Budget::Millis(_))));
     let mut first = None;
     let mut tried_build = false;
     if args.engine == crate::compiled::Engine::Auto

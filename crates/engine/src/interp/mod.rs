@@ -203,9 +203,9 @@ impl Sets {
         }
         let start = if from == 0 { 0 } else { o.ends[from - 1] as usize };
         let l = self.0.get_or_insert_with(Default::default);
-        let shift = l.items.len() as i64 - start as i64;
+        let base = l.items.len();
         l.items.extend_from_slice(&o.items[start..]);
-        l.ends.extend(o.ends[from..].iter().map(|e| (*e as i64 + shift) as u32));
+        l.ends.extend(o.ends[from..].iter().map(|e| (*e as usize - start + base) as u32));
     }
 
     /// Each set, in order.
@@ -898,6 +898,30 @@ mod tests {
         assert_eq!(sets.iter().collect::<Vec<_>>(), vec![&ids(&[3, 1])[..], &[][..], &ids(&[5])[..]]);
         sets.truncate(0);
         assert!(sets.is_empty() && sets.get(0).is_empty());
+    }
+
+    /// Sets copied from another list from its `from`-th on read as they
+    /// did there, after the sets already held (the set search copies the
+    /// sets it kept this way).
+    #[test]
+    fn sets_extended_from_another_list_read_as_there_after_their_own() {
+        let mut kept = Sets::default();
+        kept.push(ids(&[9]));
+        kept.push(ids(&[3, 1]));
+        kept.push(ids(&[]));
+        kept.push(ids(&[7, 8]));
+        let mut sets = Sets::default();
+        sets.push(ids(&[5, 6, 4]));
+        sets.extend_from(&kept, 1);
+        assert_eq!(
+            sets.iter().collect::<Vec<_>>(),
+            vec![&ids(&[5, 6, 4])[..], &ids(&[3, 1])[..], &[][..], &ids(&[7, 8])[..]]
+        );
+        sets.extend_from(&kept, 4);
+        assert_eq!(sets.len(), 4, "nothing past the last");
+        sets.clear();
+        sets.extend_from(&kept, 0);
+        assert_eq!(sets.iter().collect::<Vec<_>>(), kept.iter().collect::<Vec<_>>());
     }
 
     /// A frame made in the room an earlier frame gave back binds nothing
