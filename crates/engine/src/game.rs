@@ -978,24 +978,32 @@ impl<'p> Game<'p> {
         // The trial's steps on the state as it is, when there are and
         // they meet no rule error; otherwise the trial itself.
         let legal = !trial || known == Some(true) || {
-            let stepped = pre.and_then(|p| self.stepped(search, p, frame));
-            match stepped.unwrap_or_else(|| self.trial(search, frame)) {
-                Ok(()) => {
+            // What refused it: the `require` at a span, and the trial's
+            // failure when a trial ran (the steps make none: their refusal
+            // is only a span).
+            let refusal = match pre.and_then(|p| self.stepped(search, p, frame)) {
+                Some(Ok(())) => None,
+                Some(Err(span)) => Some((span, None)),
+                None => self.trial(search, frame).err().map(|f| (f.span(), Some(f))),
+            };
+            match refusal {
+                None => {
                     if let Some((m, found)) = monotone {
                         found.borrow_mut().push(0, later(m).iter().copied(), true);
                     }
                     true
                 }
-                Err(f) => {
-                    if monotone.is_some_and(|(m, _)| !m.bounds.contains(&f.span())) {
+                Some((span, failed)) => {
+                    if monotone.is_some_and(|(m, _)| !m.bounds.contains(&span)) {
                         fails();
                     }
-                    if let Fail::Illegal { span, .. } = &f {
-                        if let Some(k) = openings.iter().position(|o| o.span == *span) {
-                            refused.borrow_mut().push(k, at(k), false);
-                        }
+                    let illegal = failed.as_ref().is_none_or(|f| matches!(f, Fail::Illegal { .. }));
+                    if let Some(k) = openings.iter().position(|o| illegal && o.span == span) {
+                        refused.borrow_mut().push(k, at(k), false);
                     }
-                    note_broken(broken, f);
+                    if let Some(f) = failed {
+                        note_broken(broken, f);
+                    }
                     false
                 }
             }
@@ -1186,22 +1194,20 @@ impl<'p> Game<'p> {
         search: &Search,
         pre: &legality::Precondition,
         frame: &mut Frame,
-    ) -> Option<Result<(), Fail>> {
+    ) -> Option<Result<(), Span>> {
         let it = search.it;
         match self.program.preconditions.get(search.id.index()) {
-            Some(Some(native)) if it.trace.is_none() => native(it, &self.state, frame)
-                .ok()
-                .flatten()
-                .map(|r| r.map_err(|span| Fail::Illegal { reason: String::new(), span })),
+            Some(Some(native)) if it.trace.is_none() => native(it, &self.state, frame).ok().flatten(),
             _ => self.holds(it, &pre.steps, frame),
         }
     }
 
     /// What a trial would find, from a precondition's steps
     /// (`legality::Precondition`) on the state as it is: passing, or
-    /// refused at a requirement (without its reason, as in any trial).
-    /// `None` at a rule error, which the trial then meets and reports.
-    fn holds(&self, it: &Interp, steps: &[legality::Step], frame: &mut Frame) -> Option<Result<(), Fail>> {
+    /// refused at the requirement at a span (a trial's failure is made
+    /// only where one runs). `None` at a rule error, which the trial then
+    /// meets and reports.
+    fn holds(&self, it: &Interp, steps: &[legality::Step], frame: &mut Frame) -> Option<Result<(), Span>> {
         for step in steps {
             match step {
                 legality::Step::Bind { slot, value, place } => {
@@ -1213,7 +1219,7 @@ impl<'p> Game<'p> {
                 }
                 legality::Step::Check { cond, span } => {
                     if !self.root_bool(it, cond, frame).ok()? {
-                        return Some(Err(Fail::Illegal { reason: String::new(), span: *span }));
+                        return Some(Err(*span));
                     }
                 }
                 legality::Step::Branch { cond, then, otherwise } => {
