@@ -460,6 +460,8 @@ impl LetMemo {
 struct Remembered {
     /// Of its kind and arguments: a miss compares numbers, not values.
     fingerprint: u64,
+    /// Its kind and arguments as one number (`packed`), or `UNPACKED`.
+    packed: u64,
     /// Which kind of value was asked for (`AsV::MODE`).
     mode: u8,
     args: [V; MEMO_ARGS],
@@ -473,8 +475,48 @@ const MEMO_SCAN: usize = 8;
 /// The most regions the memo keeps at a time.
 const MEMO_REGIONS: usize = 64;
 
-/// A call's fingerprint: FxHash of its kind and arguments.
-fn fingerprint(mode: u8, key: &[V]) -> u64 {
+/// The `packed` of a call whose arguments do not pack.
+const UNPACKED: u64 = u64::MAX;
+
+/// The largest number an argument packs with, plus one.
+const PACK_LIMIT: u64 = 1 << 11;
+
+/// A call's kind and arguments as one number, when each argument is
+/// nothing, a yes/no, a number from 0 to 2047, or a place, player,
+/// component or tag numbered below 2048: 4 bits of kind and 11 of value
+/// per argument after 2 bits of kind of call, so that equal numbers mean
+/// equal calls and a lookup compares one number a call instead of values
+/// one by one (a let call's lookup took 450 instructions in interpreted
+/// Thebes). `None` for any other call, which is compared by value.
+#[inline]
+fn packed(mode: u8, key: &[V]) -> Option<u64> {
+    const _: () = assert!(2 + 15 * MEMO_ARGS < 64);
+    let mut p = mode as u64 & 3;
+    for v in key {
+        let (kind, n) = match *v {
+            V::None => (1, 0),
+            V::Bool(b) => (2, b as u64),
+            V::Int(n) => (3, u64::try_from(n).ok()?),
+            V::Place(x) => (4, x.index() as u64),
+            V::Player(x) => (5, x.index() as u64),
+            V::Card(x) => (6, x.index() as u64),
+            V::Tag(x) => (7, x.index() as u64),
+            _ => return None,
+        };
+        if n >= PACK_LIMIT {
+            return None;
+        }
+        p = p << 15 | kind << 11 | n;
+    }
+    Some(p)
+}
+
+/// A call's fingerprint: of its packed key when there is one (a mix of one
+/// number), else FxHash of its kind and arguments.
+fn fingerprint(mode: u8, key: &[V], packed: Option<u64>) -> u64 {
+    if let Some(p) = packed {
+        return (p ^ p >> 29).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
     use std::hash::{Hash, Hasher};
     struct Fx(u64);
     impl Hasher for Fx {
@@ -629,15 +671,23 @@ impl Memo {
     fn get(&self, id: LetId, mode: u8, key: &[V; MEMO_ARGS], arity: usize) -> Option<V> {
         let known = self.by_let.get(id.index())?;
         let calls = &known.calls;
-        // A short list is scanned by value: hashing would cost more.
-        if calls.len() <= MEMO_SCAN {
-            return calls.iter().find(|r| r.mode == mode && r.args[..arity] == key[..arity]).map(|r| r.value);
+        if calls.is_empty() {
+            return None;
         }
-        let fp = fingerprint(mode, &key[..arity]);
+        let packed = packed(mode, &key[..arity]);
+        let same = |r: &Remembered| match packed {
+            Some(p) => r.packed == p,
+            None => r.mode == mode && r.args[..arity] == key[..arity],
+        };
+        // A short list is scanned: hashing would cost more.
+        if calls.len() <= MEMO_SCAN {
+            return calls.iter().find(|r| same(r)).map(|r| r.value);
+        }
+        let fp = fingerprint(mode, &key[..arity], packed);
         let mut slot = fp as usize % MEMO_INDEX;
         loop {
             let r = &calls[known.index[slot].checked_sub(1)? as usize];
-            if r.fingerprint == fp && r.mode == mode && r.args[..arity] == key[..arity] {
+            if r.fingerprint == fp && same(r) {
                 return Some(r.value);
             }
             slot = (slot + 1) % MEMO_INDEX;
@@ -652,8 +702,10 @@ impl Memo {
             } else if known.calls.is_empty() {
                 self.kept.push(id);
             }
+            let packed = packed(mode, &key[..arity]);
             known.calls.push(Remembered {
-                fingerprint: fingerprint(mode, &key[..arity]),
+                fingerprint: fingerprint(mode, &key[..arity], packed),
+                packed: packed.unwrap_or(UNPACKED),
                 mode,
                 args: key,
                 value: v,
@@ -829,9 +881,9 @@ fn too_much_work(span: Span) -> R<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Frame, Memo, Sets, INLINE, MEMO_ARGS, MEMO_PER_LET};
-    use crate::state::V;
-    use model::{ComponentId, LetId, PlayerId};
+    use super::{Frame, Memo, Sets, INLINE, MEMO_ARGS, MEMO_PER_LET, MEMO_SCAN};
+    use crate::state::{ZoneInst, V};
+    use model::{ComponentId, LetId, PlaceId, PlayerId, TagId};
 
     /// Past the calls it compares one by one, the memo finds each call it
     /// keeps through its index, by arguments and kind of value; it keeps
@@ -871,6 +923,54 @@ mod tests {
         assert_eq!(memo.get(id, 0, &key(full), 2), None, "a changed state");
         memo.put(id, 0, key(3), 2, V::Int(-1));
         assert_eq!(memo.get(id, 0, &key(3), 2), Some(V::Int(-1)));
+    }
+
+    /// Calls whose arguments pack into one number and calls whose do not
+    /// (a negative number, a number or a component past the packing's
+    /// range, a zone) are found alike; values of different kinds with the
+    /// same number (5, place 5, component 5, ...) are different calls, and
+    /// so are 5 and 2053 (5 plus the packing's range); whether the memo
+    /// scans its calls of a let or looks them up in its index.
+    #[test]
+    fn memo_tells_apart_calls_that_differ_only_in_kind_or_past_the_packing() {
+        let reads = super::LetReads::default();
+        let me = Some(PlayerId::new(0));
+        let args = [
+            V::Int(5),
+            V::Place(PlaceId::new(5)),
+            V::Card(ComponentId::new(5)),
+            V::Player(PlayerId::new(5)),
+            V::Tag(TagId::new(5)),
+            V::Bool(true),
+            V::None,
+            V::Int(-5),
+            V::Int(2053),
+            V::Int(5000),
+            V::Card(ComponentId::new(5000)),
+            V::Zone(ZoneInst::new(5)),
+        ];
+        let key = |v: V, w: V| {
+            let mut k = [V::None; MEMO_ARGS];
+            k[0] = v;
+            k[1] = w;
+            k
+        };
+        let id = LetId::new(0);
+        for fillers in [0, MEMO_SCAN] {
+            let mut memo = Memo::default();
+            memo.prepare(&reads, 1, me, 1);
+            for n in 0..fillers {
+                memo.put(id, 0, key(V::Int(100 + n as i64), V::None), 2, V::Int(-1));
+            }
+            for (i, a) in args.iter().enumerate() {
+                memo.put(id, 0, key(*a, V::Int(1)), 2, V::Int(i as i64));
+            }
+            for (i, a) in args.iter().enumerate() {
+                assert_eq!(memo.get(id, 0, &key(*a, V::Int(1)), 2), Some(V::Int(i as i64)), "{a:?}");
+                assert_eq!(memo.get(id, 1, &key(*a, V::Int(1)), 2), None, "{a:?} as another kind of value");
+                assert_eq!(memo.get(id, 0, &key(V::Int(1), *a), 2), None, "{a:?} second");
+            }
+        }
     }
 
     fn ids(ns: &[usize]) -> Vec<ComponentId> {
