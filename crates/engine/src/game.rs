@@ -2319,9 +2319,10 @@ type Found = std::cell::RefCell<Keyed>;
 /// lists have grown (one listing notes hundreds).
 #[derive(Default)]
 struct Keyed {
-    /// Per note: its kind, where its values lie in `values`, and the
-    /// outcome.
-    notes: Vec<(usize, std::ops::Range<usize>, bool)>,
+    /// Per note: its kind, where its values lie in `values`, the
+    /// outcome, and the values packed into one number
+    /// (`interp::packed`, or `interp::UNPACKED`).
+    notes: Vec<(usize, std::ops::Range<usize>, bool, u64)>,
     values: Vec<V>,
 }
 
@@ -2334,18 +2335,24 @@ impl Keyed {
     fn push(&mut self, kind: usize, key: impl Iterator<Item = V>, outcome: bool) {
         let start = self.values.len();
         self.values.extend(key);
-        self.notes.push((kind, start..self.values.len(), outcome));
+        let packed = crate::interp::packed(0, &self.values[start..]).unwrap_or(crate::interp::UNPACKED);
+        self.notes.push((kind, start..self.values.len(), outcome, packed));
     }
 
-    /// The outcome noted first for this kind and key.
+    /// The outcome noted first for this kind and key: by the key packed
+    /// into one number where it packs (`interp::packed`), else by value.
     fn find(&self, kind: usize, key: &[V]) -> Option<bool> {
         let values = &self.values;
-        self.notes.iter().find(|(k, at, _)| *k == kind && values[at.clone()] == *key).map(|n| n.2)
+        match crate::interp::packed(0, key) {
+            Some(p) => self.notes.iter().find(|n| n.0 == kind && n.3 == p),
+            None => self.notes.iter().find(|n| n.0 == kind && values[n.1.clone()] == *key),
+        }
+        .map(|n| n.2)
     }
 
     /// Whether some note meets `f` (given its kind and values).
     fn any(&self, mut f: impl FnMut(usize, &[V]) -> bool) -> bool {
-        self.notes.iter().any(|(k, at, _)| f(*k, &self.values[at.clone()]))
+        self.notes.iter().any(|(k, at, _, _)| f(*k, &self.values[at.clone()]))
     }
 }
 
@@ -2433,5 +2440,33 @@ fn current_in(game: &Game, st: &State) -> Option<PlayerId> {
             va.cmp(&vb).then(st.arrival[b.index()].cmp(&st.arrival[a.index()]))
         }),
         TurnPolicy::Clockwise { .. } => Some(st.order[st.turn_seat % st.order.len()]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Keyed;
+    use crate::state::V;
+
+    /// The search's notes are found by kind and whole key, whether the key
+    /// packs into one number or not: keys of more values than a packed
+    /// key holds that differ only in their first value, and keys of values
+    /// that do not pack, are told apart.
+    #[test]
+    fn notes_are_found_by_kind_and_whole_key_packed_or_not() {
+        let mut notes = Keyed::default();
+        let long = |first: i64| [V::Int(first), V::Int(1), V::Int(2), V::Int(3), V::Int(4)];
+        notes.push(0, long(7).into_iter(), true);
+        notes.push(0, long(23).into_iter(), false);
+        notes.push(1, [V::Bool(true)].into_iter(), false);
+        notes.push(1, [V::Int(-3)].into_iter(), true);
+        assert_eq!(notes.find(0, &long(7)), Some(true));
+        assert_eq!(notes.find(0, &long(23)), Some(false));
+        assert_eq!(notes.find(0, &long(39)), None);
+        assert_eq!(notes.find(1, &[V::Bool(true)]), Some(false));
+        assert_eq!(notes.find(0, &[V::Bool(true)]), None, "another kind");
+        assert_eq!(notes.find(1, &[V::Bool(false)]), None);
+        assert_eq!(notes.find(1, &[V::Int(-3)]), Some(true));
+        assert_eq!(notes.find(1, &[V::Int(3)]), None);
     }
 }

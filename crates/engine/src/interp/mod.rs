@@ -476,21 +476,25 @@ const MEMO_SCAN: usize = 8;
 const MEMO_REGIONS: usize = 64;
 
 /// The `packed` of a call whose arguments do not pack.
-const UNPACKED: u64 = u64::MAX;
+pub(crate) const UNPACKED: u64 = u64::MAX;
 
 /// The largest number an argument packs with, plus one.
 const PACK_LIMIT: u64 = 1 << 11;
 
-/// A call's kind and arguments as one number, when each argument is
-/// nothing, a yes/no, a number from 0 to 2047, or a place, player,
-/// component or tag numbered below 2048: 4 bits of kind and 11 of value
-/// per argument after 2 bits of kind of call, so that equal numbers mean
-/// equal calls and a lookup compares one number a call instead of values
-/// one by one (a let call's lookup took 450 instructions in interpreted
-/// Thebes). `None` for any other call, which is compared by value.
+/// A call's kind and arguments (or any key of at most `MEMO_ARGS`
+/// values) as one number, when each is nothing, a yes/no, a number from 0
+/// to 2047, or a place, player, component or tag numbered below 2048: 4
+/// bits of kind and 11 of value per argument after 2 bits of kind of
+/// call, so that equal numbers mean equal calls and a lookup compares one
+/// number a call instead of values one by one (a let call's lookup took
+/// 450 instructions in interpreted Thebes). `None` for any other key,
+/// which is compared by value.
 #[inline]
-fn packed(mode: u8, key: &[V]) -> Option<u64> {
+pub(crate) fn packed(mode: u8, key: &[V]) -> Option<u64> {
     const _: () = assert!(2 + 15 * MEMO_ARGS < 64);
+    if key.len() > MEMO_ARGS {
+        return None;
+    }
     let mut p = mode as u64 & 3;
     for v in key {
         let (kind, n) = match *v {
