@@ -297,12 +297,16 @@ impl Frame {
         }
     }
 
-    /// Make room for `slots` locals at once: a frame that will bind many
-    /// (an action's, the search's) allocates once, not once per later
-    /// slot bound.
+    /// Make room for `slots` locals at once, each reading as none until
+    /// bound (as the inline ones do): a frame that will bind many (an
+    /// action's, the search's) allocates once, and binding a slot past the
+    /// last bound (`bind_past_end`, once per slot per listing) is never
+    /// needed for these.
     pub fn reserve(&mut self, slots: usize) {
-        let more = slots.saturating_sub(INLINE + self.spill.len());
-        self.spill.reserve(more);
+        let spilled = slots.saturating_sub(INLINE);
+        if self.spill.len() < spilled {
+            self.spill.resize(spilled, V::None);
+        }
     }
 
     /// Bind a local slot; expressions evaluated on their own (the end
