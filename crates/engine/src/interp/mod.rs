@@ -1032,6 +1032,23 @@ mod tests {
         assert_eq!(sets.iter().collect::<Vec<_>>(), kept.iter().collect::<Vec<_>>());
     }
 
+    /// Slots made room for read as none until bound, as the inline ones
+    /// do; one bound past them still binds.
+    #[test]
+    fn a_reserved_frame_reads_its_slots_as_none_until_bound() {
+        let mut f = Frame::new(None);
+        f.reserve(INLINE + 3);
+        for slot in [0, INLINE, INLINE + 2] {
+            assert_eq!(f.peek(slot), Some(&V::None), "slot {slot}");
+            assert_eq!(f.get(slot), V::None);
+        }
+        f.set(INLINE + 1, V::Int(3));
+        f.set(INLINE + 5, V::Int(8));
+        assert_eq!((f.get(INLINE + 1), f.get(INLINE + 5)), (V::Int(3), V::Int(8)));
+        f.reserve(INLINE + 2);
+        assert_eq!(f.get(INLINE + 5), V::Int(8), "making less room unbinds nothing");
+    }
+
     /// A frame made in the room an earlier frame gave back binds nothing
     /// of that frame's: every slot past the inline ones reads as unbound.
     #[test]
