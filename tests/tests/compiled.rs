@@ -305,7 +305,8 @@ fn generator_compiles_each_actions_steps_and_leading_statements_as_one_function(
 /// Every statement list becomes a function: setup, each procedure, each
 /// action, `after action`. A `move`, `draw`, `shuffle`, `set`, `advance`,
 /// loop, branch or procedure call is the function's own code, and so are
-/// the zones it names (no one's, `me`'s or a local player's); an `end
+/// the zones it names and the counters and pieces it sets (no one's,
+/// `me`'s or a local player's, at no place or a local one); an `end
 /// turn`, a failing `require` and a move of a chosen set are left to the
 /// interpreter, one statement at a time.
 #[test]
@@ -354,6 +355,19 @@ fn generator_compiles_every_statement_list_as_one_function() {
     // The refusal of its `require`, its two moves of the set it was given
     // and its `end turn`.
     assert_eq!(sell.matches("it.stmt(").count(), 4, "{sell}");
+    // `advance p.coins by n` and `set p.coins = 6`: the instance found and
+    // written in generated code (the interpreter's `assign` only for a
+    // local of another kind).
+    let pay = function("proc_0");
+    assert_eq!(pay.matches("it.set_counter_at(CounterId::new(").count(), 2, "{pay}");
+    assert_eq!(pay.matches("it.assign(").count(), 2, "{pay}");
+    // `set me.cart = c.town` and `advance me.coins by ...` in generated
+    // code; `advance visits[c.town] by 1`, whose place is an attribute,
+    // through the interpreter.
+    let buy = function("body_0");
+    assert_eq!(buy.matches("it.set_piece_at(PieceId::new(").count(), 1, "{buy}");
+    assert_eq!(buy.matches("it.set_counter_at(CounterId::new(").count(), 1, "{buy}");
+    assert_eq!(buy.matches("it.assign(").count(), 3, "{buy}");
 }
 
 /// An aggregate over a set a player chose (`sum(c.value for c in give)`)

@@ -99,16 +99,47 @@ impl StmtGen<'_> {
             StmtKind::Let { slot, value } => {
                 format!("    {{ let v: V = {}; f.set({slot}, v); }}\n", value_code(value, &part(0)))
             }
-            StmtKind::Set { value, .. } => format!(
-                "    {{ it.memo = None; let v: V = {}; it.assign({}, v, {span}, st, f)?; }}\n",
-                value_code(value, &part(1)),
-                part(0)
-            ),
-            StmtKind::Advance { by, .. } => format!(
-                "    {{ it.memo = None; let n: i64 = {}; let old = it.int({t}, st, f)?; it.assign({t}, V::Int(old.saturating_add(n)), {span}, st, f)?; }}\n",
-                int(by, &part(1)),
-                t = part(0)
-            ),
+            StmtKind::Set { target, value } => {
+                let v = value_code(value, &part(1));
+                let assign = format!("it.assign({}, v, {span}, st, f)?", part(0));
+                let native = match &target.kind {
+                    ExprKind::Counter { counter, .. } => self.counter(target).map(|found| {
+                        format!(
+                            "match {found} {{ Some((p, inst)) => it.set_counter_at(CounterId::new({c}), p, inst, v, {span}, st), None => {assign} }}",
+                            c = counter.index()
+                        )
+                    }),
+                    ExprKind::Piece { piece, player } => self.owner(player.as_deref()).map(|(label, p)| {
+                        format!(
+                            "match ({label}: {{ let p = {p}; match v {{ V::Place(to) => Some((p, to)), _ => None }} }}) {{ Some((p, to)) => it.set_piece_at(PieceId::new({}), p, to, {span}, st), None => {assign} }}",
+                            piece.index()
+                        )
+                    }),
+                    _ => None,
+                };
+                format!("    {{ it.memo = None; let v: V = {v}; {}; }}\n", native.unwrap_or(assign))
+            }
+            StmtKind::Advance { target, by } => {
+                let t = part(0);
+                let interpreted =
+                    format!("{{ let old = it.int({t}, st, f)?; it.assign({t}, V::Int(old.saturating_add(n)), {span}, st, f)?; }}");
+                // A counter holding a number (or none, read as 0): added to
+                // here; anything else the interpreter reads (and refuses).
+                let native = match &target.kind {
+                    ExprKind::Counter { counter, .. } => self.counter(target).map(|found| {
+                        format!(
+                            "match match {found} {{ Some((p, inst)) => match st.counters[inst] {{ V::Int(x) => Some((p, inst, x)), V::None => Some((p, inst, 0)), _ => None }}, None => None }} {{ Some((p, inst, old)) => it.set_counter_at(CounterId::new({c}), p, inst, V::Int(old.saturating_add(n)), {span}, st), None => {interpreted} }}",
+                            c = counter.index()
+                        )
+                    }),
+                    _ => None,
+                };
+                format!(
+                    "    {{ it.memo = None; let n: i64 = {}; {}; }}\n",
+                    int(by, &part(1)),
+                    native.unwrap_or(interpreted)
+                )
+            }
             StmtKind::Move { what, position, to } => self.movement(what, to, *position, at, &span),
             StmtKind::If { cond, then, otherwise } => {
                 let c = boolean(cond, &part(0));
@@ -154,7 +185,8 @@ impl StmtGen<'_> {
             StmtKind::Do { procedure, args } => {
                 let mut code = format!("    {{ it.spend(1, {span})?; let mut inner = Frame::new(f.me);\n");
                 for (i, a) in args.iter().enumerate() {
-                    writeln!(code, "    {{ let v: V = {}; inner.set({i}, v); }}", value_code(a, &part(i))).unwrap();
+                    writeln!(code, "    {{ let v: V = {}; inner.set({i}, v); }}", value_code(a, &part(i)))
+                        .unwrap();
                 }
                 let p = procedure.index();
                 writeln!(
@@ -169,8 +201,11 @@ impl StmtGen<'_> {
                 for (k, (counts, body)) in cases.iter().enumerate() {
                     let b = self.fresh("b");
                     let body = self.list(body, &b, false);
-                    write!(code, "if {counts:?}.contains(&n) {{\n    let {b} = block({at}, {k});\n{body}    }} else ")
-                        .unwrap();
+                    write!(
+                        code,
+                        "if {counts:?}.contains(&n) {{\n    let {b} = block({at}, {k});\n{body}    }} else "
+                    )
+                    .unwrap();
                 }
                 code.push_str("{} }\n");
                 code
@@ -238,6 +273,43 @@ impl StmtGen<'_> {
         format!(
             "    {label}: {{ it.memo = None; {dest}\n    {picked}\n    it.{moving}, dest, Position::{position:?}, {span}, st)?; }}\n"
         )
+    }
+
+    /// Code of a counter's instance and owner, as `Interp::counter_inst`
+    /// finds them (`Some((player, instance))`), for a counter of no one,
+    /// of `me` or of a local player, at no place or a local place; the
+    /// code gives `None` for a local of another kind (or no `me`), which
+    /// the interpreter then reads. `None` for any other counter.
+    fn counter(&mut self, e: &Expr) -> Option<String> {
+        let ExprKind::Counter { counter, player, index } = &e.kind else { return None };
+        let (label, p) = self.owner(player.as_deref())?;
+        let q = match index.as_deref().map(|q| &q.kind) {
+            None => "None".to_string(),
+            Some(ExprKind::Local(slot)) => {
+                format!("match f.get({slot}) {{ V::Place(q) => Some(q), _ => break {label} None }}")
+            }
+            Some(_) => return None,
+        };
+        Some(format!(
+            "({label}: {{ let p = {p}; let q = {q}; Some((p, it.lay.counter(CounterId::new({}), p, q))) }})",
+            counter.index()
+        ))
+    }
+
+    /// A fresh block label, and code of whose a counter or piece is (no
+    /// one, `me` or a local player), breaking out of that block with
+    /// `None` where the interpreter would have to read it.
+    fn owner(&mut self, player: Option<&Expr>) -> Option<(String, String)> {
+        let label = self.fresh("'o");
+        let p = match player.map(|p| &p.kind) {
+            None => "None".to_string(),
+            Some(ExprKind::Me) => format!("match f.me {{ Some(p) => Some(p), None => break {label} None }}"),
+            Some(ExprKind::Local(slot)) => {
+                format!("match f.get({slot}) {{ V::Player(p) => Some(p), _ => break {label} None }}")
+            }
+            Some(_) => return None,
+        };
+        Some((label, p))
     }
 
     /// Code of the instance zone expression `e` (reached at run time by

@@ -363,36 +363,63 @@ impl Interp<'_> {
         match &target.kind {
             ExprKind::Counter { counter, player, .. } => {
                 let inst = self.counter_inst(target, st, f)?;
-                let old = st.set_counter(inst, v);
-                if old != v {
-                    let p = self.player_opt(player.as_deref(), st, f)?;
-                    self.record(|me| Event::Counter {
-                        counter: *counter,
-                        player: p,
-                        place: me.counter_place(*counter, inst),
-                        from: old,
-                        to: v,
-                        at: span,
-                    });
-                }
+                let p = self.player_opt(player.as_deref(), st, f)?;
+                self.set_counter_at(*counter, p, inst, v, span, st);
                 Ok(())
             }
             ExprKind::Piece { piece, player } => {
                 let p = self.player_opt(player.as_deref(), st, f)?;
-                let inst = self.lay.piece(*piece, p);
                 let to = match v {
                     V::Place(to) => to,
                     other => {
                         return rule(span, format!("a piece moves to a place, not {}", self.describe(&other)))
                     }
                 };
-                let from = st.set_piece(inst, to);
-                if from != to {
-                    self.record(|_| Event::Piece { piece: *piece, player: p, from, to, at: span });
-                }
+                self.set_piece_at(*piece, p, to, span, st);
                 Ok(())
             }
             _ => rule(span, "only counters and pieces can change"),
+        }
+    }
+
+    /// Counter instance `inst` (of `counter`, `player`'s) set to `v`, and
+    /// the event when it changed: `assign` once it has found the instance,
+    /// as compiled statements find it themselves.
+    pub fn set_counter_at(
+        &mut self,
+        counter: CounterId,
+        player: Option<PlayerId>,
+        inst: usize,
+        v: V,
+        span: Span,
+        st: &mut State,
+    ) {
+        let old = st.set_counter(inst, v);
+        if old != v {
+            self.record(|me| Event::Counter {
+                counter,
+                player,
+                place: me.counter_place(counter, inst),
+                from: old,
+                to: v,
+                at: span,
+            });
+        }
+    }
+
+    /// `player`'s `piece` moved to `to`, and the event when it moved: as
+    /// `set_counter_at`, for a piece.
+    pub fn set_piece_at(
+        &mut self,
+        piece: PieceId,
+        player: Option<PlayerId>,
+        to: PlaceId,
+        span: Span,
+        st: &mut State,
+    ) {
+        let from = st.set_piece(self.lay.piece(piece, player), to);
+        if from != to {
+            self.record(|_| Event::Piece { piece, player, from, to, at: span });
         }
     }
 
