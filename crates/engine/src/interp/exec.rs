@@ -457,11 +457,14 @@ impl Interp<'_> {
                     Ok(pass && first_only)
                 };
                 match &domain.kind {
-                    // A set a player chose: copied first, since the filter
-                    // may change the frame that holds it.
+                    // A set a player chose: read one at a time from the
+                    // frame, which the filter may bind locals of (an
+                    // action's sets stay as they are while it runs).
                     ExprKind::Local(_) => match self.eval(domain, st, f)? {
                         V::Set(s) => {
-                            for c in f.set_items(s).to_vec() {
+                            let mut i = 0;
+                            while let Some(&c) = f.set_items(s).get(i) {
+                                i += 1;
                                 if pick(c, f)? {
                                     break;
                                 }
