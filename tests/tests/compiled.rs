@@ -302,6 +302,24 @@ fn generator_compiles_each_actions_steps_and_leading_statements_as_one_function(
     );
 }
 
+/// In leading statements, a let called with the place an aggregate over
+/// a class goes through (`all(s in site where artifacts_from(me, s) >=
+/// c.needs[s])` in Thebes' `exhibit`) is kept per place for the listing,
+/// as one called with a place parameter would be: the aggregate's local
+/// keys it.
+#[test]
+fn generator_keeps_let_calls_by_the_place_a_class_aggregate_goes_through() {
+    let rules = load("rulesets/thebes/thebes.ruleset");
+    let exhibit = rules.actions.iter().position(|a| a.name == "exhibit").expect("Thebes has exhibit");
+    let code = compile::generate(&rules);
+    let start =
+        code.find(&format!("\nfn lead_{exhibit}_1(")).expect("exhibit's requirement once its card is bound");
+    let end = code[start + 1..].find("\nfn ").map_or(code.len(), |e| start + 1 + e);
+    let lead = &code[start..end];
+    assert_eq!(lead.matches("it.listing.get(").count(), 1, "{lead}");
+    assert!(lead.contains("V::Place(p) => PLACE_RANK.get(p.index())"), "{lead}");
+}
+
 /// Every statement list becomes a function: setup, each procedure, each
 /// action, `after action`. A `move`, `draw`, `shuffle`, `set`, `advance`,
 /// loop, branch or procedure call is the function's own code, and so are

@@ -278,8 +278,9 @@ struct Gen<'r> {
     /// How many places the calls kept for a listing take in all.
     listing_len: usize,
     /// Per parameter of the action whose leading statements or
-    /// precondition are generated: how a call taking it is kept for a
-    /// listing, when it can be.
+    /// precondition are generated (and, while an aggregate over the places
+    /// of a class is generated there, per its local): how a call taking it
+    /// is kept for a listing, when it can be.
     params: Vec<Option<Keying>>,
     /// Whether generated code reads a place's rank in its class
     /// (`PLACE_RANK`).
@@ -1339,6 +1340,22 @@ impl Gen<'_> {
             }
             _ => return None,
         }
+        // The places of a class gone through in leading statements or a
+        // precondition: a let called with the place (`artifacts_from(me,
+        // s)`) is kept per place for the listing, as one called with a
+        // place parameter of the action.
+        let keyed = match &domain.kind {
+            ExprKind::Class(c) if self.unit != Unit::Root && self.depth == 0 && !env.own_locals => {
+                Keying::of(self.r, &model::ParamDomain::Type(model::Type::Place(Some(*c))))
+            }
+            _ => None,
+        };
+        let outer = keyed.map(|k| {
+            if self.params.len() <= var {
+                self.params.resize(var + 1, None);
+            }
+            self.params[var].replace(k)
+        });
         let mut k = 1;
         let value_code = value.as_ref().map(|v| {
             let code = self.int(v, &sub(path, k), &inner_env);
@@ -1346,6 +1363,9 @@ impl Gen<'_> {
             code
         });
         let filter_code = filter.as_ref().map(|x| self.boolean(x, &sub(path, k), &inner_env));
+        if let Some(outer) = outer {
+            self.params[var] = outer;
+        }
         let mut code = format!(
             "({label}: {{ {head}let len = {len}; it.spend(len as u64, {})?; let mut count = 0i64; let mut sum = 0i64; let mut best: Option<i64> = None; for i in 0..len {{ {item}",
             span_code(domain.span)
