@@ -1788,6 +1788,11 @@ impl<'p> Game<'p> {
                     fits
                 }
                 (ParamDomain::SetOf(_), _) | (_, V::Set(_)) => false,
+                // A number of a range and a yes/no, without their list.
+                (ParamDomain::Type(Type::Int { lo: Some(lo), hi: Some(hi) }), V::Int(n)) => {
+                    (*lo..=*hi).contains(n)
+                }
+                (ParamDomain::Type(Type::Bool), V::Bool(_)) => true,
                 // A component is looked for in its zone, without a list.
                 (ParamDomain::In(e), _) => match a {
                     V::Card(c) => self.state.zones[self.param_zone(e, me, memo)?].contains(&Some(*c)),
