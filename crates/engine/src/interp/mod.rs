@@ -114,8 +114,10 @@ pub fn too_many_repeats(span: Span) -> Box<Fail> {
 }
 
 /// How many locals a frame keeps inline, without allocating: a let or
-/// procedure call happens thousands of times per turn.
-const INLINE: usize = 8;
+/// procedure call happens thousands of times per turn. Twelve holds the
+/// locals of most actions' preconditions in place (a Thebes `take` binds
+/// twelve): measured against 8 and 16 in docs/performance.md.
+const INLINE: usize = 12;
 
 /// One call's locals and whose turn it is.
 #[derive(Clone)]
