@@ -115,8 +115,8 @@ pub fn too_many_repeats(span: Span) -> Box<Fail> {
 
 /// How many locals a frame keeps inline, without allocating: a let or
 /// procedure call happens thousands of times per turn. Twelve holds the
-/// locals of most actions' preconditions in place (a Thebes `take` binds
-/// twelve): measured against 8 and 16 in docs/performance.md.
+/// locals of most actions' preconditions in place (a bundled game's
+/// busiest binds twelve): measured against 8 and 16 in docs/performance.md.
 const INLINE: usize = 12;
 
 /// One call's locals and whose turn it is.
@@ -493,15 +493,15 @@ const PACK_LIMIT: u64 = 1 << 11;
 /// bits of kind and 11 of value per argument after 2 bits of kind of
 /// call, so that equal numbers mean equal calls and a lookup compares one
 /// number a call instead of values one by one (a let call's lookup took
-/// 450 instructions in interpreted Thebes). `None` for any other key,
+/// 450 instructions in a bundled game, interpreted). `None` for any other key,
 /// which is compared by value.
 #[inline]
 pub(crate) fn packed(mode: u8, key: &[V]) -> Option<u64> {
     const _: () = assert!(2 + 15 * MEMO_ARGS < 64);
-    if key.len() > MEMO_ARGS {
+    if key.len() > MEMO_ARGS || mode > 3 {
         return None;
     }
-    let mut p = mode as u64 & 3;
+    let mut p = mode as u64;
     for v in key {
         let (kind, n) = match *v {
             V::None => (1, 0),
