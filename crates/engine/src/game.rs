@@ -997,8 +997,9 @@ impl<'p> Game<'p> {
                     if monotone.is_some_and(|(m, _)| !m.bounds.contains(&span)) {
                         fails();
                     }
+                    // A rule error is no refusal at an opening.
                     let illegal = failed.as_ref().is_none_or(|f| matches!(f, Fail::Illegal { .. }));
-                    if let Some(k) = openings.iter().position(|o| illegal && o.span == span) {
+                    if let Some(k) = openings.iter().position(|o| o.span == span).filter(|_| illegal) {
                         refused.borrow_mut().push(k, at(k), false);
                     }
                     if let Some(f) = failed {
