@@ -2281,6 +2281,7 @@ impl<'s> Searcher<'s, '_> {
 
     /// A complete choice (`args`, bound in `f` too): listed in `out` when
     /// legal.
+    #[inline]
     pub fn complete(&self, f: &mut Frame, args: &[V], out: &mut Vec<Choice>) {
         self.game.complete(self.search, f, args, out)
     }
