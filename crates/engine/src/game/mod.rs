@@ -1,0 +1,1192 @@
+//! A game in progress: setup from a seed, whose turn it is, legal actions,
+//! applying one, per-player views and the final score.
+
+use model::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::event::Event;
+
+use crate::interp::{Fail, Frame, Interp, Memo, Traced, MAX_WORK, R};
+use crate::legality::{self, SetBound, TrialPlan};
+use crate::state::{shuffle, Cells, Layout, State, ZoneInst, V};
+
+pub use crate::choice::{Args, Choice};
+
+mod search;
+mod sets;
+
+use search::{fixed_domain, Keyed};
+use sets::{LastSets, SetScratch};
+
+pub use search::Searcher;
+pub use sets::MAX_SETS;
+
+/// What one player may see.
+#[derive(Clone, Debug, PartialEq)]
+pub struct View {
+    pub me: PlayerId,
+    pub current: Option<PlayerId>,
+    /// Per zone instance (same numbering as the state).
+    pub zones: Vec<ZoneView>,
+    pub counters: Vec<V>,
+    pub pieces: Vec<PlaceId>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ZoneView {
+    Open(Vec<Option<ComponentId>>),
+    /// Only how many components lie there.
+    Hidden(usize),
+}
+
+impl std::ops::Index<ZoneInst> for Vec<ZoneView> {
+    type Output = ZoneView;
+    fn index(&self, z: ZoneInst) -> &ZoneView {
+        &self[z.index()]
+    }
+}
+
+/// The final score, by rule, with a total per player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScoreSheet {
+    /// `(rule, points per player)`; an indexed rule gives one row per place.
+    pub rows: Vec<(String, Vec<i64>)>,
+    pub totals: Vec<i64>,
+    /// Everyone with the highest total.
+    pub winners: Vec<PlayerId>,
+    /// For each row of a majority rule, by the row's name: what each player
+    /// has of what it measures (the standings).
+    pub measures: Vec<(String, Vec<i64>)>,
+}
+
+/// A checked ruleset with everything the engine works out once for it: the
+/// legality plan, the zone layout for each player count, each component's
+/// back, the empty value of each attribute. Games borrow it, so setting up a
+/// game or copying one (bots copy thousands) repeats none of that work.
+///
+/// A `Program` reads as its ruleset (`program.components`, ...).
+#[derive(Debug)]
+pub struct Program {
+    rules: Ruleset,
+    trials: TrialPlan,
+    /// One per player count from the ruleset's minimum to its maximum.
+    layouts: Vec<Layout>,
+    /// The value an attribute reads as on a component whose kind lacks it.
+    attr_empty: Vec<V>,
+    /// Every component's value of every attribute, as `c.attr` reads it
+    /// (`Interp::attrs`): component by component, `attr_empty.len()`
+    /// each. Empty past `ATTR_TABLE` values.
+    attrs: Vec<V>,
+    /// Per component, which back it shows face down (components with equal
+    /// numbers look alike while hidden).
+    backs: Vec<u32>,
+    /// Per component, which copies it is interchangeable with: components
+    /// with equal numbers share group and name (`"Coin" x14`).
+    likeness: Vec<u32>,
+    /// Compiled rules (`crate::native`), when built with them.
+    natives: Vec<crate::native::NativeFn>,
+    /// Per action, its compiled precondition (`Natives::preconditions`);
+    /// empty without compiled rules.
+    preconditions: Vec<Option<crate::native::PreFn>>,
+    /// Per action, per number of parameters bound, its compiled leading
+    /// statements (`Natives::leading`); empty without compiled rules.
+    leading: Vec<Vec<Option<crate::native::LeadFn>>>,
+    /// Per action, its compiled search (`Natives::searches`); empty
+    /// without compiled rules.
+    searches: Vec<crate::native::SearchFn>,
+    /// Compiled statement lists (`Natives::actions` and the rest); none
+    /// without compiled rules.
+    bodies: crate::native::Bodies,
+    /// Per action, per parameter: its values when they are the same in
+    /// every position (flags, number ranges, the places of a class).
+    fixed_domains: Vec<Vec<Option<Vec<V>>>>,
+    /// The most frame slots the search for legal choices binds, in any
+    /// action's parameters, leading statements or steps.
+    search_slots: usize,
+    /// The most parameters of any action.
+    most_params: usize,
+    /// The parameters of all actions.
+    all_params: usize,
+    /// Whether some action has a `set of` parameter (whose choices carry
+    /// their sets).
+    chooses_sets: bool,
+    /// How many let values a listing keeps for compiled code
+    /// (`Natives::listing`); 0 without compiled rules.
+    listing: usize,
+    /// The places next to each place.
+    neighbours: crate::interp::Neighbours,
+    /// What each let reads of the state (for the `Memo`).
+    reads: crate::interp::LetReads,
+}
+
+impl std::ops::Deref for Program {
+    type Target = Ruleset;
+    fn deref(&self) -> &Ruleset {
+        &self.rules
+    }
+}
+
+impl Program {
+    pub fn new(rules: Ruleset) -> Program {
+        let attr_empty: Vec<V> = AttrId::all(rules.attr_names.len())
+            .map(|a| {
+                let ty =
+                    rules.kinds.iter().find_map(|k| k.slots.iter().find(|(id, _, _)| *id == a).map(|s| &s.1));
+                match ty {
+                    Some(Type::Int { .. }) => V::Int(0),
+                    Some(Type::Bool) => V::Bool(false),
+                    _ => V::None,
+                }
+            })
+            .collect();
+        let attrs = attr_table(&rules, &attr_empty);
+        let mut back_faces: Vec<Vec<&Value>> = Vec::new();
+        let backs = rules
+            .components
+            .iter()
+            .map(|c| {
+                let kind = &rules.kinds[c.kind];
+                let face: Vec<&Value> =
+                    kind.back.iter().filter_map(|a| kind.slot_of(*a).map(|s| &c.values[s])).collect();
+                let id = back_faces.iter().position(|f| *f == face).unwrap_or_else(|| {
+                    back_faces.push(face);
+                    back_faces.len() - 1
+                });
+                id as u32
+            })
+            .collect();
+        let (min, max) = (rules.game.min_players as usize, rules.game.max_players as usize);
+        let layouts = (min..=max.max(min)).map(|n| Layout::new(&rules, n)).collect();
+        let trials = TrialPlan::new(&rules);
+        let mut names: std::collections::HashMap<(GroupId, &str), u32> = std::collections::HashMap::new();
+        let likeness = rules
+            .components
+            .iter()
+            .map(|c| {
+                let next = names.len() as u32;
+                *names.entry((c.group, c.name.as_str())).or_insert(next)
+            })
+            .collect();
+        let fixed_domains = rules
+            .actions
+            .iter()
+            .map(|a| a.params.iter().map(|p| fixed_domain(&rules, &p.domain)).collect())
+            .collect();
+        let action_slots = rules.actions.iter().map(|a| a.body.locals.max(a.params.len()));
+        let search_slots =
+            action_slots.chain(trials.pre.iter().flatten().map(|p| p.slots)).max().unwrap_or(0);
+        let most_params = rules.actions.iter().map(|a| a.params.len()).max().unwrap_or(0);
+        let all_params = rules.actions.iter().map(|a| a.params.len()).sum();
+        let chooses_sets =
+            rules.actions.iter().flat_map(|a| &a.params).any(|p| matches!(p.domain, ParamDomain::SetOf(_)));
+        let neighbours = crate::interp::Neighbours::new(&rules);
+        let reads = crate::interp::LetReads::new(&rules);
+        Program {
+            reads,
+            neighbours,
+            rules,
+            trials,
+            layouts,
+            attr_empty,
+            attrs,
+            backs,
+            likeness,
+            natives: Vec::new(),
+            preconditions: Vec::new(),
+            leading: Vec::new(),
+            searches: Vec::new(),
+            bodies: Default::default(),
+            fixed_domains,
+            search_slots,
+            most_params,
+            all_params,
+            chooses_sets,
+            listing: 0,
+        }
+    }
+
+    /// A program that runs compiled rules (`crate::native`) where the
+    /// interpreter would walk their expressions: the same games, faster.
+    /// Everything worked out from the rules (the legality plan among it)
+    /// is worked out from them as written, before they are wrapped.
+    /// Refused, with the reason, when the natives were generated from
+    /// other rules.
+    pub fn with_natives(rules: Ruleset, natives: &crate::native::Natives) -> Result<Program, String> {
+        let found = crate::native::fingerprint(&rules);
+        if found != natives.fingerprint {
+            return Err(format!(
+                "the compiled rules were made from other rules (fingerprint {:016x}, these rules {found:016x})",
+                natives.fingerprint
+            ));
+        }
+        let mut program = Program::new(rules);
+        let mut next = 0u32;
+        crate::native::wrap_roots(&mut program.rules, &mut next);
+        crate::native::wrap_plan_roots(&mut program.trials, &mut next);
+        if next as usize != natives.roots.len() {
+            return Err(format!("the compiled rules have {} roots, these rules {next}", natives.roots.len()));
+        }
+        let actions = program.rules.actions.len();
+        let procedures = program.rules.procedures.len();
+        if natives.preconditions.len() != actions
+            || natives.leading.len() != actions
+            || natives.searches.len() != actions
+            || natives.actions.len() != actions
+            || natives.procedures.len() != procedures
+        {
+            return Err(format!(
+                "the compiled rules have {} preconditions, {} lists of leading statements, {} searches, {} action bodies and {} procedures; these rules {actions} actions and {procedures} procedures",
+                natives.preconditions.len(),
+                natives.leading.len(),
+                natives.searches.len(),
+                natives.actions.len(),
+                natives.procedures.len(),
+            ));
+        }
+        program.natives = natives.roots.to_vec();
+        program.preconditions = natives.preconditions.to_vec();
+        program.leading = natives.leading.iter().map(|l| l.to_vec()).collect();
+        program.searches = natives.searches.to_vec();
+        program.listing = natives.listing;
+        program.bodies = crate::native::Bodies {
+            setup: Some(natives.setup),
+            procedures: natives.procedures.to_vec(),
+            actions: natives.actions.to_vec(),
+            after_action: Some(natives.after_action),
+        };
+        Ok(program)
+    }
+
+    /// Whether this program runs compiled rules.
+    pub fn is_compiled(&self) -> bool {
+        !self.natives.is_empty()
+    }
+
+    pub fn rules(&self) -> &Ruleset {
+        &self.rules
+    }
+
+    /// What a legality trial runs, per action.
+    pub fn trials(&self) -> &TrialPlan {
+        &self.trials
+    }
+
+    /// The layout for a player count the ruleset allows.
+    pub fn layout(&self, players: usize) -> Option<&Layout> {
+        let min = self.rules.game.min_players as usize;
+        players.checked_sub(min).and_then(|i| self.layouts.get(i))
+    }
+}
+
+#[derive(Clone)]
+pub struct Game<'p> {
+    pub rules: &'p Ruleset,
+    program: &'p Program,
+    pub layout: &'p Layout,
+    /// Per let, its value if it is fixed once the game is set up (see
+    /// `TrialPlan::constant_lets`). A test changing by hand a counter that
+    /// no action changes is not seen by these.
+    consts: Vec<Option<V>>,
+    pub(crate) state: Tracked,
+    pub seed: u64,
+    /// Steps the current call into the engine has taken (see
+    /// `interp::MAX_WORK`); every public method that runs rules starts it
+    /// at 0.
+    work: std::cell::Cell<u64>,
+    /// Let values on the state as it is (see `Memo`): kept from one call
+    /// to the next while the state has not changed (a listing and the
+    /// action applied after it), else cleared, keeping its room.
+    memo: std::cell::RefCell<Memo>,
+    /// States no longer needed, kept for their allocations: a trial's
+    /// scratch, a shared trial part, the state an action replaced.
+    spare: std::cell::RefCell<Spare<'p>>,
+    /// A state equal to the game's after `changes` changes (the one the
+    /// last action replaced, brought up to date by `State::catch_up`):
+    /// the next action's copy, with nothing to put back.
+    twin: std::cell::RefCell<Twin>,
+    /// The list every `move` picks its components into, kept for its room
+    /// (`Interp::picked`); empty between moves.
+    picked: std::cell::RefCell<Vec<ComponentId>>,
+}
+
+/// A spare state equal to the game's (`Game::twin`); a copy of a game has
+/// none.
+#[derive(Default)]
+struct Twin(Option<(u64, Box<State>)>);
+
+impl Clone for Twin {
+    fn clone(&self) -> Twin {
+        Twin::default()
+    }
+}
+
+/// The game's state, counting its changes: whatever changes it goes
+/// through `DerefMut`, which counts. Let values remembered for it (`Memo`)
+/// are kept from one call to the next while the count stays, so applying
+/// the choice a listing found reuses what the listing worked out.
+#[derive(Clone)]
+pub(crate) struct Tracked {
+    state: Box<State>,
+    changes: u64,
+}
+
+impl Tracked {
+    fn new(state: Box<State>) -> Tracked {
+        Tracked { state, changes: 0 }
+    }
+
+    /// Put `state` in the place of the state (a change, counted as one),
+    /// the one it replaces given back; a move of a pointer, not of the
+    /// state.
+    fn replace(&mut self, state: Box<State>) -> Box<State> {
+        self.changes += 1;
+        std::mem::replace(&mut self.state, state)
+    }
+}
+
+impl std::ops::Deref for Tracked {
+    type Target = State;
+    fn deref(&self) -> &State {
+        &self.state
+    }
+}
+
+impl std::ops::DerefMut for Tracked {
+    fn deref_mut(&mut self) -> &mut State {
+        self.changes += 1;
+        &mut self.state
+    }
+}
+
+/// A few spare states (`Game::copy_of_state`) and lists of values (the
+/// parameters' domains a listing works out, `Game::domains_into`); a copy
+/// of a game has none.
+#[derive(Default)]
+struct Spare<'p> {
+    /// Boxed: a spare state goes to the game, the twin or a trial as it
+    /// is taken out, a move of a pointer rather than of the state.
+    #[allow(clippy::vec_box)]
+    states: Vec<Box<State>>,
+    lists: Vec<Vec<V>>,
+    /// A listing's or a check's list of parameter domains, emptied
+    /// (`Game::domains_into` fills it).
+    domains: Vec<std::borrow::Cow<'p, [V]>>,
+    /// The values a listing binds as its search goes down, emptied.
+    args: Vec<V>,
+    /// A frame's slots past the inline ones (`Frame::with_room`), emptied.
+    room: Vec<V>,
+    /// The lists the sets of the choices of earlier listings were kept in
+    /// (`ChoiceSets::into_room`), for the next listing's choices.
+    set_rooms: Vec<Vec<ComponentId>>,
+    /// Where each value's choices end in a listing (`Game::descending`).
+    ends: Vec<usize>,
+    /// The let values compiled code keeps for a listing (`Interp::listing`).
+    listing: Vec<std::cell::Cell<Option<V>>>,
+    /// The candidate sets of a listing (`Frame::sets`), emptied.
+    sets: crate::interp::Sets,
+    /// The lists the set search works in (`Game::sets_within`), boxed
+    /// and taken out for each search: a pointer moves, not the lists.
+    set_search: Option<Box<SetScratch>>,
+    /// The last two lists of sets `Game::bounded_sets` found, newer
+    /// first, and what they were found for.
+    last_sets: [LastSets; 2],
+    /// A listing's notes of trial outcomes (`Search::monotone` and
+    /// `Search::refused`), emptied.
+    notes: [Keyed; 2],
+}
+
+impl Clone for Spare<'_> {
+    fn clone(&self) -> Self {
+        Spare::default()
+    }
+}
+
+/// How many lists of earlier choices' sets a game keeps for their room:
+/// more than the choices with sets of any bundled game's listing.
+const SPARE_SET_ROOMS: usize = 256;
+
+/// How many spare states a game keeps.
+const SPARE_STATES: usize = 4;
+
+/// How many spare lists of values a game keeps: more than any action has
+/// parameters to list.
+const SPARE_LISTS: usize = 16;
+
+impl<'p> Game<'p> {
+    /// Lay out a game for `players` from `seed`. The events are the setup's.
+    pub fn new(program: &'p Program, players: usize, seed: u64) -> Result<(Game<'p>, Vec<Event>), Fail> {
+        Self::set_up(program, players, seed, true)
+    }
+
+    /// As `new`, without recording the setup's events: the same game, for
+    /// simulations that would throw them away (naming every component
+    /// laid out costs about as much as a few turns).
+    pub fn start(program: &'p Program, players: usize, seed: u64) -> Result<Game<'p>, Fail> {
+        Self::set_up(program, players, seed, false).map(|(g, _)| g)
+    }
+
+    fn set_up(
+        program: &'p Program,
+        players: usize,
+        seed: u64,
+        record: bool,
+    ) -> Result<(Game<'p>, Vec<Event>), Fail> {
+        let rules = program.rules();
+        let layout = program.layout(players).ok_or_else(|| Fail::Rule {
+            message: format!(
+                "{} is for {} to {} players, not {players}",
+                rules.game.title, rules.game.min_players, rules.game.max_players
+            ),
+            span: Span::default(),
+        })?;
+        let zones: Vec<Cells> = layout
+            .instances
+            .iter()
+            .map(|i| match i.source {
+                Ok(z) if rules.zones[z].kind == ZoneKind::Row => vec![None; rules.zones[z].slots.len()],
+                Ok(_) => Vec::new(),
+                Err(g) => rules.groups[g].ids().map(Some).collect(),
+            })
+            .map(Cells::from)
+            .collect();
+        let state = State {
+            zones,
+            counters: vec![V::None; layout.counter_instances],
+            pieces: vec![PlaceId::default(); layout.piece_instances],
+            arrival: (0..players as u64).rev().collect(),
+            tick: players as u64,
+            order: PlayerId::all(players).collect(),
+            turn_seat: 0,
+            rng: Box::new(ChaCha8Rng::seed_from_u64(seed)),
+            loc: {
+                let mut loc = vec![0; rules.components.len()];
+                for (inst, i) in layout.instances.iter().enumerate() {
+                    if let Err(g) = i.source {
+                        for c in rules.groups[g].components.clone() {
+                            loc[c] = inst as u32;
+                        }
+                    }
+                }
+                loc
+            },
+            finished: false,
+            actions: 0,
+            asks: Vec::new(),
+            turn_ended: false,
+            journal: Default::default(),
+        };
+        let mut game = Game {
+            rules,
+            program,
+            layout,
+            consts: Vec::new(),
+            state: Tracked::new(Box::new(state)),
+            seed,
+            work: Default::default(),
+            memo: Default::default(),
+            spare: Default::default(),
+            twin: Default::default(),
+            picked: Default::default(),
+        };
+        let events = game.setup(record)?;
+        // Lets fixed after setup: work them out once, on the state set up.
+        let consts = {
+            let it = game.interp(false);
+            let mut frame = Frame::new(None);
+            let value = |(id, l): (usize, &Let)| {
+                program.trials.constant_lets[id]
+                    .then(|| it.eval(&l.body, &game.state, &mut frame).ok())
+                    .flatten()
+            };
+            rules.lets.iter().enumerate().map(value).collect()
+        };
+        game.consts = consts;
+        Ok((game, events))
+    }
+
+    fn interp(&self, record: bool) -> Interp<'_> {
+        Interp {
+            r: self.rules,
+            lay: self.layout,
+            attr_empty: &self.program.attr_empty,
+            attrs: &self.program.attrs,
+            consts: &self.consts,
+            events: if record { Some(Vec::new()) } else { None },
+            reasons: true,
+            work: &self.work,
+            trace: None,
+            memo: None,
+            natives: &self.program.natives,
+            procedures: &self.program.bodies.procedures,
+            neighbours: &self.program.neighbours,
+            picked: &self.picked,
+            listing: &[],
+        }
+    }
+
+    /// Ready the memo for reading the state as it is, for `me`.
+    fn prepare_memo(&self, me: PlayerId) {
+        self.memo.borrow_mut().prepare(
+            &self.program.reads,
+            self.rules.lets.len(),
+            Some(me),
+            self.state.changes,
+        );
+    }
+
+    /// After an action replaced state `before` (change `from`): the let
+    /// values that read nothing it wrote stay known.
+    fn advance_memo(&self, from: u64, before: &State) {
+        let mut memo = self.memo.borrow_mut();
+        let reads = &self.program.reads;
+        if !memo.keeps(from) {
+            // Nothing to forget: still the game's memo, empty.
+            memo.advance(reads, from, self.state.changes, &crate::interp::Parts::default(), None);
+        } else {
+            let next = self.current();
+            let order = before.order != self.state.order;
+            if let Some(changed) = reads.written(self.layout, &self.state, order, !memo.serves(next)) {
+                memo.advance(reads, from, self.state.changes, &changed, Some(next));
+            }
+        }
+    }
+
+    /// For tests of the memo: readies it for the next listing, as that
+    /// listing would, then works out afresh, without it, every let value
+    /// and region it keeps: how many. `Err` names the first that differs
+    /// from what the memo holds.
+    #[doc(hidden)]
+    pub fn memo_agrees(&self) -> Result<usize, String> {
+        let Some(me) = self.current() else { return Ok(0) };
+        let mut checked = 0;
+        self.prepare_memo(me);
+        let memo = self.memo.borrow();
+        let it = self.interp(false);
+        let frame = Frame::new(Some(me));
+        let fresh = |id: LetId, args: &[V]| {
+            it.call_values(id, args, &self.state, &frame).map_err(|f| f.message().to_string())
+        };
+        for (id, mode, args, kept) in memo.calls() {
+            let arity = self.rules.lets[id].params.len();
+            let v = fresh(id, &args[..arity])?;
+            let v = match (mode, v) {
+                (1, V::None) => V::Int(0),
+                (_, v) => v,
+            };
+            if v != kept {
+                let name = &self.rules.lets[id].name;
+                return Err(format!(
+                    "{name}{:?} kept as {kept:?}, worked out afresh as {v:?}",
+                    &args[..arity]
+                ));
+            }
+            checked += 1;
+        }
+        for (link, start, places) in memo.regions() {
+            let span = self.rules.lets[link].body.span;
+            let v = it
+                .connected(link, start, span, &self.state, Some(me))
+                .map_err(|f| f.message().to_string())?;
+            if *v != *places {
+                let name = &self.rules.lets[link].name;
+                return Err(format!("the region of {name} from {start:?} kept as {places:?}, afresh {v:?}"));
+            }
+            checked += 1;
+        }
+        Ok(checked)
+    }
+
+    /// Steps the last call into the engine took (see `interp::MAX_WORK`).
+    pub fn work_done(&self) -> u64 {
+        self.work.get()
+    }
+
+    pub fn players(&self) -> usize {
+        self.layout.players
+    }
+
+    /// A copy of the state: a spare one put back equal to it (zones not
+    /// written since stay shared), or a new clone.
+    fn copy_of_state(&self) -> Box<State> {
+        match self.spare.borrow_mut().states.pop() {
+            Some(mut st) => {
+                st.restore(&self.state);
+                st
+            }
+            None => Box::new(State::clone(&self.state)),
+        }
+    }
+
+    /// A copy of the state for an action to be applied on, keeping a
+    /// journal of what the action writes (for `State::catch_up`): the twin
+    /// when it is up to date, else as `copy_of_state`.
+    fn copy_to_apply(&self) -> Box<State> {
+        let twin = self.twin.borrow_mut().0.take();
+        let mut st = match twin {
+            Some((changes, st)) if changes == self.state.changes => {
+                #[cfg(debug_assertions)]
+                st.assert_same(&self.state);
+                st
+            }
+            Some((_, stale)) => {
+                self.recycle(stale);
+                self.copy_of_state()
+            }
+            None => self.copy_of_state(),
+        };
+        st.journal_from(crate::state::APPLIED);
+        st
+    }
+
+    /// Keep a state no longer needed for its allocations.
+    fn recycle(&self, st: Box<State>) {
+        let mut spare = self.spare.borrow_mut();
+        if spare.states.len() < SPARE_STATES {
+            spare.states.push(st);
+        }
+    }
+
+    /// Empty a list of domains, keeping the lists worked out for their
+    /// allocations (`domains_into` fills them again).
+    fn recycle_domains(&self, domains: &mut Vec<std::borrow::Cow<'_, [V]>>) {
+        for d in domains.drain(..) {
+            self.recycle_domain(d);
+        }
+    }
+
+    /// One domain's list kept for the next (`recycle_domains`).
+    fn recycle_domain(&self, d: std::borrow::Cow<'_, [V]>) {
+        if let std::borrow::Cow::Owned(mut list) = d {
+            let mut spare = self.spare.borrow_mut();
+            if spare.lists.len() < SPARE_LISTS {
+                list.clear();
+                spare.lists.push(list);
+            }
+        }
+    }
+
+    fn setup(&mut self, record: bool) -> Result<Vec<Event>, Fail> {
+        let mut st = State::clone(&self.state);
+        let mut it = self.interp(record);
+        // Counters and pieces start where the ruleset says.
+        for (id, c) in self.rules.counters.iter().enumerate() {
+            let id = CounterId::new(id);
+            let v = it.eval(&c.init, &st, &mut Frame::new(None))?;
+            let owners = if c.per_player { self.layout.players } else { 1 };
+            let places = c.index.map_or(1, |k| self.rules.classes[k].places.len());
+            let base = self.layout.counter(id, None, None);
+            for i in 0..owners * places {
+                st.counters[base + i] = v;
+            }
+        }
+        for (id, p) in self.rules.pieces.iter().enumerate() {
+            let id = PieceId::new(id);
+            let owners = if p.per_player { self.layout.players } else { 1 };
+            for o in PlayerId::all(owners) {
+                st.pieces[self.layout.piece(id, Some(o))] = p.start;
+            }
+        }
+        let mut frame = Frame::new(None);
+        it.run(self.program.bodies.setup, &self.rules.setup.stmts, 0, &mut st, &mut frame)?;
+        let events = it.events.take().unwrap_or_default();
+        st.finished = st.asks.is_empty() && self.ended(&st)?;
+        *self.state = st;
+        Ok(events)
+    }
+
+    fn ended(&self, st: &State) -> Result<bool, Fail> {
+        Ok(self.interp(false).bool(&self.rules.end, st, &mut Frame::new(None))?)
+    }
+
+    /// The value of the turn-order counter for a player.
+    fn turn_value(&self, st: &State, counter: CounterId, p: PlayerId) -> i64 {
+        match st.counters[self.layout.counter(counter, Some(p), None)] {
+            V::Int(n) => n,
+            _ => 0,
+        }
+    }
+
+    /// Whose turn it is, or `None` once the game is over.
+    pub fn current(&self) -> Option<PlayerId> {
+        current_in(self, &self.state)
+    }
+
+    /// Every legal choice for the player to move, in a stable order.
+    pub fn choices(&self) -> Vec<Choice> {
+        self.legal().unwrap_or_default()
+    }
+
+    /// `choices`, into `out` (emptied first): a caller that lists turn
+    /// after turn keeps one list, and its room, for every listing.
+    pub fn choices_into(&self, out: &mut Vec<Choice>) {
+        if self.legal_into(out).is_err() {
+            out.clear();
+        }
+    }
+
+    /// Every legal choice, as `choices`; but when there is none and some
+    /// choice was refused because the rules could not go on (a table read
+    /// outside its range, say), that rule error, which says what is wrong
+    /// with the ruleset, instead of an empty list.
+    pub fn legal(&self) -> Result<Vec<Choice>, Fail> {
+        // Room for a few choices at once, rather than growing by doubling
+        // from one; kept under 1 KiB (a choice holds its values in place),
+        // which the allocator serves from its fastest lists: a larger
+        // first request cost a bundled game of 5 choices a turn on
+        // average 2% more instructions (docs/performance.md).
+        let mut out = Vec::with_capacity(6);
+        self.legal_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// Run a choice on a copy of the state: the copy afterwards, or why not.
+    fn try_choice(&self, choice: &Choice, me: PlayerId) -> Result<(Box<State>, Vec<Event>), Fail> {
+        self.try_on(choice, me, false, None, false)
+    }
+
+    /// Run a choice on a copy of the state (see `run_from`; `applied`:
+    /// the copy becomes the game's state).
+    fn try_on(
+        &self,
+        choice: &Choice,
+        me: PlayerId,
+        record: bool,
+        trace: Option<&std::cell::RefCell<Vec<Traced>>>,
+        applied: bool,
+    ) -> Result<(Box<State>, Vec<Event>), Fail> {
+        let action = self
+            .rules
+            .actions
+            .get(choice.action.index())
+            .ok_or_else(|| Fail::Illegal { reason: "no such action".into(), span: model::Span::default() })?;
+        let (room, sets) = {
+            let mut spare = self.spare.borrow_mut();
+            (std::mem::take(&mut spare.room), std::mem::take(&mut spare.sets))
+        };
+        let mut frame = Frame::with_sets_in(room, sets, Some(me), &choice.args, &choice.sets);
+        frame.reserve(action.body.locals);
+        // Most refused choices fail on a `require` before anything
+        // changes: the interpreter finds out on the real state, without
+        // copying it. Lets called there are worked out once, as in the
+        // search (unless each call is traced).
+        self.prepare_memo(me);
+        let mut it = Interp { trace, memo: trace.is_none().then_some(&self.memo), ..self.interp(record) };
+        // A compiled body runs its leading statements itself, on the copy
+        // (equal to the state until its first change).
+        let compiled = trace.is_none() && !self.program.bodies.actions.is_empty();
+        let start = if compiled { 0 } else { it.probe(&action.body.stmts, &self.state, &mut frame)? };
+        self.run_from(&mut it, choice.action, me, frame, start, applied)
+    }
+
+    /// Run an action's body from statement `start` on (those before it
+    /// changed nothing and left their lets in `frame`) on a copy of the
+    /// state, then `after action`, the turn bookkeeping and the end check.
+    /// The copy is the one to apply (`copy_to_apply`) when `applied`: the
+    /// caller makes it the game's state.
+    fn run_from(
+        &self,
+        it: &mut Interp,
+        id: ActionId,
+        me: PlayerId,
+        mut frame: Frame,
+        start: usize,
+        applied: bool,
+    ) -> Result<(Box<State>, Vec<Event>), Fail> {
+        let action = &self.rules.actions[id];
+        let mut st = if applied { self.copy_to_apply() } else { self.copy_of_state() };
+        if action.asked {
+            // The ask this answers; asks the body makes queue behind the rest.
+            st.asks.remove(0);
+            it.memo = None;
+        }
+        let bodies = &self.program.bodies;
+        let compiled = bodies.actions.get(id.index()).copied();
+        it.run(compiled, &action.body.stmts, start, &mut st, &mut frame)?;
+        {
+            let mut spare = self.spare.borrow_mut();
+            spare.room = frame.take_room();
+            frame.sets.truncate(0);
+            spare.sets = std::mem::take(&mut frame.sets);
+        }
+        let mut hook = Frame::new(Some(me));
+        it.run(bodies.after_action, &self.rules.after_action.stmts, 0, &mut st, &mut hook)?;
+        match self.rules.turns {
+            TurnPolicy::LowestCounter(c) => {
+                // Whoever moved lands on top of the stack: others first,
+                // the acting player last.
+                let others = PlayerId::all(self.players()).filter(|p| *p != me);
+                for p in others.chain([me]) {
+                    if self.turn_value(&st, c, p) != self.turn_value(&self.state, c, p) {
+                        st.tick += 1;
+                        st.arrival[p.index()] = st.tick;
+                    }
+                }
+            }
+            TurnPolicy::Clockwise { until_end_turn } => {
+                // An answer to an ask is not a turn of its own; `end turn`
+                // ends the turn whoever runs it.
+                if st.turn_ended || (!until_end_turn && !action.asked) {
+                    st.turn_seat = (st.turn_seat + 1) % self.players();
+                }
+            }
+        }
+        st.turn_ended = false;
+        st.actions += 1;
+        // Questions asked are part of the action that asked them: the game
+        // ends only once every one is answered.
+        st.finished = st.asks.is_empty() && self.ended(&st)?;
+        Ok((st, it.events.take().unwrap_or_default()))
+    }
+
+    /// Whether a choice is legal now, and if not, why.
+    pub fn check(&self, choice: &Choice) -> Result<(), Fail> {
+        self.work.set(0);
+        let me = self.current().ok_or_else(|| Fail::Illegal {
+            reason: "the game is over".into(),
+            span: model::Span::default(),
+        })?;
+        self.valid_args(choice, me)?;
+        self.try_choice(choice, me).map(|_| ())
+    }
+
+    fn valid_args(&self, choice: &Choice, me: PlayerId) -> Result<(), Fail> {
+        let illegal = |reason: String| Fail::Illegal { reason, span: model::Span::default() };
+        let action =
+            self.rules.actions.get(choice.action.index()).ok_or_else(|| illegal("no such action".into()))?;
+        match self.state.asks.first() {
+            Some((p, a)) if *a != choice.action => {
+                let name = &self.rules.actions[*a].name;
+                return Err(illegal(format!("{p} is asked to `{name}` first")));
+            }
+            None if action.asked => {
+                return Err(illegal(format!("`{}` is taken only when a rule asks for it", action.name)));
+            }
+            _ => {}
+        }
+        if action.params.len() != choice.args.len() {
+            return Err(illegal(format!("`{}` takes {} choices", action.name, action.params.len())));
+        }
+        // What the listing worked out on this state serves here too.
+        self.prepare_memo(me);
+        let fixed = &self.program.fixed_domains[choice.action.index()];
+        let memo = Some(&self.memo);
+        for (k, (p, a)) in action.params.iter().zip(&choice.args).enumerate() {
+            let fixed = fixed.get(k).and_then(Option::as_deref);
+            let fits = match (&p.domain, a) {
+                (ParamDomain::SetOf(_), V::Set(i)) => {
+                    let d = self.domain(p, fixed, me, memo)?;
+                    let fits = choice.sets.get(*i as usize).is_some_and(|set| self.is_set_of(&d, set));
+                    self.recycle_domain(d);
+                    fits
+                }
+                (ParamDomain::SetOf(_), _) | (_, V::Set(_)) => false,
+                // A number of a range and a yes/no, without their list.
+                (ParamDomain::Type(Type::Int { lo: Some(lo), hi: Some(hi) }), V::Int(n)) => {
+                    (*lo..=*hi).contains(n)
+                }
+                (ParamDomain::Type(Type::Bool), V::Bool(_)) => true,
+                // A component is looked for in its zone, without a list.
+                (ParamDomain::In(e), _) => match a {
+                    V::Card(c) => self.state.zones[self.param_zone(e, me, memo)?].contains(&Some(*c)),
+                    _ => false,
+                },
+                // Fixed values as they are; places among a region listed.
+                _ => {
+                    let d = self.domain(p, fixed, me, memo)?;
+                    let fits = d.contains(a);
+                    self.recycle_domain(d);
+                    fits
+                }
+            };
+            if !fits {
+                return Err(illegal(format!("`{}` cannot be that now", p.name)));
+            }
+        }
+        Ok(())
+    }
+
+    /// What a choice would do, without doing it: the events of a trial run
+    /// on a copy. Draws from hidden zones appear here with the components'
+    /// names: a caller showing a preview to a player must show only what
+    /// that player may see (how many, from where).
+    pub fn preview(&self, choice: &Choice) -> Result<Vec<Event>, Fail> {
+        self.work.set(0);
+        let me = self.current().ok_or_else(|| Fail::Illegal {
+            reason: "the game is over".into(),
+            span: model::Span::default(),
+        })?;
+        self.valid_args(choice, me)?;
+        self.try_on(choice, me, true, None, false).map(|(_, events)| events)
+    }
+
+    /// Apply a legal choice. On any failure the state is unchanged.
+    pub fn apply(&mut self, choice: &Choice) -> Result<Vec<Event>, Fail> {
+        self.apply_recording(choice, true)
+    }
+
+    /// `apply` without recording what happened: for simulations and bots'
+    /// play-outs, which throw the events away.
+    pub fn step(&mut self, choice: &Choice) -> Result<(), Fail> {
+        self.apply_recording(choice, false).map(|_| ())
+    }
+
+    /// `apply`, noting every let called and table entry read on the way,
+    /// with its value (for `explain`).
+    pub fn apply_traced(&mut self, choice: &Choice) -> Result<(Vec<Event>, Vec<Traced>), Fail> {
+        let trace = std::cell::RefCell::new(Vec::new());
+        let events = self.apply_with(choice, true, Some(&trace))?;
+        Ok((events, trace.into_inner()))
+    }
+
+    fn apply_recording(&mut self, choice: &Choice, record: bool) -> Result<Vec<Event>, Fail> {
+        self.apply_with(choice, record, None)
+    }
+
+    fn apply_with(
+        &mut self,
+        choice: &Choice,
+        record: bool,
+        trace: Option<&std::cell::RefCell<Vec<Traced>>>,
+    ) -> Result<Vec<Event>, Fail> {
+        self.work.set(0);
+        let me = self.current().ok_or_else(|| Fail::Illegal {
+            reason: "the game is over".into(),
+            span: model::Span::default(),
+        })?;
+        self.valid_args(choice, me)?;
+        let (st, events) = self.try_on(choice, me, record, trace, true)?;
+        let from = self.state.changes;
+        let mut before = self.state.replace(st);
+        self.advance_memo(from, &before);
+        // The state replaced is what the new one was copied from: brought
+        // up to date by what the action wrote, it is the next copy.
+        if before.catch_up(&self.state) {
+            *self.twin.borrow_mut() = Twin(Some((self.state.changes, before)));
+        } else {
+            self.recycle(before);
+        }
+        // Not through `DerefMut`: the state has not changed.
+        self.state.state.journal_off();
+        Ok(events)
+    }
+
+    /// What `player` may see.
+    pub fn view(&self, player: PlayerId) -> View {
+        let zones = self
+            .layout
+            .zone_insts()
+            .map(|i| {
+                if self.visible_to(i, player) {
+                    ZoneView::Open(self.state.zones[i].to_vec())
+                } else {
+                    ZoneView::Hidden(self.state.count(i))
+                }
+            })
+            .collect();
+        View {
+            me: player,
+            current: self.current(),
+            zones,
+            counters: self.state.counters.clone(),
+            pieces: self.state.pieces.clone(),
+        }
+    }
+
+    /// Whether `viewer` may see what lies in a zone instance.
+    pub fn visible_to(&self, inst: ZoneInst, viewer: PlayerId) -> bool {
+        let i = self.layout.instance(inst);
+        match i.source {
+            Ok(z) => match self.rules.zones[z].visibility {
+                Visibility::All => true,
+                Visibility::Owner => i.player == Some(viewer),
+                Visibility::Nobody => false,
+            },
+            Err(_) => false,
+        }
+    }
+
+    /// The back a component shows face down (see `Kind::back`).
+    pub fn back_of(&self, c: ComponentId) -> u32 {
+        self.program.backs[c.index()]
+    }
+
+    /// A copy of the game as `viewer` could imagine it: every component
+    /// `viewer` cannot see is dealt at random (from `rng`) among the hidden
+    /// places showing the same back (`on back` attributes), keeping how many
+    /// each holds, and the chance to come is reseeded from `rng`. The result
+    /// depends only on what `viewer` may know (counts and backs), never on
+    /// where the hidden components really are: a bot that plans on samples
+    /// cannot peek.
+    pub fn sample_for(&self, viewer: PlayerId, rng: &mut impl rand::Rng) -> Game<'p> {
+        let mut g = self.clone();
+        let hidden: Vec<ZoneInst> =
+            self.layout.zone_insts().filter(|i| !self.visible_to(*i, viewer)).collect();
+        let mut pool: Vec<ComponentId> = hidden.iter().flat_map(|i| g.state.cards(*i)).collect();
+        // Sort first, so the deal depends on which components are hidden,
+        // not on where they lie; then shuffle and deal each back's
+        // components into the slots that show that back.
+        pool.sort_unstable();
+        shuffle(&mut pool, rng);
+        let mut by_back: Vec<Vec<ComponentId>> = Vec::new();
+        for c in pool {
+            let b = self.program.backs[c.index()] as usize;
+            if by_back.len() <= b {
+                by_back.resize(b + 1, Vec::new());
+            }
+            by_back[b].push(c);
+        }
+        for i in hidden {
+            for slot in g.state.zones[i].iter_mut() {
+                if let Some(c) = *slot {
+                    *slot = by_back[self.program.backs[c.index()] as usize].pop();
+                }
+            }
+        }
+        *g.state.rng = ChaCha8Rng::seed_from_u64(rng.gen());
+        g
+    }
+
+    /// Evaluate an expression for a player (for displays and tests).
+    pub fn eval(&self, e: &Expr, me: Option<PlayerId>, locals: Vec<V>) -> Result<V, Fail> {
+        self.work.set(0);
+        let mut f = Frame::with(me, &locals);
+        Ok(self.interp(false).eval(e, &self.state, &mut f)?)
+    }
+
+    /// Call a let by name with arguments, as a player.
+    pub fn call_let(&self, name: &str, me: Option<PlayerId>, args: Vec<V>) -> Option<Result<V, Fail>> {
+        let l = self.rules.lets.iter().find(|l| l.name == name)?;
+        let mut locals = args;
+        locals.resize(l.locals.max(locals.len()), V::None);
+        Some(self.eval(&l.body, me, locals))
+    }
+
+    /// The score by rule, as things stand.
+    pub fn scores(&self) -> Result<ScoreSheet, Fail> {
+        self.scores_with(None)
+    }
+
+    /// `scores`, noting every let called and table entry read (`explain`).
+    pub fn scores_traced(&self) -> Result<(ScoreSheet, Vec<Traced>), Fail> {
+        let trace = std::cell::RefCell::new(Vec::new());
+        let sheet = self.scores_with(Some(&trace))?;
+        Ok((sheet, trace.into_inner()))
+    }
+
+    fn scores_with(&self, trace: Option<&std::cell::RefCell<Vec<Traced>>>) -> Result<ScoreSheet, Fail> {
+        self.work.set(0);
+        let n = self.players();
+        let it = Interp { trace, ..self.interp(false) };
+        let mut rows = Vec::new();
+        let mut measures = Vec::new();
+        for s in &self.rules.scores {
+            let indexes: Vec<Option<PlaceId>> = match s.index {
+                Some(c) => self.rules.classes[c].places.iter().map(|p| Some(*p)).collect(),
+                None => vec![None],
+            };
+            for index in indexes {
+                let name = match index {
+                    Some(p) => format!("{}[{}]", s.name, self.rules.places[p].name),
+                    None => s.name.clone(),
+                };
+                let frame = |me: PlayerId| {
+                    let mut f = Frame::new(Some(me));
+                    if let Some(p) = index {
+                        f.set(0, V::Place(p));
+                    }
+                    f
+                };
+                let points = match &s.form {
+                    ScoreForm::Expr(e) => {
+                        let mut v = Vec::with_capacity(n);
+                        for p in PlayerId::all(n) {
+                            v.push(it.int(e, &self.state, &mut frame(p))?);
+                        }
+                        v
+                    }
+                    ScoreForm::Majority { measure, alone, tied, minimum } => {
+                        let mut m = Vec::with_capacity(n);
+                        for p in PlayerId::all(n) {
+                            m.push(it.int(measure, &self.state, &mut frame(p))?);
+                        }
+                        let first = PlayerId::new(0);
+                        let alone = it.int(alone, &self.state, &mut frame(first))?;
+                        let tied = it.int(tied, &self.state, &mut frame(first))?;
+                        let minimum = it.int(minimum, &self.state, &mut frame(first))?;
+                        let best = m.iter().copied().max().unwrap_or(0);
+                        let leaders = m.iter().filter(|x| **x == best).count();
+                        let points = m
+                            .iter()
+                            .map(|x| {
+                                if *x != best || best < minimum {
+                                    0
+                                } else if leaders == 1 {
+                                    alone
+                                } else {
+                                    tied
+                                }
+                            })
+                            .collect();
+                        measures.push((name.clone(), m));
+                        points
+                    }
+                };
+                rows.push((name, points));
+            }
+        }
+        let totals: Vec<i64> = (0..n).map(|p| rows.iter().map(|(_, v)| v[p]).sum()).collect();
+        let best = totals.iter().copied().max().unwrap_or(0);
+        let mut winners: Vec<PlayerId> = PlayerId::all(n).filter(|p| totals[p.index()] == best).collect();
+        // Each tiebreak key in turn keeps the tied players who do best on it.
+        for key in &self.rules.tiebreaks {
+            if winners.len() < 2 {
+                break;
+            }
+            let mut values = Vec::with_capacity(winners.len());
+            for p in &winners {
+                let mut f = Frame::new(Some(*p));
+                values.push(it.int(&key.by, &self.state, &mut f)?);
+            }
+            let target = if key.lowest { values.iter().min() } else { values.iter().max() };
+            let target = target.copied().unwrap_or(0);
+            winners = winners.into_iter().zip(values).filter(|(_, v)| *v == target).map(|(p, _)| p).collect();
+        }
+        Ok(ScoreSheet { rows, totals, winners, measures })
+    }
+}
+
+/// The most values `Program::attrs` holds (16 bytes each): a ruleset with
+/// more components times attributes reads each from its component.
+const ATTR_TABLE: usize = 1 << 20;
+
+/// Every component's value of every attribute, as the interpreter reads
+/// `c.attr` (a map as `V::Map`, an attribute its kind lacks as
+/// `attr_empty`); empty when there would be more than `ATTR_TABLE`.
+fn attr_table(rules: &Ruleset, attr_empty: &[V]) -> Vec<V> {
+    if rules.components.len().saturating_mul(attr_empty.len()) > ATTR_TABLE {
+        return Vec::new();
+    }
+    ComponentId::all(rules.components.len())
+        .flat_map(|c| {
+            AttrId::all(attr_empty.len()).map(move |a| crate::interp::attr_value(rules, attr_empty, c, a))
+        })
+        .collect()
+}
+
+fn current_in(game: &Game, st: &State) -> Option<PlayerId> {
+    if st.finished {
+        return None;
+    }
+    // An ask is answered before play goes on.
+    if let Some((p, _)) = st.asks.first() {
+        return Some(*p);
+    }
+    match game.rules.turns {
+        TurnPolicy::LowestCounter(c) => PlayerId::all(game.players()).min_by(|a, b| {
+            let (va, vb) = (game.turn_value(st, c, *a), game.turn_value(st, c, *b));
+            va.cmp(&vb).then(st.arrival[b.index()].cmp(&st.arrival[a.index()]))
+        }),
+        TurnPolicy::Clockwise { .. } => Some(st.order[st.turn_seat % st.order.len()]),
+    }
+}

@@ -1,0 +1,353 @@
+//! The sets a `set of` parameter may take: every set of a zone's
+//! components within the bounds its leading requirements state, copies of
+//! one name told apart only by how many are chosen.
+
+use super::*;
+
+/// The most sets one `set of` parameter may list at once, after the bounds
+/// its leading requirements state (`legality::SetBound`): more is a rule
+/// error rather than a listing that never ends. Unbounded, a zone offers
+/// the product of each name's copies plus one: 12 cards of 12 different
+/// names make 4,096 sets, 16 of 8 names in pairs 6,561.
+pub const MAX_SETS: usize = 65_536;
+
+impl<'p> Game<'p> {
+    /// The sets of `pool` (as `sets_of`) that keep the bounds: each bound's
+    /// right side and the weights are read in `frame`. A weight below 0
+    /// drops that bound (a larger set could then weigh less).
+    pub(super) fn bounded_sets(
+        &self,
+        pool: &[V],
+        bounds: &[SetBound],
+        frame: &mut Frame,
+        span: model::Span,
+    ) -> Result<(), Fail> {
+        // The lists of the last call (each cleared before use).
+        let mut scratch = self.spare.borrow_mut().set_search.take().unwrap_or_default();
+        let found = self.weigh(pool, bounds, frame, &mut scratch).and_then(|()| {
+            // The sets depend only on the pool and the limits: the same as
+            // one of the last two calls' (another action choosing from the
+            // same hand: one listing of Archaeology chooses from the hand
+            // without a limit, with one, then without again), they are
+            // copied.
+            let same =
+                |l: &LastSets| l.pool == pool && l.weights == scratch.weights && l.maxes == scratch.maxes;
+            if let Some(hit) = self.spare.borrow().last_sets.iter().find(|l| same(l)) {
+                frame.sets.extend_from(&hit.sets, 0);
+                return Ok(());
+            }
+            let base = frame.sets.len();
+            self.sets_within(pool, span, &mut scratch, &mut frame.sets)?;
+            // The older of the two makes room.
+            let mut spare = self.spare.borrow_mut();
+            spare.last_sets.swap(0, 1);
+            let last = &mut spare.last_sets[0];
+            last.pool.clear();
+            last.pool.extend_from_slice(pool);
+            last.weights.clone_from(&scratch.weights);
+            last.maxes.clone_from(&scratch.maxes);
+            last.sets.clear();
+            last.sets.extend_from(&frame.sets, base);
+            Ok(())
+        });
+        self.spare.borrow_mut().set_search = Some(scratch);
+        found
+    }
+
+    /// Each bound's largest total and the weight of each pool entry under
+    /// it, into `scratch` (`maxes`, `weights`, one run of the pool's
+    /// length per bound), read in `frame`.
+    fn weigh(
+        &self,
+        pool: &[V],
+        bounds: &[SetBound],
+        frame: &mut Frame,
+        scratch: &mut SetScratch,
+    ) -> Result<(), Fail> {
+        let it = self.interp(false);
+        let SetScratch { weights, maxes, .. } = scratch;
+        weights.clear();
+        maxes.clear();
+        for b in bounds {
+            let rhs = it.int(&b.rhs, &self.state, frame).map_err(|f| *f)?;
+            let start = weights.len();
+            match &b.weight {
+                None => weights.resize(start + pool.len(), 1),
+                Some((w, var)) => {
+                    for v in pool {
+                        frame.set(*var, *v);
+                        weights.push(it.int(w, &self.state, frame).map_err(|f| *f)?);
+                    }
+                }
+            }
+            if weights[start..].iter().all(|w| *w >= 0) {
+                maxes.push(if b.strict { rhs.saturating_sub(1) } else { rhs });
+            } else {
+                weights.truncate(start);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether two components are copies of one (same group and name), so
+    /// that a set may hold either.
+    pub fn alike(&self, a: ComponentId, b: ComponentId) -> bool {
+        self.program.likeness[a.index()] == self.program.likeness[b.index()]
+    }
+
+    /// Every set that can be chosen from `pool` (the components of a zone,
+    /// in the order they lie): for each name, the first k of its copies,
+    /// for every k from none to all. The empty set comes first, then sets
+    /// in order of the counts, the first name's counting fastest.
+    pub fn sets_of(&self, pool: &[V], span: model::Span) -> Result<Vec<Vec<ComponentId>>, Fail> {
+        let mut sets = crate::interp::Sets::default();
+        self.sets_within(pool, span, &mut SetScratch::default(), &mut sets)?;
+        Ok(sets.iter().map(<[ComponentId]>::to_vec).collect())
+    }
+
+    /// `sets_of`, leaving out each set whose total weight passes a limit:
+    /// `scratch`'s `maxes`, each with a run of `weights`, one per pool
+    /// entry (0 or more). The search grows a set one name at a time and
+    /// stops growing it at the first limit passed, so its work follows the
+    /// sets listed, not every subset of the pool. The sets go after those
+    /// in `out`; more than `MAX_SETS` listed is a rule error.
+    fn sets_within(
+        &self,
+        pool: &[V],
+        span: model::Span,
+        scratch: &mut SetScratch,
+        out: &mut crate::interp::Sets,
+    ) -> Result<(), Fail> {
+        let SetScratch { rank, names, starts, copies, counts, totals, weights, maxes, .. } = scratch;
+        // Per pool entry: its name (numbered in the order names first
+        // appear) and its place among that name's copies (a set of counts
+        // holds the copies ranked below each count).
+        rank.clear();
+        rank.resize(pool.len(), (0, usize::MAX));
+        // Each name's first copy and how many copies it has.
+        names.clear();
+        for (i, v) in pool.iter().enumerate() {
+            let V::Card(c) = v else { continue };
+            match names.iter().position(|(first, _)| self.alike(*first, *c)) {
+                Some(k) => {
+                    rank[i] = (k, names[k].1);
+                    names[k].1 += 1;
+                }
+                None => {
+                    rank[i] = (names.len(), 0);
+                    names.push((*c, 1));
+                }
+            }
+        }
+        // Each name's copies (as pool indexes), name after name: name k's
+        // are `copies[starts[k]..starts[k + 1]]`.
+        starts.clear();
+        let mut at = 0;
+        for (_, n) in names.iter() {
+            starts.push(at);
+            at += n;
+        }
+        starts.push(at);
+        copies.clear();
+        copies.resize(at, 0);
+        for (i, (k, r)) in rank.iter().enumerate() {
+            if *r != usize::MAX {
+                copies[starts[*k] + r] = i;
+            }
+        }
+        counts.clear();
+        counts.resize(names.len(), 0);
+        totals.clear();
+        totals.resize(maxes.len(), 0);
+        let mut search = SetSearch {
+            pool,
+            rank,
+            starts,
+            copies,
+            weights,
+            maxes,
+            counts,
+            totals,
+            chosen: 0,
+            base: out.len(),
+            out,
+        };
+        let fits = search.run();
+        let name_count = names.len();
+        if !fits {
+            return Err(Fail::Rule {
+                message: format!(
+                    "{} components of {name_count} different names make more than {MAX_SETS} sets to choose from",
+                    pool.len()
+                ),
+                span,
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether `set` is one of the sets `sets_of(pool)` lists: components
+    /// of the pool in its order, each name's first copies.
+    pub(super) fn is_set_of(&self, pool: &[V], set: &[ComponentId]) -> bool {
+        // Going through the pool in order: a component whose name the set
+        // holds more copies of than it has met so far is the set's next.
+        // Nothing allocated (a step of a choice with a set checks it).
+        let mut next = 0;
+        for v in pool {
+            let V::Card(c) = v else { continue };
+            let (mut held, mut met) = (0, 0);
+            for (k, s) in set.iter().enumerate() {
+                if self.alike(*s, *c) {
+                    held += 1;
+                    met += usize::from(k < next);
+                }
+            }
+            if met < held {
+                if set.get(next) != Some(c) {
+                    return false;
+                }
+                next += 1;
+            }
+        }
+        next == set.len()
+    }
+}
+
+/// The search for sets within limits (`Game::sets_within`): the counts of
+/// the names, counted like an odometer whose first name changes fastest
+/// (`run`).
+struct SetSearch<'a> {
+    pool: &'a [V],
+    /// Per pool entry: (its name, its rank among the copies).
+    rank: &'a [(usize, usize)],
+    /// Name `k`'s copies (as pool indexes) are
+    /// `copies[starts[k]..starts[k + 1]]`.
+    starts: &'a [usize],
+    copies: &'a [usize],
+    /// Per limit, a weight per pool entry (limit `j`'s at
+    /// `j * pool.len()..`), and the largest total.
+    weights: &'a [i64],
+    maxes: &'a [i64],
+    counts: &'a mut [usize],
+    /// Per limit, the weight of the copies counted.
+    totals: &'a mut [i128],
+    /// Each set's components in the order they lie, after the first
+    /// `base` sets.
+    out: &'a mut crate::interp::Sets,
+    base: usize,
+    /// The pool entries chosen so far, one bit each, when the pool has at
+    /// most 64 (`SMALL_POOL`).
+    chosen: u64,
+}
+
+/// A pool of at most this many entries keeps the set being grown as bits
+/// (`SetSearch::chosen`).
+const SMALL_POOL: usize = 64;
+
+impl SetSearch<'_> {
+    /// The set the counts make, its components in the order they lie in
+    /// the pool, after the others; false past `MAX_SETS`.
+    fn emit(&mut self) -> bool {
+        if self.pool.len() <= SMALL_POOL {
+            let (mut bits, pool) = (self.chosen, self.pool);
+            self.out.push_with(|items| {
+                while bits != 0 {
+                    if let V::Card(c) = pool[bits.trailing_zeros() as usize] {
+                        items.push(c);
+                    }
+                    bits &= bits - 1;
+                }
+            });
+        } else {
+            let counts = &self.counts;
+            let set = self.pool.iter().zip(self.rank).filter_map(|(v, (k, r))| match v {
+                V::Card(c) if *r < counts[*k] => Some(*c),
+                _ => None,
+            });
+            self.out.push(set);
+        }
+        self.out.len() - self.base <= MAX_SETS
+    }
+
+    /// Every set within the limits, in order: the counts of the names
+    /// go up like an odometer, the first name's fastest; a name whose
+    /// next copy would pass a limit (with the names before it at none) or
+    /// that has none left goes back to none and the next name counts one
+    /// more. The weights are not below 0 (`Game::weigh`), so a count that
+    /// passes a limit with the names before it at none passes it with any
+    /// of them: the sets are those of growing each name in turn, in the
+    /// same order. False when more than `MAX_SETS` sets were found.
+    fn run(&mut self) -> bool {
+        let (names, size, small) = (self.counts.len(), self.pool.len(), self.pool.len() <= SMALL_POOL);
+        loop {
+            if !self.emit() {
+                return false;
+            }
+            let mut j = 0;
+            loop {
+                if j == names {
+                    return true;
+                }
+                let copies = &self.copies[self.starts[j]..self.starts[j + 1]];
+                let n = self.counts[j];
+                if let Some(&i) = copies.get(n) {
+                    // Exact totals: a sum of weights fits in 128 bits.
+                    let weights = self.weights.chunks_exact(size.max(1));
+                    let fits = self
+                        .totals
+                        .iter()
+                        .zip(weights.clone())
+                        .zip(self.maxes)
+                        .all(|((t, w), max)| t + i128::from(w[i]) <= i128::from(*max));
+                    if fits {
+                        for (t, w) in self.totals.iter_mut().zip(weights) {
+                            *t += i128::from(w[i]);
+                        }
+                        self.counts[j] = n + 1;
+                        if small {
+                            self.chosen |= 1 << i;
+                        }
+                        break;
+                    }
+                }
+                // Back to none: this name's copies leave the totals.
+                for &i in &copies[..n] {
+                    for (t, w) in self.totals.iter_mut().zip(self.weights.chunks_exact(size.max(1))) {
+                        *t -= i128::from(w[i]);
+                    }
+                    if small {
+                        self.chosen &= !(1 << i);
+                    }
+                }
+                self.counts[j] = 0;
+                j += 1;
+            }
+        }
+    }
+}
+
+/// The lists `Game::sets_within` fills on each call (see `SetSearch`),
+/// kept from one call to the next for their allocations.
+#[derive(Default)]
+pub(super) struct SetScratch {
+    rank: Vec<(usize, usize)>,
+    names: Vec<(ComponentId, usize)>,
+    starts: Vec<usize>,
+    copies: Vec<usize>,
+    counts: Vec<usize>,
+    totals: Vec<i128>,
+    /// Per limit, the weight of each pool entry (`Game::weigh`).
+    weights: Vec<i64>,
+    /// Per limit, the largest total.
+    maxes: Vec<i64>,
+}
+
+/// The sets `Game::bounded_sets` found last: from this pool, under these
+/// weights and largest totals.
+#[derive(Default)]
+pub(super) struct LastSets {
+    pool: Vec<V>,
+    weights: Vec<i64>,
+    maxes: Vec<i64>,
+    sets: crate::interp::Sets,
+}
