@@ -839,14 +839,22 @@ impl<'p> Game<'p> {
         Ok((st, it.events.take().unwrap_or_default()))
     }
 
-    /// Whether a choice is legal now, and if not, why.
-    pub fn check(&self, choice: &Choice) -> Result<(), Fail> {
+    /// Who would make `choice` now, its values checked against what its
+    /// action takes (the start of `check`, `preview` and applying, each
+    /// with a fresh work budget).
+    fn mover_of(&self, choice: &Choice) -> Result<PlayerId, Fail> {
         self.work.set(0);
         let me = self.current().ok_or_else(|| Fail::Illegal {
             reason: "the game is over".into(),
             span: model::Span::default(),
         })?;
         self.valid_args(choice, me)?;
+        Ok(me)
+    }
+
+    /// Whether a choice is legal now, and if not, why.
+    pub fn check(&self, choice: &Choice) -> Result<(), Fail> {
+        let me = self.mover_of(choice)?;
         self.try_choice(choice, me).map(|_| ())
     }
 
@@ -911,12 +919,7 @@ impl<'p> Game<'p> {
     /// names: a caller showing a preview to a player must show only what
     /// that player may see (how many, from where).
     pub fn preview(&self, choice: &Choice) -> Result<Vec<Event>, Fail> {
-        self.work.set(0);
-        let me = self.current().ok_or_else(|| Fail::Illegal {
-            reason: "the game is over".into(),
-            span: model::Span::default(),
-        })?;
-        self.valid_args(choice, me)?;
+        let me = self.mover_of(choice)?;
         self.try_on(choice, me, true, None, false).map(|(_, events)| events)
     }
 
@@ -949,12 +952,7 @@ impl<'p> Game<'p> {
         record: bool,
         trace: Option<&std::cell::RefCell<Vec<Traced>>>,
     ) -> Result<Vec<Event>, Fail> {
-        self.work.set(0);
-        let me = self.current().ok_or_else(|| Fail::Illegal {
-            reason: "the game is over".into(),
-            span: model::Span::default(),
-        })?;
-        self.valid_args(choice, me)?;
+        let me = self.mover_of(choice)?;
         let (st, events) = self.try_on(choice, me, record, trace, true)?;
         let from = self.state.changes;
         let mut before = self.state.replace(st);
