@@ -1,0 +1,292 @@
+//! Let calls in generated code: worked out once a listing or once a
+//! root where their arguments stay, inlined where the body is small,
+//! and the steps and leading statements built from them.
+
+use std::fmt::Write;
+
+use model::*;
+
+use crate::{span_code, sub, Env, Gen, Keying, Unit};
+
+impl Gen<'_> {
+    pub(crate) fn call(&mut self, id: LetId, args: &[Expr], path: &[usize], env: &Env) -> String {
+        // In leading statements and preconditions, which read the game's
+        // state as it is while a listing searches: a call whose arguments
+        // nothing the search binds can change is worked out once a listing
+        // (the interpreter's memo does the same for it).
+        // A call taking one parameter of the action as it is (`site_books(me,
+        // s)`), the rest as above, is kept per value of the parameter.
+        if self.unit != Unit::Root {
+            let mut keyed = None;
+            let key: Option<Vec<String>> = args
+                .iter()
+                .enumerate()
+                .map(|(i, a)| match (&a.kind, self.invariant(a, env)) {
+                    (_, Some(k)) => Some(k),
+                    (ExprKind::Local(slot), None) if keyed.is_none() && self.depth == 0 => {
+                        let k = self.params.get(*slot).copied().flatten()?;
+                        keyed = Some((i, k));
+                        Some(k.key())
+                    }
+                    _ => None,
+                })
+                .collect();
+            if let Some(key) = key {
+                let base = match self.listing.iter().find(|(l, a, _)| *l == id && *a == key) {
+                    Some((_, _, base)) => *base,
+                    None => {
+                        let base = self.listing_len;
+                        self.listing_len += keyed.map_or(1, |(_, k)| k.places());
+                        self.listing.push((id, key, base));
+                        base
+                    }
+                };
+                let place = match keyed {
+                    None => format!("it.listing.get({base})"),
+                    Some((i, k)) => {
+                        self.ranks_used |= matches!(k, Keying::Place { .. });
+                        let v = self.val(&args[i], &sub(path, i), env);
+                        let offset = k.offset(&v);
+                        format!("({offset}).and_then(|o| it.listing.get({base} + o))")
+                    }
+                };
+                let label = self.fresh("'l");
+                let value = self.called(id, args, path, env);
+                return format!(
+                    "({label}: {{ let kept = {place}; if let Some(v) = kept.and_then(|c| c.get()) {{ break {label} v; }} let v: V = {value}; if let Some(c) = kept {{ c.set(Some(v)); }} v }})"
+                );
+            }
+        }
+        self.called(id, args, path, env)
+    }
+
+    /// What an argument is, as a key of calls kept for a listing, when
+    /// nothing a search binds can change it: as `listing_invariant`, or a
+    /// parameter of an inlined let given such an argument. Only where
+    /// calls are kept (not in roots).
+    pub(crate) fn invariant(&self, e: &Expr, env: &Env) -> Option<String> {
+        if self.unit == Unit::Root {
+            return None;
+        }
+        match &e.kind {
+            ExprKind::Local(slot) if self.depth > 0 => env.key(*slot).map(str::to_string),
+            _ => listing_invariant(e),
+        }
+    }
+
+    /// A let call's value, inlined or called; in a root's function, once
+    /// per arguments that stay the same while it runs (`Gen::cse`): the
+    /// state does not change while an expression is worked out.
+    pub(crate) fn called(&mut self, id: LetId, args: &[Expr], path: &[usize], env: &Env) -> String {
+        if self.unit == Unit::Root {
+            let keys: Option<Vec<String>> = args.iter().map(|a| self.steady(a, env)).collect();
+            if let Some(keys) = keys {
+                let var = match self.cse.iter().find(|(l, k, _)| *l == id && *k == keys) {
+                    Some((_, _, var)) => var.clone(),
+                    None => {
+                        let var = self.fresh("once");
+                        self.cse.push((id, keys, var.clone()));
+                        var
+                    }
+                };
+                let value = self.worked_out(id, args, path, env);
+                return format!(
+                    "(match {var} {{ Some(v) => v, None => {{ let v: V = {value}; {var} = Some(v); v }} }})"
+                );
+            }
+        }
+        self.worked_out(id, args, path, env)
+    }
+
+    /// What an argument is, as a key of calls worked out once in a root's
+    /// function, when it stays the same while the root runs: as
+    /// `listing_invariant`, a frame slot the root does not bind itself, or
+    /// a parameter of an inlined let given such an argument.
+    pub(crate) fn steady(&self, e: &Expr, env: &Env) -> Option<String> {
+        match &e.kind {
+            ExprKind::Local(slot) if self.depth > 0 => env.key(*slot).map(str::to_string),
+            ExprKind::Local(slot) => {
+                (env.val(*slot).is_none() && env.card(*slot).is_none() && !self.bound.contains(slot))
+                    .then(|| format!("slot {slot}"))
+            }
+            _ => listing_invariant(e),
+        }
+    }
+
+    /// A let call's value, inlined or called.
+    pub(crate) fn worked_out(&mut self, id: LetId, args: &[Expr], path: &[usize], env: &Env) -> String {
+        let inline = self.depth < INLINE_DEPTH && self.inlinable(id);
+        let (mut code, names) = self.bind_parts(args, path, env, "V");
+        if inline {
+            // The body with the arguments in variables: no frame, no memo
+            // (the let is cheaper to work out than to look up). The work it
+            // counts is the call's, as `Interp::call_values` counts it.
+            let keys = match self.unit {
+                Unit::Root => args.iter().map(|a| self.steady(a, env)).collect(),
+                _ => args.iter().map(|a| self.invariant(a, env)).collect(),
+            };
+            let body = self.inline_body(id, names, keys);
+            write!(code, "it.spend(1, {})?; {body} }}", span_code(self.r.lets[id].body.span)).unwrap();
+        } else if args.is_empty() {
+            // A let fixed once the game is set up is read in place, as the
+            // interpreter reads it (`Interp::consts`); any other is called.
+            let i = id.index();
+            write!(code, "match it.consts.get({i}) {{ Some(Some(v)) => *v, _ => it.call_values(LetId::new({i}), &[], st, f)? }} }}")
+                .unwrap();
+        } else {
+            write!(code, "it.call_values(LetId::new({}), &[{}], st, f)? }}", id.index(), names.join(", "))
+                .unwrap();
+        }
+        code
+    }
+
+    /// The body of a precondition's function: its steps in order, each
+    /// value bound in the frame as the search's evaluation of the steps
+    /// binds it (`Game::holds`); `None` when a part is left to the
+    /// interpreter (the search then evaluates the steps one by one).
+    pub(crate) fn precondition(&mut self, steps: &[engine::legality::Step]) -> Option<String> {
+        self.gave_up = false;
+        let env = Env { escapes: true, ..Env::default() };
+        let code = self.steps(steps, &env);
+        (!self.gave_up).then_some(code)
+    }
+
+    /// The body of a function running leading statements (`require`s
+    /// and `let`s on the unchanged state, as `Game::leading` runs them):
+    /// `Some(false)` at the first requirement that fails; `None` when a
+    /// part is left to the interpreter, or there is nothing to run.
+    pub(crate) fn leading(&mut self, stmts: &[&Stmt]) -> Option<String> {
+        self.gave_up = false;
+        let env = Env { escapes: true, ..Env::default() };
+        let mut code = String::new();
+        for stmt in stmts {
+            match &stmt.kind {
+                StmtKind::Require { cond, .. } => {
+                    let c = self.boolean(cond, &[], &env);
+                    writeln!(code, "    if !{c} {{ return Ok(Some(false)); }}").unwrap();
+                }
+                StmtKind::Let { slot, value } => {
+                    let v = self.val(value, &[], &env);
+                    writeln!(code, "    {{ let v: V = {v}; f.set({slot}, v); }}").unwrap();
+                }
+                _ => {}
+            }
+        }
+        (!self.gave_up && !code.is_empty()).then_some(code)
+    }
+
+    pub(crate) fn steps(&mut self, steps: &[engine::legality::Step], env: &Env) -> String {
+        use engine::legality::Step;
+        let mut code = String::new();
+        for step in steps {
+            match step {
+                Step::Bind { slot, value, place } => {
+                    let v = self.val(value, &[], env);
+                    // A piece's new place must be a place: the trial would
+                    // stop with a rule error, which the trial reports.
+                    let check =
+                        if *place { "if !matches!(v, V::Place(_)) { return Ok(None); } " } else { "" };
+                    writeln!(code, "    {{ let v: V = {v}; {check}f.set({slot}, v); }}").unwrap();
+                }
+                Step::Check { cond, span } => {
+                    let c = self.boolean(cond, &[], env);
+                    writeln!(code, "    if !{c} {{ return Ok(Some(Err({}))); }}", span_code(*span)).unwrap();
+                }
+                Step::Branch { cond, then, otherwise } => {
+                    let c = self.boolean(cond, &[], env);
+                    let then = self.steps(then, env);
+                    let otherwise = self.steps(otherwise, env);
+                    writeln!(code, "    if {c} {{\n{then}    }} else {{\n{otherwise}    }}").unwrap();
+                }
+            }
+        }
+        code
+    }
+
+    /// Code of let `id`'s body with its parameters in the variables
+    /// `args`.
+    pub(crate) fn inline_body(&mut self, id: LetId, args: Vec<String>, keys: Vec<Option<String>>) -> String {
+        let env = Env {
+            cards: Vec::new(),
+            vals: args.into_iter().enumerate().collect(),
+            keys: keys.into_iter().enumerate().filter_map(|(i, k)| Some((i, k?))).collect(),
+            own_locals: true,
+            escapes: true,
+        };
+        self.depth += 1;
+        let code = self.val(&self.r.lets[id].body, &[], &env);
+        self.depth -= 1;
+        code
+    }
+
+    /// Whether calls of let `id` inline its body: a let with parameters
+    /// (one without is worked out once, `Interp::call_values`) whose body
+    /// has at most `INLINE_NODES` nodes, all generated natively, and goes
+    /// through no region. Its aggregates run at every call: a compiled
+    /// loop over a zone costs less than a memo lookup for the zones the
+    /// bundled games keep; a loop over a region (a walk, or its copy from
+    /// the memo) costs more.
+    pub(crate) fn inlinable(&mut self, id: LetId) -> bool {
+        if let Some(known) = self.inlinable[id.index()] {
+            return known;
+        }
+        let l = &self.r.lets[id];
+        let mut ok = !l.params.is_empty() && nodes(&l.body) <= INLINE_NODES && !walks_region(&l.body);
+        if ok {
+            // Generate it once to see that nothing is left to the
+            // interpreter (the code is thrown away).
+            let outer = std::mem::replace(&mut self.gave_up, false);
+            let kept = (self.listing.len(), self.listing_len, self.ranks_used, self.cse.len());
+            let names = (0..l.params.len()).map(|i| format!("arg{i}")).collect();
+            self.inline_body(id, names, Vec::new());
+            ok = !self.gave_up;
+            self.gave_up = outer;
+            // Calls kept for a listing in the code thrown away take no place.
+            self.listing.truncate(kept.0);
+            (self.listing_len, self.ranks_used) = (kept.1, kept.2);
+            self.cse.truncate(kept.3);
+        }
+        self.inlinable[id.index()] = Some(ok);
+        ok
+    }
+}
+
+/// The largest let body (in expression nodes) inlined at its calls.
+const INLINE_NODES: usize = 48;
+
+/// How deep inlined lets may nest (lets never recurse; a bound all the
+/// same).
+const INLINE_DEPTH: usize = 4;
+
+/// Whether an expression goes through a region (`around`, `connected`).
+fn walks_region(e: &Expr) -> bool {
+    let mut found = matches!(e.kind, ExprKind::Region(..));
+    e.for_each_child(|c| found |= walks_region(c));
+    found
+}
+
+/// What an argument is, as a key of calls kept for a listing, when nothing
+/// a search binds can change it: a literal, `me`, a tag, place, class or
+/// option. `None` for anything else (a local above all).
+fn listing_invariant(e: &Expr) -> Option<String> {
+    Some(match &e.kind {
+        ExprKind::Int(n) => format!("int {n}"),
+        ExprKind::Bool(b) => format!("bool {b}"),
+        ExprKind::None => "none".into(),
+        ExprKind::Me => "me".into(),
+        ExprKind::Tag(t) => format!("tag {}", t.index()),
+        ExprKind::Place(p) => format!("place {}", p.index()),
+        ExprKind::Class(c) => format!("class {}", c.index()),
+        ExprKind::Option(o) => format!("option {}", o.index()),
+        ExprKind::PlayerCount => "player count".into(),
+        ExprKind::Players => "players".into(),
+        _ => return None,
+    })
+}
+
+/// How many expression nodes `e` has.
+fn nodes(e: &Expr) -> usize {
+    let mut n = 1;
+    e.for_each_child(|c| n += nodes(c));
+    n
+}
