@@ -1,5 +1,6 @@
 //! Aggregates (`count`, `sum`, `min`, `max`, `all`, `any`, `first`) over
-//! a zone's components or a class's places, as loops in generated code.
+//! a zone's components, a class's places, a region or the players, as
+//! loops in generated code.
 
 use std::fmt::Write;
 
