@@ -1,6 +1,16 @@
 //! Random games on the interpreter or on the compiled rules, for counting
 //! instructions (callgrind) one engine at a time:
 //! `cargo run --release -p chronoscope-tests --example random_games -- PATH interpreted|compiled PLAYERS GAMES`.
+//!
+//! The "games only" figures of `docs/performance.md` count what the games
+//! themselves run (setting up, listing choices, applying them), not
+//! loading the rules:
+//!
+//! ```text
+//! valgrind --tool=callgrind --toggle-collect='engine::game::Game::choices_into' \
+//!   --toggle-collect='engine::game::Game::step' --toggle-collect='engine::game::Game::start' \
+//!   target/release/examples/random_games rulesets/thebes/thebes.ruleset compiled 4 20
+//! ```
 
 use engine::Game;
 use rand::{Rng, SeedableRng};
