@@ -320,6 +320,37 @@ fn generator_keeps_let_calls_by_the_place_a_class_aggregate_goes_through() {
     assert!(lead.contains("V::Place(p) => PLACE_RANK.get(p.index())"), "{lead}");
 }
 
+/// An attribute every component holds a place or none in (`home` in
+/// `filters.ruleset`, which dust lacks) gets a table of place numbers,
+/// none as `u32::MAX`, and each `==` or `!=` between it and a value
+/// reads that table instead of comparing values (whose agreement with
+/// the interpreter `filters_tested_without_the_tree_walk_agree_with_the_compiled_rules`
+/// holds); an attribute of numbers gets none.
+#[test]
+fn generator_compares_place_attributes_by_a_table_of_place_numbers() {
+    let rules = load("tests/fixtures/valid/filters.ruleset");
+    let code = compile::generate(&rules);
+    let attr = |name: &str| rules.attr_named(name).expect("the fixture has it").index();
+    let places: Vec<String> = rules
+        .components
+        .iter()
+        .map(|c| {
+            let slot = rules.kinds[c.kind].slot_of(model::AttrId::new(attr("home")));
+            match slot.map(|s| &c.values[s]) {
+                Some(model::Value::Place(p)) => p.index().to_string(),
+                _ => u32::MAX.to_string(),
+            }
+        })
+        .collect();
+    let home = attr("home");
+    let table = format!("static ATTRP_{home}: [u32; {}] = [{}];", places.len(), places.join(", "));
+    assert!(code.contains(&table), "no {table} in\n{code}");
+    assert!(places.iter().any(|p| *p == u32::MAX.to_string()) && places.iter().any(|p| p == "0"));
+    // `from`, `homeless`, `not_from` and the score `others` compare `home`.
+    assert!(code.matches(&format!("ATTRP_{home}[c.index()] == p.index() as u32")).count() >= 4, "{code}");
+    assert!(!code.contains(&format!("static ATTRP_{}:", attr("size"))), "{code}");
+}
+
 /// Every statement list becomes a function: setup, each procedure, each
 /// action, `after action`. A `move`, `draw`, `shuffle`, `set`, `advance`,
 /// loop, branch or procedure call is the function's own code, and so are

@@ -47,6 +47,7 @@ pub fn generate(rules: &Ruleset) -> String {
         listing_len: 0,
         params: Vec::new(),
         ranks_used: false,
+        attr_places_used: vec![false; rules.attr_names.len()],
         cse: Vec::new(),
         bound: Vec::new(),
     };
@@ -282,6 +283,9 @@ struct Gen<'r> {
     /// Whether generated code reads a place's rank in its class
     /// (`PLACE_RANK`).
     ranks_used: bool,
+    /// Per attribute: whether generated code reads its places as numbers
+    /// (`ATTRP_n`, see `Gen::attr_places`).
+    attr_places_used: Vec<bool>,
     /// In a root's function: the let calls whose arguments stay the same
     /// while it runs, each worked out once (by let and arguments' keys,
     /// with the variable that keeps the value).
@@ -450,6 +454,12 @@ impl Gen<'_> {
                 writeln!(out, "static ATTR_{a}: [V; {n}] = [{}];", vals.join(", ")).unwrap();
             }
         }
+        for (a, used) in self.attr_places_used.iter().enumerate() {
+            if let Some(places) = used.then(|| self.attr_places(AttrId::new(a))).flatten() {
+                let places: Vec<String> = places.iter().map(u32::to_string).collect();
+                writeln!(out, "static ATTRP_{a}: [u32; {n}] = [{}];", places.join(", ")).unwrap();
+            }
+        }
         if self.ranks_used {
             // Each place's position among its class's places.
             let mut ranks = vec![0usize; r.places.len()];
@@ -496,5 +506,26 @@ impl Gen<'_> {
 
     fn attr_compiled(&self, attr: AttrId) -> bool {
         (0..self.r.components.len()).all(|c| self.attr_value(c, attr).is_some())
+    }
+
+    /// Per component, the place attribute `attr` holds as a number
+    /// (`u32::MAX` for none), when every component holds a place or none
+    /// in it (for `ATTRP_n`).
+    fn attr_places(&self, attr: AttrId) -> Option<Vec<u32>> {
+        let r = self.r;
+        (0..r.components.len())
+            .map(|c| {
+                let comp = &r.components[c];
+                match r.kinds[comp.kind].slot_of(attr).map(|slot| &comp.values[slot]) {
+                    Some(Value::Place(p)) => u32::try_from(p.index()).ok().filter(|i| *i != u32::MAX),
+                    Some(Value::None) => Some(u32::MAX),
+                    Some(_) => None,
+                    // The attribute's empty value: none for a place.
+                    None => {
+                        matches!(self.attr_value(c, attr).as_deref(), Some("V::None")).then_some(u32::MAX)
+                    }
+                }
+            })
+            .collect()
     }
 }

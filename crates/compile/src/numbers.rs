@@ -210,6 +210,8 @@ impl Gen<'_> {
                 if self.always_int(a) && self.always_int(b) {
                     let (x, y) = (self.int(a, &sub(path, 0), env), self.int(b, &sub(path, 1), env));
                     format!("({{ let x = {x}; let y = {y}; {not}(x == y) }})")
+                } else if let Some(code) = self.place_attr_eq(a, b, path, env) {
+                    format!("({not}{code})")
                 } else {
                     let (x, y) = (self.val(a, &sub(path, 0), env), self.val(b, &sub(path, 1), env));
                     format!("({{ let x = {x}; let y = {y}; {not}x.same(&y) }})")
@@ -281,5 +283,34 @@ impl Gen<'_> {
                     ..
                 }
         )
+    }
+
+    /// `a == b` where one side reads an attribute every component holds a
+    /// place or none in (`c.site == s`): the component's place as a
+    /// number from a typed table (`ATTRP_n`, none as `u32::MAX`) compared
+    /// with the other side's place, without a `V` per component; any
+    /// other value on the other side compares as `V::same` does. The two
+    /// sides are worked out in their order.
+    fn place_attr_eq(&mut self, a: &Expr, b: &Expr, path: &[usize], env: &Env) -> Option<String> {
+        let side = [a, b].iter().position(|e| match e.kind {
+            ExprKind::Attr { attr, .. } => self.attr_places(attr).is_some(),
+            _ => false,
+        })?;
+        let ExprKind::Attr { card, attr } = &[a, b][side].kind else { return None };
+        self.attr_places_used[attr.index()] = true;
+        let other = 1 - side;
+        let mut parts = [String::new(), String::new()];
+        for k in [0, 1] {
+            parts[k] = if k == side {
+                format!("let c = {};", self.card(card, &sub(&sub(path, side), 0), env))
+            } else {
+                format!("let y = {};", self.val([a, b][other], &sub(path, other), env))
+            };
+        }
+        let n = attr.index();
+        Some(format!(
+            "{{ {} {} match y {{ V::Place(p) => ATTRP_{n}[c.index()] == p.index() as u32, V::None => ATTRP_{n}[c.index()] == u32::MAX, _ => ATTR_{n}[c.index()].same(&y) }} }}",
+            parts[0], parts[1]
+        ))
     }
 }
