@@ -323,11 +323,14 @@ fn generator_keeps_let_calls_by_the_place_a_class_aggregate_goes_through() {
 /// An attribute every component holds a place or none in (`home` in
 /// `filters.ruleset`, which dust lacks) gets a table of place numbers,
 /// none as `u32::MAX`, and each `==` or `!=` between it and a value
-/// reads that table instead of comparing values (whose agreement with
-/// the interpreter `filters_tested_without_the_tree_walk_agree_with_the_compiled_rules`
-/// holds); an attribute of numbers gets none.
+/// reads that table instead of comparing values; one every component
+/// holds a number or none in (`size`, `bonus`) gets a table of numbers,
+/// none as 0, which reading it as a number reads. Their agreement with
+/// the interpreter is what
+/// `filters_tested_without_the_tree_walk_agree_with_the_compiled_rules`
+/// holds.
 #[test]
-fn generator_compares_place_attributes_by_a_table_of_place_numbers() {
+fn generator_reads_place_and_number_attributes_from_typed_tables() {
     let rules = load("tests/fixtures/valid/filters.ruleset");
     let code = compile::generate(&rules);
     let attr = |name: &str| rules.attr_named(name).expect("the fixture has it").index();
@@ -348,7 +351,26 @@ fn generator_compares_place_attributes_by_a_table_of_place_numbers() {
     assert!(places.iter().any(|p| *p == u32::MAX.to_string()) && places.iter().any(|p| p == "0"));
     // `from`, `homeless`, `not_from` and the score `others` compare `home`.
     assert!(code.matches(&format!("ATTRP_{home}[c.index()] == p.index() as u32")).count() >= 4, "{code}");
-    assert!(!code.contains(&format!("static ATTRP_{}:", attr("size"))), "{code}");
+    let (size, bonus) = (attr("size"), attr("bonus"));
+    let numbers = |a: usize| -> Vec<String> {
+        rules
+            .components
+            .iter()
+            .map(|c| match rules.kinds[c.kind].slot_of(model::AttrId::new(a)).map(|s| &c.values[s]) {
+                Some(model::Value::Int(n)) => n.to_string(),
+                _ => "0".to_string(),
+            })
+            .collect()
+    };
+    for a in [size, bonus] {
+        let table = format!("static ATTRI_{a}: [i64; {}] = [{}];", places.len(), numbers(a).join(", "));
+        assert!(code.contains(&table), "no {table} in\n{code}");
+    }
+    // `from` sums `size`, the score `others` reads `bonus`.
+    assert!(code.contains(&format!("ATTRI_{size}[")) && code.contains(&format!("ATTRI_{bonus}[")), "{code}");
+    assert!(
+        !code.contains(&format!("static ATTRP_{size}:")) && !code.contains(&format!("static ATTRI_{home}:"))
+    );
 }
 
 /// Every statement list becomes a function: setup, each procedure, each

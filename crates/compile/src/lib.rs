@@ -47,7 +47,7 @@ pub fn generate(rules: &Ruleset) -> String {
         listing_len: 0,
         params: Vec::new(),
         ranks_used: false,
-        attr_places_used: vec![false; rules.attr_names.len()],
+        typed_used: Vec::new(),
         cse: Vec::new(),
         bound: Vec::new(),
     };
@@ -283,9 +283,9 @@ struct Gen<'r> {
     /// Whether generated code reads a place's rank in its class
     /// (`PLACE_RANK`).
     ranks_used: bool,
-    /// Per attribute: whether generated code reads its places as numbers
-    /// (`ATTRP_n`, see `Gen::attr_places`).
-    attr_places_used: Vec<bool>,
+    /// The typed tables of attributes generated code reads (`ATTRP_n`,
+    /// `ATTRI_n`, see `Gen::typed_attr`).
+    typed_used: Vec<(AttrId, Typed)>,
     /// In a root's function: the let calls whose arguments stay the same
     /// while it runs, each worked out once (by let and arguments' keys,
     /// with the variable that keeps the value).
@@ -293,6 +293,32 @@ struct Gen<'r> {
     /// In a root's function: the frame slots the root itself binds (its
     /// aggregates' and walks' locals), which change while it runs.
     bound: Vec<usize>,
+}
+
+/// An attribute's values as plain numbers in a table of their own
+/// (`Gen::typed_attr`).
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Typed {
+    /// Places, none as `u32::MAX` (`ATTRP_n`, of `u32`).
+    Places,
+    /// Numbers, none as 0 (`ATTRI_n`, of `i64`).
+    Ints,
+}
+
+impl Typed {
+    fn stem(self) -> &'static str {
+        match self {
+            Typed::Places => "ATTRP_",
+            Typed::Ints => "ATTRI_",
+        }
+    }
+
+    fn rust_type(self) -> &'static str {
+        match self {
+            Typed::Places => "u32",
+            Typed::Ints => "i64",
+        }
+    }
 }
 
 /// How a let call taking a parameter of the action as an argument is kept
@@ -454,10 +480,13 @@ impl Gen<'_> {
                 writeln!(out, "static ATTR_{a}: [V; {n}] = [{}];", vals.join(", ")).unwrap();
             }
         }
-        for (a, used) in self.attr_places_used.iter().enumerate() {
-            if let Some(places) = used.then(|| self.attr_places(AttrId::new(a))).flatten() {
-                let places: Vec<String> = places.iter().map(u32::to_string).collect();
-                writeln!(out, "static ATTRP_{a}: [u32; {n}] = [{}];", places.join(", ")).unwrap();
+        let mut typed = self.typed_used.clone();
+        typed.sort_by_key(|(a, t)| (a.index(), *t as u8));
+        for (attr, t) in typed {
+            if let Some(values) = self.typed_attr(attr, t) {
+                let values: Vec<String> = values.iter().map(i64::to_string).collect();
+                let (stem, a, ty) = (t.stem(), attr.index(), t.rust_type());
+                writeln!(out, "static {stem}{a}: [{ty}; {n}] = [{}];", values.join(", ")).unwrap();
             }
         }
         if self.ranks_used {
@@ -508,24 +537,48 @@ impl Gen<'_> {
         (0..self.r.components.len()).all(|c| self.attr_value(c, attr).is_some())
     }
 
-    /// Per component, the place attribute `attr` holds as a number
-    /// (`u32::MAX` for none), when every component holds a place or none
-    /// in it (for `ATTRP_n`).
-    fn attr_places(&self, attr: AttrId) -> Option<Vec<u32>> {
+    /// Per component, what attribute `attr` holds as a plain number, when
+    /// every component holds a value `typed` reads so (for `ATTRP_n` and
+    /// `ATTRI_n`): a place's number, none as `u32::MAX`; or a number, none
+    /// as 0 (as a number reads it).
+    fn typed_attr(&self, attr: AttrId, typed: Typed) -> Option<Vec<i64>> {
         let r = self.r;
         (0..r.components.len())
             .map(|c| {
                 let comp = &r.components[c];
-                match r.kinds[comp.kind].slot_of(attr).map(|slot| &comp.values[slot]) {
-                    Some(Value::Place(p)) => u32::try_from(p.index()).ok().filter(|i| *i != u32::MAX),
-                    Some(Value::None) => Some(u32::MAX),
-                    Some(_) => None,
-                    // The attribute's empty value: none for a place.
-                    None => {
-                        matches!(self.attr_value(c, attr).as_deref(), Some("V::None")).then_some(u32::MAX)
-                    }
+                let value = r.kinds[comp.kind].slot_of(attr).map(|slot| &comp.values[slot]);
+                // Without the attribute, its empty value as the engine
+                // works it out (`attr_value`).
+                let empty = || self.attr_value(c, attr);
+                match typed {
+                    Typed::Places => match value {
+                        Some(Value::Place(p)) => {
+                            u32::try_from(p.index()).ok().filter(|i| *i != u32::MAX).map(i64::from)
+                        }
+                        Some(Value::None) => Some(i64::from(u32::MAX)),
+                        Some(_) => None,
+                        None => (empty().as_deref() == Some("V::None")).then_some(i64::from(u32::MAX)),
+                    },
+                    Typed::Ints => match value {
+                        Some(Value::Int(n)) => Some(*n),
+                        Some(Value::None) => Some(0),
+                        Some(_) => None,
+                        None => matches!(empty().as_deref(), Some("V::None" | "V::Int(0)")).then_some(0),
+                    },
                 }
             })
             .collect()
+    }
+
+    /// Code reading attribute `attr` of component `c` from its typed
+    /// table (`typed_attr`), which the constants then include; `None`
+    /// when the attribute has none.
+    fn typed_read(&mut self, attr: AttrId, typed: Typed, c: &str) -> Option<String> {
+        self.typed_attr(attr, typed)?;
+        if !self.typed_used.contains(&(attr, typed)) {
+            self.typed_used.push((attr, typed));
+        }
+        let (stem, a) = (typed.stem(), attr.index());
+        Some(format!("{stem}{a}[{c}.index()]"))
     }
 }

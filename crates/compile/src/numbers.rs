@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use model::*;
 
-use crate::{sub, Env, Gen};
+use crate::{sub, Env, Gen, Typed};
 
 impl Gen<'_> {
     pub(crate) fn int(&mut self, e: &Expr, path: &[usize], env: &Env) -> String {
@@ -28,6 +28,12 @@ impl Gen<'_> {
             }
             ExprKind::Unary(UnaryOp::Neg, x) => {
                 format!("({}).saturating_neg()", self.int(x, &sub(path, 0), env))
+            }
+            // A number every component holds (or none): read from its
+            // typed table, without a `V`.
+            ExprKind::Attr { card, attr } if self.typed_attr(*attr, Typed::Ints).is_some() => {
+                let c = self.card(card, &sub(path, 0), env);
+                self.typed_read(*attr, Typed::Ints, &c).unwrap_or_else(|| fb.clone())
             }
             ExprKind::Local(_)
             | ExprKind::Counter { .. }
@@ -293,11 +299,11 @@ impl Gen<'_> {
     /// sides are worked out in their order.
     fn place_attr_eq(&mut self, a: &Expr, b: &Expr, path: &[usize], env: &Env) -> Option<String> {
         let side = [a, b].iter().position(|e| match e.kind {
-            ExprKind::Attr { attr, .. } => self.attr_places(attr).is_some(),
+            ExprKind::Attr { attr, .. } => self.typed_attr(attr, Typed::Places).is_some(),
             _ => false,
         })?;
         let ExprKind::Attr { card, attr } = &[a, b][side].kind else { return None };
-        self.attr_places_used[attr.index()] = true;
+        let place = self.typed_read(*attr, Typed::Places, "c")?;
         let other = 1 - side;
         let mut parts = [String::new(), String::new()];
         for k in [0, 1] {
@@ -309,7 +315,7 @@ impl Gen<'_> {
         }
         let n = attr.index();
         Some(format!(
-            "{{ {} {} match y {{ V::Place(p) => ATTRP_{n}[c.index()] == p.index() as u32, V::None => ATTRP_{n}[c.index()] == u32::MAX, _ => ATTR_{n}[c.index()].same(&y) }} }}",
+            "{{ {} {} match y {{ V::Place(p) => {place} == p.index() as u32, V::None => {place} == u32::MAX, _ => ATTR_{n}[c.index()].same(&y) }} }}",
             parts[0], parts[1]
         ))
     }
