@@ -358,6 +358,7 @@ impl Layout {
         (decl as usize, owner.checked_sub(1).map(|p| p as usize))
     }
 
+    #[inline]
     pub fn piece(&self, piece: PieceId, player: Option<PlayerId>) -> usize {
         self.piece_base[piece.index()] + player.map_or(0, PlayerId::index)
     }
