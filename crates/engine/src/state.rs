@@ -324,7 +324,7 @@ impl Layout {
         self.instances[inst.index()]
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn zone(&self, zone: ZoneId, player: Option<PlayerId>, place: Option<PlaceId>) -> ZoneInst {
         let (base, size) = self.zone_base[zone.index()];
         ZoneInst::new(
@@ -337,7 +337,7 @@ impl Layout {
         ZoneInst::new(self.group_base + group.index())
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn counter(&self, counter: CounterId, player: Option<PlayerId>, place: Option<PlaceId>) -> usize {
         let (base, size) = self.counter_base[counter.index()];
         base + player.map_or(0, PlayerId::index) * size + place.map_or(0, |p| self.place_pos[p.index()])
@@ -358,7 +358,7 @@ impl Layout {
         (decl as usize, owner.checked_sub(1).map(|p| p as usize))
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn piece(&self, piece: PieceId, player: Option<PlayerId>) -> usize {
         self.piece_base[piece.index()] + player.map_or(0, PlayerId::index)
     }
