@@ -373,6 +373,25 @@ fn generator_reads_place_and_number_attributes_from_typed_tables() {
     );
 }
 
+/// `count` of a zone the rules name is worked out by the zone's kind,
+/// known when the code is generated: a row (Die Grabräuber's `display`)
+/// counts its filled slots, any other zone (its `deck`) is its length.
+/// Both engines agree on it in the lockstep games of every bundled game.
+#[test]
+fn generator_counts_a_named_zone_by_its_kind() {
+    let rules = load("rulesets/grabrauber/grabrauber.ruleset");
+    let code = compile::generate(&rules);
+    let zone = |name: &str| rules.zone_named(name).expect("Die Grabräuber has it").index();
+    let (display, deck) = (zone("display"), zone("deck"));
+    assert_eq!(rules.zones[display].kind, model::ZoneKind::Row);
+    assert_ne!(rules.zones[deck].kind, model::ZoneKind::Row);
+    let row = format!("(st.count(it.lay.zone(ZoneId::new({display}), None, None)) as i64)");
+    let pile = format!("(st.zones[it.lay.zone(ZoneId::new({deck}), None, None).index()].len() as i64)");
+    assert!(code.contains(&row), "no {row}");
+    assert!(code.contains(&pile), "no {pile}");
+    assert!(!code.contains("it.count("), "a named zone counted by the interpreter's test of its kind");
+}
+
 /// Every statement list becomes a function: setup, each procedure, each
 /// action, `after action`. A `move`, `draw`, `shuffle`, `set`, `advance`,
 /// loop, branch or procedure call is the function's own code, and so are

@@ -73,9 +73,21 @@ impl Gen<'_> {
             ExprKind::Builtin(Builtin::Abs, args) => {
                 format!("({}).saturating_abs()", self.int(&args[0], &sub(path, 0), env))
             }
+            // A zone named in the rules: its kind is known here, so a row
+            // counts its filled slots and any other zone its length (as
+            // `Interp::count` decides for each call).
             ExprKind::Builtin(Builtin::Count, args) if !matches!(args[0].kind, ExprKind::Local(_)) => {
+                let kind = match &args[0].kind {
+                    ExprKind::Zone { zone, .. } => Some(self.r.zones[*zone].kind),
+                    ExprKind::Group(_) => Some(ZoneKind::Box),
+                    _ => None,
+                };
                 let z = self.zone(&args[0], &sub(path, 0), env);
-                format!("(it.count({z}, st) as i64)")
+                match kind {
+                    Some(ZoneKind::Row) => format!("(st.count({z}) as i64)"),
+                    Some(_) => format!("(st.zones[{z}.index()].len() as i64)"),
+                    None => format!("(it.count({z}, st) as i64)"),
+                }
             }
             // A zone's slots, as the interpreter reads them: a group has none.
             ExprKind::Builtin(Builtin::Slots, args) => {
