@@ -48,6 +48,7 @@ pub fn generate(rules: &Ruleset) -> String {
         params: Vec::new(),
         ranks_used: false,
         typed_used: Vec::new(),
+        grids_used: Vec::new(),
         cse: Vec::new(),
         bound: Vec::new(),
     };
@@ -286,6 +287,9 @@ struct Gen<'r> {
     /// The typed tables of attributes generated code reads (`ATTRP_n`,
     /// `ATTRI_n`, see `Gen::typed_attr`).
     typed_used: Vec<(AttrId, Typed)>,
+    /// The classes whose grid generated code reads (`GRID_n`: each cell's
+    /// place, row by row).
+    grids_used: Vec<ClassId>,
     /// In a root's function: the let calls whose arguments stay the same
     /// while it runs, each worked out once (by let and arguments' keys,
     /// with the variable that keeps the value).
@@ -488,6 +492,19 @@ impl Gen<'_> {
                 let (stem, a, ty) = (t.stem(), attr.index(), t.rust_type());
                 writeln!(out, "static {stem}{a}: [{ty}; {n}] = [{}];", values.join(", ")).unwrap();
             }
+        }
+        let mut grids = self.grids_used.clone();
+        grids.sort_by_key(|c| c.index());
+        for class in grids {
+            let places: Vec<String> = r.classes[class].places.iter().map(|p| p.index().to_string()).collect();
+            writeln!(
+                out,
+                "static GRID_{}: [u32; {}] = [{}];",
+                class.index(),
+                places.len(),
+                places.join(", ")
+            )
+            .unwrap();
         }
         if self.ranks_used {
             // Each place's position among its class's places.

@@ -51,10 +51,20 @@ impl Gen<'_> {
                 ExprKind::Class(class) => {
                     let x = self.int(&args[1], &sub(path, 1), env);
                     let y = self.int(&args[2], &sub(path, 2), env);
-                    format!(
-                        "{{ let x: i64 = {x}; let y: i64 = {y}; grid_at(it, ClassId::new({}), x, y) }}",
-                        class.index()
-                    )
+                    match self.r.classes[class].grid {
+                        // The grid's places in a table of their own, read
+                        // in place as `Interp::grid_place` reads them.
+                        Some(g) => {
+                            if !self.grids_used.contains(&class) {
+                                self.grids_used.push(class);
+                            }
+                            let (w, h, c) = (g.width, g.height, class.index());
+                            format!(
+                                "{{ let x: i64 = {x}; let y: i64 = {y}; if (0..{w}i64).contains(&x) && (0..{h}i64).contains(&y) {{ V::Place(PlaceId::new(GRID_{c}[(y * {w}i64 + x) as usize] as usize)) }} else {{ V::None }} }}"
+                            )
+                        }
+                        None => format!("{{ let x: i64 = {x}; let y: i64 = {y}; let _ = (x, y); V::None }}"),
+                    }
                 }
                 _ => self.interpreted(path, "eval", env),
             },
