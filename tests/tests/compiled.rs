@@ -651,21 +651,26 @@ fn fingerprint_is_fnv1a_of_the_rules_debug_form_without_distances() {
 /// the interpreter: `reef.ruleset` reads coordinates in `cell_of`, `arm`,
 /// its link and `next_to_tile`, and `at` in `cell_of` and `tiled_at`
 /// (both also where those lets are written out at their calls). `at`
-/// reads a table of the grid's places, row by row, written once.
+/// reads a table of the grid's places, row by row, and a column or row
+/// a table of every place's, each written once.
 #[test]
 fn generator_reads_grid_coordinates_and_places_itself() {
     let rules = load("tests/fixtures/valid/reef.ruleset");
     let code = compile::generate(&rules);
     let cell = rules.class_named("cell").expect("the reef has cells");
     let grid = rules.classes[cell].grid.expect("cells lie on a grid");
-    let coordinates = code.matches("match it.r.places[p].at {").count();
-    let places = code.matches(&format!("GRID_{}[(y * {}i64 + x) as usize]", cell.index(), grid.width)).count();
+    let coordinates = code.matches("match PLACE_AT[p.index()] {").count();
+    let places =
+        code.matches(&format!("GRID_{}[(y * {}i64 + x) as usize]", cell.index(), grid.width)).count();
     assert!(coordinates >= 16, "{coordinates} coordinates read: {code}");
     assert!(places >= 3, "{places} places at a column and row: {code}");
     let table: Vec<String> = rules.classes[cell].places.iter().map(|p| p.index().to_string()).collect();
     assert_eq!((grid.width * grid.height) as usize, table.len());
     let table = format!("static GRID_{}: [u32; {}] = [{}];", cell.index(), table.len(), table.join(", "));
     assert_eq!(code.matches(&table).count(), 1, "no {table}");
+    let at: Vec<String> = rules.places.iter().map(|p| format!("{:?}", p.at)).collect();
+    let at = format!("static PLACE_AT: [Option<(i64, i64)>; {}] = [{}];", at.len(), at.join(", "));
+    assert_eq!(code.matches(&at).count(), 1, "no {at}");
 }
 
 /// In leading statements and preconditions (which read the game's state

@@ -237,7 +237,7 @@ impl Gen<'_> {
             // interpreter (the code is thrown away).
             let outer = std::mem::replace(&mut self.gave_up, false);
             let kept = (self.listing.len(), self.listing_len, self.ranks_used, self.cse.len());
-            let typed_used = (self.typed_used.len(), self.grids_used.len());
+            let typed_used = (self.typed_used.len(), self.grids_used.len(), self.place_at_used);
             let names = (0..l.params.len()).map(|i| format!("arg{i}")).collect();
             self.inline_body(id, names, Vec::new());
             ok = !self.gave_up;
@@ -249,6 +249,7 @@ impl Gen<'_> {
             self.cse.truncate(kept.3);
             self.typed_used.truncate(typed_used.0);
             self.grids_used.truncate(typed_used.1);
+            self.place_at_used = typed_used.2;
         }
         self.inlinable[id.index()] = Some(ok);
         ok

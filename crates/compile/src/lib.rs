@@ -49,6 +49,7 @@ pub fn generate(rules: &Ruleset) -> String {
         ranks_used: false,
         typed_used: Vec::new(),
         grids_used: Vec::new(),
+        place_at_used: false,
         cse: Vec::new(),
         bound: Vec::new(),
     };
@@ -290,6 +291,9 @@ struct Gen<'r> {
     /// The classes whose grid generated code reads (`GRID_n`: each cell's
     /// place, row by row).
     grids_used: Vec<ClassId>,
+    /// Whether generated code reads a grid place's column and row
+    /// (`PLACE_AT`, each place's `at`).
+    place_at_used: bool,
     /// In a root's function: the let calls whose arguments stay the same
     /// while it runs, each worked out once (by let and arguments' keys,
     /// with the variable that keeps the value).
@@ -505,6 +509,11 @@ impl Gen<'_> {
                 places.join(", ")
             )
             .unwrap();
+        }
+        if self.place_at_used {
+            let at: Vec<String> = r.places.iter().map(|p| format!("{:?}", p.at)).collect();
+            writeln!(out, "static PLACE_AT: [Option<(i64, i64)>; {}] = [{}];", r.places.len(), at.join(", "))
+                .unwrap();
         }
         if self.ranks_used {
             // Each place's position among its class's places.

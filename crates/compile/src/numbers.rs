@@ -110,7 +110,8 @@ impl Gen<'_> {
             ExprKind::Builtin(b @ (Builtin::X | Builtin::Y), args) => {
                 let p = self.val(&args[0], &sub(path, 0), env);
                 let at = if *b == Builtin::X { "Some((n, _))" } else { "Some((_, n))" };
-                format!("(match {p} {{ V::Place(p) => match it.r.places[p].at {{ {at} => n, None => {fb} }}, _ => {fb} }})")
+                self.place_at_used = true;
+                format!("(match {p} {{ V::Place(p) => match PLACE_AT[p.index()] {{ {at} => n, None => {fb} }}, _ => {fb} }})")
             }
             ExprKind::Builtin(Builtin::Distance, args) => {
                 let a = self.val(&args[0], &sub(path, 0), env);
