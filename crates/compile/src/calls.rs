@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use model::*;
 
-use crate::{span_code, sub, Env, Gen, Keying, Unit};
+use crate::{span_code, sub, Constant, Env, Gen, Keying, Unit};
 
 impl Gen<'_> {
     pub(crate) fn call(&mut self, id: LetId, args: &[Expr], path: &[usize], env: &Env) -> String {
@@ -44,7 +44,9 @@ impl Gen<'_> {
                 let place = match keyed {
                     None => format!("it.listing.get({base})"),
                     Some((i, k)) => {
-                        self.ranks_used |= matches!(k, Keying::Place { .. });
+                        if matches!(k, Keying::Place { .. }) {
+                            self.need(Constant::PlaceRank);
+                        }
                         let v = self.val(&args[i], &sub(path, i), env);
                         let offset = k.offset(&v);
                         format!("({offset}).and_then(|o| it.listing.get({base} + o))")
@@ -236,8 +238,7 @@ impl Gen<'_> {
             // Generate it once to see that nothing is left to the
             // interpreter (the code is thrown away).
             let outer = std::mem::replace(&mut self.gave_up, false);
-            let kept = (self.listing.len(), self.listing_len, self.ranks_used, self.cse.len());
-            let typed_used = (self.typed_used.len(), self.grids_used.len(), self.place_at_used);
+            let kept = (self.listing.len(), self.listing_len, self.needed.len(), self.cse.len());
             let names = (0..l.params.len()).map(|i| format!("arg{i}")).collect();
             self.inline_body(id, names, Vec::new());
             ok = !self.gave_up;
@@ -245,11 +246,9 @@ impl Gen<'_> {
             // Calls kept for a listing in the code thrown away take no place,
             // and the tables it read are not written for it.
             self.listing.truncate(kept.0);
-            (self.listing_len, self.ranks_used) = (kept.1, kept.2);
+            self.listing_len = kept.1;
+            self.needed.truncate(kept.2);
             self.cse.truncate(kept.3);
-            self.typed_used.truncate(typed_used.0);
-            self.grids_used.truncate(typed_used.1);
-            self.place_at_used = typed_used.2;
         }
         self.inlinable[id.index()] = Some(ok);
         ok

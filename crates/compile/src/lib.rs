@@ -46,10 +46,7 @@ pub fn generate(rules: &Ruleset) -> String {
         listing: Vec::new(),
         listing_len: 0,
         params: Vec::new(),
-        ranks_used: false,
-        typed_used: Vec::new(),
-        grids_used: Vec::new(),
-        place_at_used: false,
+        needed: Vec::new(),
         cse: Vec::new(),
         bound: Vec::new(),
     };
@@ -282,18 +279,9 @@ struct Gen<'r> {
     /// of a class is generated there, per its local): how a call taking it
     /// is kept for a listing, when it can be.
     params: Vec<Option<Keying>>,
-    /// Whether generated code reads a place's rank in its class
-    /// (`PLACE_RANK`).
-    ranks_used: bool,
-    /// The typed tables of attributes generated code reads (`ATTRP_n`,
-    /// `ATTRI_n`, see `Gen::typed_attr`).
-    typed_used: Vec<(AttrId, Typed)>,
-    /// The classes whose grid generated code reads (`GRID_n`: each cell's
-    /// place, row by row).
-    grids_used: Vec<ClassId>,
-    /// Whether generated code reads a grid place's column and row
-    /// (`PLACE_AT`, each place's `at`).
-    place_at_used: bool,
+    /// The constant tables generated code reads, besides tags, attributes
+    /// and rule tables (written by `Gen::constants`).
+    needed: Vec<Constant>,
     /// In a root's function: the let calls whose arguments stay the same
     /// while it runs, each worked out once (by let and arguments' keys,
     /// with the variable that keeps the value).
@@ -301,6 +289,20 @@ struct Gen<'r> {
     /// In a root's function: the frame slots the root itself binds (its
     /// aggregates' and walks' locals), which change while it runs.
     bound: Vec<usize>,
+}
+
+/// A constant table generated code may read (`Gen::need`).
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Constant {
+    /// An attribute's values as plain numbers (`ATTRP_n`, `ATTRI_n`, see
+    /// `Gen::typed_attr`).
+    Attr(AttrId, Typed),
+    /// A grid's places, row by row (`GRID_n`).
+    Grid(ClassId),
+    /// Each place's column and row on its grid (`PLACE_AT`).
+    PlaceAt,
+    /// Each place's position in its class (`PLACE_RANK`).
+    PlaceRank,
 }
 
 /// An attribute's values as plain numbers in a table of their own
@@ -488,16 +490,26 @@ impl Gen<'_> {
                 writeln!(out, "static ATTR_{a}: [V; {n}] = [{}];", vals.join(", ")).unwrap();
             }
         }
-        let mut typed = self.typed_used.clone();
-        typed.sort_by_key(|(a, t)| (a.index(), *t as u8));
-        for (attr, t) in typed {
+        // Attribute tables by attribute, then grids by class, then the
+        // places' tables.
+        let mut attrs: Vec<(AttrId, Typed)> = self
+            .needed
+            .iter()
+            .filter_map(|c| if let Constant::Attr(a, t) = c { Some((*a, *t)) } else { None })
+            .collect();
+        attrs.sort_by_key(|(a, t)| (a.index(), *t as u8));
+        for (attr, t) in attrs {
             if let Some(values) = self.typed_attr(attr, t) {
                 let values: Vec<String> = values.iter().map(i64::to_string).collect();
                 let (stem, a, ty) = (t.stem(), attr.index(), t.rust_type());
                 writeln!(out, "static {stem}{a}: [{ty}; {n}] = [{}];", values.join(", ")).unwrap();
             }
         }
-        let mut grids = self.grids_used.clone();
+        let mut grids: Vec<ClassId> = self
+            .needed
+            .iter()
+            .filter_map(|c| if let Constant::Grid(g) = c { Some(*g) } else { None })
+            .collect();
         grids.sort_by_key(|c| c.index());
         for class in grids {
             let places: Vec<String> = r.classes[class].places.iter().map(|p| p.index().to_string()).collect();
@@ -510,12 +522,12 @@ impl Gen<'_> {
             )
             .unwrap();
         }
-        if self.place_at_used {
+        if self.needed.contains(&Constant::PlaceAt) {
             let at: Vec<String> = r.places.iter().map(|p| format!("{:?}", p.at)).collect();
             writeln!(out, "static PLACE_AT: [Option<(i64, i64)>; {}] = [{}];", r.places.len(), at.join(", "))
                 .unwrap();
         }
-        if self.ranks_used {
+        if self.needed.contains(&Constant::PlaceRank) {
             // Each place's position among its class's places.
             let mut ranks = vec![0usize; r.places.len()];
             for class in &r.classes {
@@ -597,14 +609,17 @@ impl Gen<'_> {
     }
 
     /// Code reading attribute `attr` of component `c` from its typed
-    /// table (`typed_attr`), which the constants then include; `None`
-    /// when the attribute has none.
-    fn typed_read(&mut self, attr: AttrId, typed: Typed, c: &str) -> Option<String> {
-        self.typed_attr(attr, typed)?;
-        if !self.typed_used.contains(&(attr, typed)) {
-            self.typed_used.push((attr, typed));
+    /// table, which the constants then include (the caller has seen that
+    /// `typed_attr` gives one).
+    fn typed_read(&mut self, attr: AttrId, typed: Typed, c: &str) -> String {
+        self.need(Constant::Attr(attr, typed));
+        format!("{}{}[{c}.index()]", typed.stem(), attr.index())
+    }
+
+    /// Note that generated code reads a constant table.
+    fn need(&mut self, table: Constant) {
+        if !self.needed.contains(&table) {
+            self.needed.push(table);
         }
-        let (stem, a) = (typed.stem(), attr.index());
-        Some(format!("{stem}{a}[{c}.index()]"))
     }
 }

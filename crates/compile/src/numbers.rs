@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use model::*;
 
-use crate::{sub, Env, Gen, Typed};
+use crate::{sub, Constant, Env, Gen, Typed};
 
 impl Gen<'_> {
     pub(crate) fn int(&mut self, e: &Expr, path: &[usize], env: &Env) -> String {
@@ -33,7 +33,7 @@ impl Gen<'_> {
             // typed table, without a `V`.
             ExprKind::Attr { card, attr } if self.typed_attr(*attr, Typed::Ints).is_some() => {
                 let c = self.card(card, &sub(path, 0), env);
-                self.typed_read(*attr, Typed::Ints, &c).unwrap_or_else(|| fb.clone())
+                self.typed_read(*attr, Typed::Ints, &c)
             }
             ExprKind::Local(_)
             | ExprKind::Counter { .. }
@@ -110,7 +110,7 @@ impl Gen<'_> {
             ExprKind::Builtin(b @ (Builtin::X | Builtin::Y), args) => {
                 let p = self.val(&args[0], &sub(path, 0), env);
                 let at = if *b == Builtin::X { "Some((n, _))" } else { "Some((_, n))" };
-                self.place_at_used = true;
+                self.need(Constant::PlaceAt);
                 format!("(match {p} {{ V::Place(p) => match PLACE_AT[p.index()] {{ {at} => n, None => {fb} }}, _ => {fb} }})")
             }
             ExprKind::Builtin(Builtin::Distance, args) => {
@@ -316,7 +316,7 @@ impl Gen<'_> {
             _ => false,
         })?;
         let ExprKind::Attr { card, attr } = &[a, b][side].kind else { return None };
-        let place = self.typed_read(*attr, Typed::Places, "c")?;
+        let place = self.typed_read(*attr, Typed::Places, "c");
         let other = 1 - side;
         let mut parts = [String::new(), String::new()];
         for k in [0, 1] {

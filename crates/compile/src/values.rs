@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use model::*;
 
-use crate::{sub, Env, Gen, Unit};
+use crate::{sub, Constant, Env, Gen, Unit};
 
 impl Gen<'_> {
     pub(crate) fn val(&mut self, e: &Expr, path: &[usize], env: &Env) -> String {
@@ -55,9 +55,7 @@ impl Gen<'_> {
                         // The grid's places in a table of their own, read
                         // in place as `Interp::grid_place` reads them.
                         Some(g) => {
-                            if !self.grids_used.contains(&class) {
-                                self.grids_used.push(class);
-                            }
+                            self.need(Constant::Grid(class));
                             let (w, h, c) = (g.width, g.height, class.index());
                             format!(
                                 "{{ let x: i64 = {x}; let y: i64 = {y}; if (0..{w}i64).contains(&x) && (0..{h}i64).contains(&y) {{ V::Place(PlaceId::new(GRID_{c}[(y * {w}i64 + x) as usize] as usize)) }} else {{ V::None }} }}"
