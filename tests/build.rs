@@ -26,6 +26,8 @@ const RULESETS: &[(&str, &str)] = &[
     ("fixture_scores_at_the_edge", "tests/fixtures/valid/scores_at_the_edge.ruleset"),
     ("fixture_sets", "tests/fixtures/valid/sets.ruleset"),
     ("fixture_turns_and_asks", "tests/fixtures/valid/turns_and_asks.ruleset"),
+    // Rules that run past the work limit.
+    ("fixture_blowup", "tests/fixtures/work/blowup.ruleset"),
 ];
 
 fn main() {
@@ -34,6 +36,7 @@ fn main() {
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     println!("cargo:rerun-if-changed={}", root.join("rulesets").display());
     println!("cargo:rerun-if-changed={}", root.join("tests/fixtures/valid").display());
+    println!("cargo:rerun-if-changed={}", root.join("tests/fixtures/work").display());
     let mut list = String::new();
     for (name, path) in RULESETS {
         let full = root.join(path);

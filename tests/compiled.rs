@@ -28,7 +28,8 @@ compiled!(
     fixture_reef,
     fixture_scores_at_the_edge,
     fixture_sets,
-    fixture_turns_and_asks
+    fixture_turns_and_asks,
+    fixture_blowup
 );
 
 /// Every compiled ruleset, by its path from the repository root.

@@ -154,7 +154,7 @@ fn compiled_akrotiri_plays_the_same_games_as_the_interpreter_to_their_end() {
 fn compiled_small_generic_games_play_the_same_games_as_the_interpreter_within_their_action_limits() {
     // Some of these games stop at a rule error on purpose (`lets`,
     // `effects`); none runs to its action limit.
-    for (path, _) in compiled::ALL.iter().filter(|(p, _)| p.starts_with("tests/fixtures/")) {
+    for (path, _) in compiled::ALL.iter().filter(|(p, _)| p.starts_with("tests/fixtures/valid/")) {
         lockstep_each(path, 40, &mut |players, seed, played| {
             assert!(
                 !played.at_limit,
@@ -181,6 +181,29 @@ fn compiled_lets_worked_out_in_place_meet_the_interpreters_rule_errors() {
         }
     }
     assert!(erred >= 1 && erred * 2 < games, "{erred} of {games} games met a rule error");
+}
+
+/// A compiled function counts its inlined lets' steps apart and checks
+/// them once, at its end; past the work limit it leaves the rules to the
+/// interpreter, which stops where it stops alone. Both backends then refuse
+/// the action with the same error, at the same let, and change nothing.
+#[test]
+fn compiled_lets_counted_apart_stop_at_the_interpreters_work_limit_error() {
+    let path = "tests/fixtures/work/blowup.ruleset";
+    let (reference, compiled) = programs(path, compiled::natives(path).expect("the fixture is compiled"));
+    let generated = compile::generate(&load(path));
+    assert!(generated.contains("steps += 1;") && generated.contains("it.add_steps(steps, w)"));
+    let failure = |program: &Program| {
+        let (mut g, _) = Game::new(program, 2, 1).expect("setup");
+        let choices = g.legal().expect("the action is listed");
+        let before = g.snapshot();
+        let Err(engine::Fail::Rule { message, span }) = g.step(&choices[0]) else { panic!("the work limit") };
+        assert_eq!(g.snapshot(), before, "a refused action changes nothing");
+        (message, span)
+    };
+    let (message, span) = failure(&reference);
+    assert!(message.contains(&format!("took more than {} steps", engine::MAX_WORK)), "{message}");
+    assert_eq!(failure(&compiled), (message, span));
 }
 
 /// The aggregates of `filters.ruleset` go through zones with filters of

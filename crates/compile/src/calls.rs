@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use model::*;
 
-use crate::{span_code, sub, Constant, Env, Gen, Keying, Unit};
+use crate::{span_code, sub, Constant, Env, Gen, Keying, Unit, LET_STEP};
 
 impl Gen<'_> {
     pub(crate) fn call(&mut self, id: LetId, args: &[Expr], path: &[usize], env: &Env) -> String {
@@ -128,7 +128,8 @@ impl Gen<'_> {
                 _ => args.iter().map(|a| self.invariant(a, env)).collect(),
             };
             let body = self.inline_body(id, names, keys);
-            write!(code, "it.spend(1, {})?; {body} }}", span_code(self.r.lets[id].body.span)).unwrap();
+            // Counted apart when the function has many (`tallied`).
+            write!(code, "{LET_STEP}{})?; {body} }}", span_code(self.r.lets[id].body.span)).unwrap();
         } else if args.is_empty() {
             // A let fixed once the game is set up is read in place, as the
             // interpreter reads it (`Interp::consts`); any other is called.

@@ -832,6 +832,29 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
+    /// The work counted so far in this call into the engine.
+    #[inline(always)]
+    pub fn work_done(&self) -> u64 {
+        self.work.get()
+    }
+
+    /// Count `n` steps that generated code counted apart (its inlined
+    /// lets' calls, `steps += 1` each, checked once at the end of the
+    /// function): whether the work is still within `MAX_WORK`. If not,
+    /// the count goes back to `from`, what it was before the function ran,
+    /// for the interpreter to run the same rules and stop at the step it
+    /// stops at, with its error.
+    #[inline(always)]
+    pub fn add_steps(&self, n: u64, from: u64) -> bool {
+        let done = self.work.get().saturating_add(n);
+        if done > MAX_WORK {
+            self.work.set(from);
+            return false;
+        }
+        self.work.set(done);
+        true
+    }
+
     /// A value in words, for the messages of rule errors (never Rust's
     /// debug output).
     pub fn describe(&self, v: &V) -> String {
