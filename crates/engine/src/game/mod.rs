@@ -308,6 +308,10 @@ pub struct Game<'p> {
     /// The list every `move` picks its components into, kept for its room
     /// (`Interp::picked`); empty between moves.
     picked: std::cell::RefCell<Vec<ComponentId>>,
+    /// Who moves on the state after the given count of changes
+    /// (`current`): a listing, the check of the choice applied and the
+    /// memo's update each ask (by lowest time, a pass over the players).
+    mover: std::cell::Cell<Option<(u64, Option<PlayerId>)>>,
 }
 
 /// A spare state equal to the game's (`Game::twin`); a copy of a game has
@@ -488,6 +492,7 @@ impl<'p> Game<'p> {
             spare: Default::default(),
             twin: Default::default(),
             picked: Default::default(),
+            mover: Default::default(),
         };
         let events = game.setup(record)?;
         // Lets fixed after setup: work them out once, on the state set up.
@@ -709,7 +714,15 @@ impl<'p> Game<'p> {
 
     /// Whose turn it is, or `None` once the game is over.
     pub fn current(&self) -> Option<PlayerId> {
-        current_in(self, &self.state)
+        let changes = self.state.changes;
+        if let Some((at, p)) = self.mover.get() {
+            if at == changes {
+                return p;
+            }
+        }
+        let p = current_in(self, &self.state);
+        self.mover.set(Some((changes, p)));
+        p
     }
 
     /// Every legal choice for the player to move, in a stable order.
