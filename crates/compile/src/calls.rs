@@ -129,7 +129,20 @@ impl Gen<'_> {
             };
             let body = self.inline_body(id, names, keys);
             // Counted apart when the function has many (`tallied`).
-            write!(code, "{LET_STEP}{})?; {body} }}", span_code(self.r.lets[id].body.span)).unwrap();
+            let step = format!("{LET_STEP}{})?;", span_code(self.r.lets[id].body.span));
+            if args.is_empty() {
+                // A let fixed once the game is set up is read in place, as
+                // the interpreter reads it (`Interp::consts`), counting no
+                // step.
+                let i = id.index();
+                write!(
+                    code,
+                    "match it.consts.get({i}) {{ Some(Some(v)) => *v, _ => {{ {step} {body} }} }} }}"
+                )
+                .unwrap();
+            } else {
+                write!(code, "{step} {body} }}").unwrap();
+            }
         } else if args.is_empty() {
             // A let fixed once the game is set up is read in place, as the
             // interpreter reads it (`Interp::consts`); any other is called.
@@ -222,9 +235,9 @@ impl Gen<'_> {
         code
     }
 
-    /// Whether calls of let `id` inline its body: a let with parameters
-    /// (one without is worked out once, `Interp::call_values`) whose body
-    /// has at most `INLINE_NODES` nodes, all generated natively, and goes
+    /// Whether calls of let `id` inline its body: a let (with parameters
+    /// or without: one fixed after setup is read from `Interp::consts`
+    /// first) whose body has at most `INLINE_NODES` nodes, all generated natively, and goes
     /// through no region. Its aggregates run at every call: a compiled
     /// loop over a zone costs less than a memo lookup for the zones the
     /// bundled games keep; a loop over a region (a walk, or its copy from
@@ -234,7 +247,7 @@ impl Gen<'_> {
             return known;
         }
         let l = &self.r.lets[id];
-        let mut ok = !l.params.is_empty() && nodes(&l.body) <= INLINE_NODES && !walks_region(&l.body);
+        let mut ok = nodes(&l.body) <= INLINE_NODES && !walks_region(&l.body);
         if ok {
             // Generate it once to see that nothing is left to the
             // interpreter (the code is thrown away).
