@@ -750,6 +750,31 @@ fn generator_keeps_calls_no_parameter_changes_for_the_listing() {
     assert!(roots.iter().all(|r| !r.contains("it.listing")), "a root keeps nothing");
 }
 
+/// A piece's place or a counter of `me` does not change while a listing
+/// reads the state: a call taking one is kept for the listing too.
+/// Akrotiri's `load` checks `island_cubes(me.boat, k)` for each colour
+/// `k`, one requirement per depth of its search: each call has a place of
+/// its own, filled at the first combination and read at the rest.
+#[test]
+fn generator_keeps_calls_reading_pieces_and_counters_as_they_are_for_the_listing() {
+    let rules = load("rulesets/akrotiri/akrotiri.ruleset");
+    let load_action = rules.actions.iter().position(|a| a.name == "load").expect("Akrotiri has load");
+    let code = compile::generate(&rules);
+    let mut places = Vec::new();
+    for depth in 1..=4 {
+        let name = format!("\nfn lead_{load_action}_{depth}");
+        let start = code.find(&name).unwrap_or_else(|| panic!("no function{name}"));
+        let end = code[start + 1..].find("\nfn lead_").map_or(code.len(), |e| start + 1 + e);
+        let f = &code[start..end];
+        let at = f.find("it.listing.get(").unwrap_or_else(|| panic!("{name}: island_cubes is kept"));
+        let rest = &f[at + "it.listing.get(".len()..];
+        places.push(rest[..rest.find(')').expect("a place")].to_string());
+    }
+    places.sort();
+    places.dedup();
+    assert_eq!(places.len(), 4, "one place per colour: {places:?}");
+}
+
 /// A let call in leading statements taking a parameter of the action as
 /// it is, the other arguments as above, is kept for the listing per value
 /// of that parameter: `kept.ruleset`'s `trip(me, q)` and `steps_to(me,

@@ -285,9 +285,19 @@ fn walks_region(e: &Expr) -> bool {
 
 /// What an argument is, as a key of calls kept for a listing, when nothing
 /// a search binds can change it: a literal, `me`, a tag, place, class or
-/// option. `None` for anything else (a local above all).
+/// option, or a piece's place or a counter read of such players and
+/// places (the state does not change while a listing reads it, nor while
+/// a root is worked out). `None` for anything else (a local above all).
 fn listing_invariant(e: &Expr) -> Option<String> {
+    let part = |x: &Option<Box<Expr>>| match x {
+        None => Some("-".to_string()),
+        Some(x) => listing_invariant(x),
+    };
     Some(match &e.kind {
+        ExprKind::Piece { piece, player } => format!("piece {} of ({})", piece.index(), part(player)?),
+        ExprKind::Counter { counter, player, index } => {
+            format!("counter {} of ({}) at ({})", counter.index(), part(player)?, part(index)?)
+        }
         ExprKind::Int(n) => format!("int {n}"),
         ExprKind::Bool(b) => format!("bool {b}"),
         ExprKind::None => "none".into(),
