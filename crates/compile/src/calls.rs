@@ -119,39 +119,27 @@ impl Gen<'_> {
     pub(crate) fn worked_out(&mut self, id: LetId, args: &[Expr], path: &[usize], env: &Env) -> String {
         let inline = self.depth < INLINE_DEPTH && self.inlinable(id);
         let (mut code, names) = self.bind_parts(args, path, env, "V");
-        if inline {
+        let i = id.index();
+        let value = if inline {
             // The body with the arguments in variables: no frame, no memo
             // (the let is cheaper to work out than to look up). The work it
-            // counts is the call's, as `Interp::call_values` counts it.
+            // counts is the call's, as `Interp::call_values` counts it
+            // (counted apart when the function has many: `tallied`).
             let keys = match self.unit {
                 Unit::Root => args.iter().map(|a| self.steady(a, env)).collect(),
                 _ => args.iter().map(|a| self.invariant(a, env)).collect(),
             };
             let body = self.inline_body(id, names, keys);
-            // Counted apart when the function has many (`tallied`).
-            let step = format!("{LET_STEP}{})?;", span_code(self.r.lets[id].body.span));
-            if args.is_empty() {
-                // A let fixed once the game is set up is read in place, as
-                // the interpreter reads it (`Interp::consts`), counting no
-                // step.
-                let i = id.index();
-                write!(
-                    code,
-                    "match it.consts.get({i}) {{ Some(Some(v)) => *v, _ => {{ {step} {body} }} }} }}"
-                )
-                .unwrap();
-            } else {
-                write!(code, "{step} {body} }}").unwrap();
-            }
-        } else if args.is_empty() {
-            // A let fixed once the game is set up is read in place, as the
-            // interpreter reads it (`Interp::consts`); any other is called.
-            let i = id.index();
-            write!(code, "match it.consts.get({i}) {{ Some(Some(v)) => *v, _ => it.call_values(LetId::new({i}), &[], st, f)? }} }}")
-                .unwrap();
+            format!("{{ {LET_STEP}{})?; {body} }}", span_code(self.r.lets[id].body.span))
         } else {
-            write!(code, "it.call_values(LetId::new({}), &[{}], st, f)? }}", id.index(), names.join(", "))
-                .unwrap();
+            format!("it.call_values(LetId::new({i}), &[{}], st, f)?", names.join(", "))
+        };
+        if args.is_empty() {
+            // A let fixed once the game is set up is read in place, as the
+            // interpreter reads it (`Interp::consts`), counting no step.
+            write!(code, "match it.consts.get({i}) {{ Some(Some(v)) => *v, _ => {value} }} }}").unwrap();
+        } else {
+            write!(code, "{value} }}").unwrap();
         }
         code
     }
