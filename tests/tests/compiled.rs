@@ -276,8 +276,8 @@ fn compiled_effects_change_the_state_as_the_interpreters_and_refuse_alike() {
 /// small let without parameters, once the constants fixed after setup
 /// (`Interp::consts`) give no value for it; one that goes through a
 /// region (a walk, or its copy from the memo, costs more than a memo
-/// lookup) or one with a body larger than the generator inlines stays a
-/// call of `Interp::call_values`.
+/// lookup) stays a call of `Interp::call_values` in a root, and one with
+/// a body larger than the generator inlines everywhere.
 #[test]
 fn generator_inlines_small_lets_and_calls_the_rest() {
     let calls = |path: &str, name: &str| {
@@ -294,6 +294,20 @@ fn generator_inlines_small_lets_and_calls_the_rest() {
     let akrotiri = "rulesets/akrotiri/akrotiri.ruleset";
     assert_eq!(calls(akrotiri, "arm_land"), 0, "a let reading `rotate` is worked out in place");
     assert!(calls(akrotiri, "crossed") > 0, "a let larger than the generator inlines is called");
+    // In leading statements a let going through a region is written out
+    // too: `portage`'s requirement asks `portage_cost(me, to)` once per
+    // destination, which the memo would not serve.
+    let rules = load(akrotiri);
+    let cost = rules.lets.iter().position(|l| l.name == "portage_cost").expect("Akrotiri has portage_cost");
+    let portage = rules.actions.iter().position(|a| a.name == "portage").expect("Akrotiri has portage");
+    let code = compile::generate(&rules);
+    let lead = &code[code.find(&format!("\nfn lead_{portage}_1(")).expect("portage's lead")..];
+    let lead = &lead[..lead[1..].find("\nfn ").map_or(lead.len(), |e| e + 1)];
+    assert!(
+        !lead.contains(&format!("call_values(LetId::new({cost}), ")),
+        "portage_cost is written out in the lead"
+    );
+    assert!(calls(akrotiri, "portage_cost") > 0, "a root calls a let going through a region");
     let thebes = load("rulesets/thebes/thebes.ruleset");
     let id = thebes.lets.iter().position(|l| l.name == "research_left").expect("Thebes has research_left");
     assert_eq!(

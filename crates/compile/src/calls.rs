@@ -117,7 +117,16 @@ impl Gen<'_> {
 
     /// A let call's value, inlined or called.
     pub(crate) fn worked_out(&mut self, id: LetId, args: &[Expr], path: &[usize], env: &Env) -> String {
-        let inline = self.depth < INLINE_DEPTH && self.inlinable(id);
+        // A let going through a region is written out only where calls are
+        // kept for the listing (leading statements, preconditions): in a
+        // root its call goes through the memo, which keeps its value for
+        // every root reading the state as it is, and a walk, or its copy
+        // from the memo, costs more than a lookup. Where the listing keeps
+        // calls, the memo seldom serves one that reaches the let: Akrotiri's
+        // `portage_cost(me, to)` is asked once per destination.
+        let inline = self.depth < INLINE_DEPTH
+            && (self.unit != Unit::Root || !walks_region(&self.r.lets[id].body))
+            && self.inlinable(id);
         let (mut code, names) = self.bind_parts(args, path, env, "V");
         let i = id.index();
         let value = if inline {
@@ -223,19 +232,19 @@ impl Gen<'_> {
         code
     }
 
-    /// Whether calls of let `id` inline its body: a let (with parameters
-    /// or without: one fixed after setup is read from `Interp::consts`
-    /// first) whose body has at most `INLINE_NODES` nodes, all generated natively, and goes
-    /// through no region. Its aggregates run at every call: a compiled
+    /// Whether calls of let `id` may inline its body: a let (with
+    /// parameters or without: one fixed after setup is read from
+    /// `Interp::consts` first) whose body has at most `INLINE_NODES`
+    /// nodes, all generated natively (`worked_out` adds where a let going
+    /// through a region is). Its aggregates run at every call: a compiled
     /// loop over a zone costs less than a memo lookup for the zones the
-    /// bundled games keep; a loop over a region (a walk, or its copy from
-    /// the memo) costs more.
+    /// bundled games keep.
     pub(crate) fn inlinable(&mut self, id: LetId) -> bool {
         if let Some(known) = self.inlinable[id.index()] {
             return known;
         }
         let l = &self.r.lets[id];
-        let mut ok = nodes(&l.body) <= INLINE_NODES && !walks_region(&l.body);
+        let mut ok = nodes(&l.body) <= INLINE_NODES;
         if ok {
             // Generate it once to see that nothing is left to the
             // interpreter (the code is thrown away).
