@@ -319,6 +319,45 @@ fn generator_inlines_small_lets_and_calls_the_rest() {
     assert!(compile::generate(&thebes).contains(&consts_first), "a constant is read before the body runs");
 }
 
+/// A `move`'s filter that starts with tag tests of the component moved
+/// has those tests written in the loop, and the whole filter, a root
+/// function's call, is worked out only for a component that passes them;
+/// a filter of tag tests alone is only those tests; a filter starting
+/// with anything else is the root's call alone.
+#[test]
+fn generator_tests_the_tags_a_moves_filter_starts_with_in_the_loop() {
+    let function = |code: &str, name: &str| {
+        let start = code.find(&format!("\nfn {name}(")).unwrap_or_else(|| panic!("no function {name}"));
+        let end = code[start + 1..].find("\nfn ").map_or(code.len(), |e| start + 1 + e);
+        code[start..end].to_string()
+    };
+    let tag = |rules: &model::Ruleset, name: &str| {
+        rules.tags.iter().position(|t| t == name).unwrap_or_else(|| panic!("no tag {name}"))
+    };
+    // Die Grabräuber's `award_professors`: `move all c in q.tableau where
+    // c has professor and ...`, then `move all c in chairs where
+    // professor_measure(me, c) >= c.threshold`.
+    let rules = load("rulesets/grabrauber/grabrauber.ruleset");
+    let k = rules.procedures.iter().position(|p| p.name == "award_professors").expect("award_professors");
+    let award = function(&compile::generate(&rules), &format!("proc_{k}"));
+    let professor = tag(&rules, "professor");
+    let screened = format!("V::Card(c)); if (TAGS[c.index()] >> {professor}u32 & 1 != 0 && (match root_");
+    assert_eq!(award.matches(&screened).count(), 1, "the professor test is in the loop: {award}");
+    assert_eq!(award.matches("{ cards.push(c); } }").count(), 2, "{award}");
+    assert_eq!(
+        award.matches("V::Card(c)); if (match root_").count(),
+        1,
+        "the chairs' filter is its root's: {award}"
+    );
+    // `effects`' tour: `move first c in me.hand where c has shiny`.
+    let rules = load("tests/fixtures/valid/effects.ruleset");
+    let tour = function(&compile::generate(&rules), "body_2");
+    let shiny = tag(&rules, "shiny");
+    let alone =
+        format!("V::Card(c)); if (TAGS[c.index()] >> {shiny}u32 & 1 != 0) {{ cards.push(c); break; }}");
+    assert!(tour.contains(&alone), "a lone tag test is the filter: {tour}");
+}
+
 /// An action whose trial the engine writes as steps
 /// (`legality::Precondition`) gets the steps compiled as one function,
 /// and so do the leading statements the search runs once some parameters
