@@ -434,7 +434,7 @@ impl std::ops::DerefMut for Cells {
 }
 
 /// How many more components than it holds a zone's copy has room for.
-const CELLS_ROOM: usize = 8;
+const CELLS_ROOM: usize = 32;
 
 impl Cells {
     /// Whether two states still share this zone's contents.
