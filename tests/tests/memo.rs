@@ -106,3 +106,45 @@ fn let_values_that_read_me_are_kept_for_the_same_player_only() {
     let program = Program::new(checked.ruleset.unwrap());
     assert!(check("kept", &program, 2, 20) > 0, "the memo kept nothing from one action to the next");
 }
+
+/// Every action ends the turn (`end turn`, a write of the turn's
+/// bookkeeping, not of anything a let reads): `open()` reads a zone no
+/// action writes, so its value stands from one turn to the next.
+const ENDS_TURNS: &str = r#"
+game ends "Ends" { players 2..2 }
+kind chip { }
+tokens chips of chip total 10 {
+  "plain" x10
+}
+zone pool: pile
+zone reserve: pile
+zone hand: hand per player
+setup {
+  move all c in chips to pool
+  move first c in pool to reserve
+  move first c in pool to reserve
+}
+turns clockwise until end turn
+let open() = count(reserve) > 0
+let held(p: player) = count(p.hand)
+action take(c: in pool) {
+  require open() else "the market is closed"
+  require held(me) < 4 else "your hand is full"
+  move c to me.hand
+  end turn
+}
+action pass {
+  require held(me) == 4 else "take a chip"
+  end turn
+}
+end when all(p in players where held(p) == 4)
+score in_hand = held(me)
+"#;
+
+#[test]
+fn let_values_are_kept_past_an_action_that_ends_the_turn() {
+    let checked = ruleset::check_source(ENDS_TURNS);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    let program = Program::new(checked.ruleset.unwrap());
+    assert!(check("ends", &program, 2, 5) > 0, "the memo forgot everything at the end of each turn");
+}

@@ -580,7 +580,10 @@ impl State {
     /// zones (written through `zone_mut`) and the random generator, which
     /// only a full `restore` puts back: every statement that writes one
     /// calls this first. Test builds check each journaled put-back against
-    /// the state (`assert_same`).
+    /// the state (`assert_same`). Only the turn's bookkeeping is written
+    /// so (asks, the end of a turn, the seat order): a write of anything a
+    /// let reads other than the seat order would have to reach the memo
+    /// (`written`, `LetReads::written`).
     #[inline]
     pub(crate) fn touch_wide(&mut self) {
         self.journal.wide = true;
@@ -645,15 +648,18 @@ impl State {
         self.journal.reset(true, base);
     }
 
-    /// Stop the journal (the lists keep their room).
     /// What the journal saw written since it was turned on: the zone,
-    /// counter and piece instances; `None` when it was off, or when
-    /// something else was written (see `touch_wide`).
+    /// counter and piece instances; `None` when it was off. A wide write
+    /// (`touch_wide`) is of the turn's bookkeeping: the asks waiting, the
+    /// end of a turn, the seat order. No let reads the first two, and the
+    /// memo learns of the third by comparing orders (`LetReads::written`),
+    /// so the memo keeps what the lists do not name past one too.
     pub(crate) fn written(&self) -> Option<(&[u32], &[u32], &[u32])> {
         let j = &self.journal;
-        (j.on && !j.wide).then_some((&j.zones[..], &j.counters[..], &j.pieces[..]))
+        j.on.then_some((&j.zones[..], &j.counters[..], &j.pieces[..]))
     }
 
+    /// Stop the journal (the lists keep their room).
     pub(crate) fn journal_off(&mut self) {
         self.journal.on = false;
     }

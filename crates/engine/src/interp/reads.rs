@@ -196,7 +196,9 @@ impl LetReads {
     /// and pieces (one player's part of a declaration each player has);
     /// the seat order when it changed; who `me` is when the next to move
     /// is someone else. `None` when the journal cannot tell (it was off,
-    /// or something else was written): then anything may have changed.
+    /// or the ruleset has more parts than `Parts` holds): then anything
+    /// may have changed. The turn's bookkeeping an action wrote besides
+    /// (`State::touch_wide`) is none of a let's reads but the seat order.
     pub fn written(&self, lay: &Layout, st: &State, order_changes: bool, me_changes: bool) -> Option<Parts> {
         let (zones, counters, pieces) = st.written().filter(|_| self.fits)?;
         let mut out = [0; PART_WORDS];
