@@ -658,7 +658,7 @@ impl Memo {
         if !self.serves(me) {
             return None;
         }
-        self.regions.iter().find(|(l, s, _)| *l == link && *s == start).map(|(_, _, r)| r.clone())
+        self.regions.iter().rev().find(|(l, s, _)| *l == link && *s == start).map(|(_, _, r)| r.clone())
     }
 
     pub(super) fn keep_region(&mut self, link: LetId, start: PlaceId, me: Option<PlayerId>, places: &Places) {
