@@ -261,3 +261,83 @@ fn random_games_keep_every_tile_beside_another_and_end() {
 fn the_search_lists_exactly_the_choices_brute_force_finds() {
     assert_pruned_choices_are_exact(&program(), 3);
 }
+
+/// The places a walk of `link` steps to from `name`, by name.
+fn steps(g: &Game, link: &str, name: &str) -> Vec<String> {
+    let from = place(g, name);
+    let steps = g.walk_steps(link, from).unwrap_or_else(|| panic!("no let {link}"));
+    steps.iter().map(|p| g.rules.places[*p].name.clone()).collect()
+}
+
+/// A link whose first conjuncts read nothing of the state (reef's and
+/// Akrotiri's `land` start with "side by side", through a call of a let
+/// in Akrotiri's `free_land`) is walked only through the steps they
+/// allow: from a corner inside the grid, the 4 side by side of its 8
+/// neighbours. A link that first reads the state (Akrotiri's `sea`, which
+/// asks whether a tile lies there) is called for all 8.
+#[test]
+fn walks_leave_out_the_steps_a_links_tests_of_places_alone_rule_out() {
+    let program = program();
+    let (g, _) = Game::new(&program, 2, 1).unwrap();
+    assert_eq!(steps(&g, "land", "corner_4_4"), ["corner_4_3", "corner_3_4", "corner_5_4", "corner_4_5"]);
+    let akrotiri = scenario::load("rulesets/akrotiri/akrotiri.ruleset");
+    let (g, _) = Game::new(&akrotiri, 2, 1).unwrap();
+    let side = ["quad_12_11", "quad_11_12", "quad_13_12", "quad_12_13"];
+    assert_eq!(steps(&g, "land", "quad_12_12"), side);
+    assert_eq!(steps(&g, "free_land", "quad_12_12"), side);
+    assert_eq!(steps(&g, "sea", "quad_12_12").len(), 8);
+}
+
+/// The region of each `connected(me.boat, land)` a listing reads, across
+/// random games of reef and of Akrotiri, is the one a walk finds that
+/// calls the link on every neighbour (places next to each other on the
+/// grid, row by row), in the same order.
+#[test]
+fn regions_walked_through_the_allowed_steps_are_those_of_the_link_on_every_neighbour() {
+    let akrotiri = scenario::load("rulesets/akrotiri/akrotiri.ruleset");
+    for (program, action, param, games) in [(program(), "plant", 0, 6u64), (akrotiri, "portage", 0, 2)] {
+        let r = program.rules();
+        let boat = r.piece_named("boat").unwrap();
+        let a = r.actions.iter().find(|a| a.name == action).unwrap();
+        let mut compared = 0;
+        for seed in 0..games {
+            let (mut g, _) = Game::new(&program, 2, seed).unwrap();
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            while let Some(me) = g.current() {
+                let from = g.piece(boat, Some(me));
+                let walked = g.domains(a, me).unwrap()[param].clone();
+                assert_eq!(walked, every_neighbour(&g, me, from), "{action}, seed {seed}");
+                compared += 1;
+                let choices = g.choices();
+                g.step(&choices[rng.gen_range(0..choices.len())]).unwrap();
+            }
+        }
+        assert!(compared > 20, "{action}: only {compared} regions compared");
+    }
+}
+
+/// `connected(from, land)` by calling `land` on each of the up to 8 grid
+/// neighbours of each place reached, breadth first.
+fn every_neighbour(g: &Game, me: model::PlayerId, from: model::PlaceId) -> Vec<V> {
+    let r = &g.rules;
+    let class = r.places[from].class;
+    let mut out = vec![from];
+    let mut i = 0;
+    while i < out.len() {
+        let (x, y) = r.places[out[i]].at.unwrap();
+        i += 1;
+        for (dx, dy) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
+            let Some(&q) =
+                r.classes[class].places.iter().find(|p| r.places[**p].at == Some((x + dx, y + dy)))
+            else {
+                continue;
+            };
+            let here = out[i - 1];
+            let joined = g.call_let("land", Some(me), vec![V::Place(here), V::Place(q)]).unwrap();
+            if !out.contains(&q) && joined.unwrap() == V::Bool(true) {
+                out.push(q);
+            }
+        }
+    }
+    out.into_iter().map(V::Place).collect()
+}

@@ -1065,6 +1065,16 @@ impl<'p> Game<'p> {
         Ok(self.interp(false).eval(e, &self.state, &mut f)?)
     }
 
+    /// For tests of regions: the places a walk of the link named `link`
+    /// steps to from `from`, in order (`Interp::steps_from`); `None`
+    /// without such a let.
+    #[doc(hidden)]
+    pub fn walk_steps(&self, link: &str, from: PlaceId) -> Option<Vec<PlaceId>> {
+        let id = LetId::new(self.rules.lets.iter().position(|l| l.name == link)?);
+        let constant = matches!(self.consts.get(id.index()), Some(Some(_)));
+        Some(self.interp(false).steps_from(id, constant, from, &self.state).to_vec())
+    }
+
     /// Call a let by name with arguments, as a player.
     pub fn call_let(&self, name: &str, me: Option<PlayerId>, args: Vec<V>) -> Option<Result<V, Fail>> {
         let l = self.rules.lets.iter().find(|l| l.name == name)?;

@@ -88,12 +88,19 @@ impl Interp<'_> {
                     return self.connected(id, start, e.span, st, f.me);
                 }
                 // Traced (`explain`): each call of the link as written.
-                self.walk(id, start, e.span, f.me, |here, there| {
-                    let mut call = Frame::new(f.me);
-                    call.set(*from, V::Place(here));
-                    call.set(*to, V::Place(there));
-                    self.bool(link, st, &mut call)
-                })
+                self.walk(
+                    id,
+                    start,
+                    e.span,
+                    f.me,
+                    |p| self.neighbours.of(p),
+                    |here, there| {
+                        let mut call = Frame::new(f.me);
+                        call.set(*from, V::Place(here));
+                        call.set(*to, V::Place(there));
+                        self.bool(link, st, &mut call)
+                    },
+                )
             }
         }
     }
@@ -133,10 +140,11 @@ impl Interp<'_> {
             }
             _ => None,
         };
+        let steps = |here: PlaceId| self.steps_from(link, fixed.is_some(), here, st);
         // One frame for every step of the walk: the link binds its two
         // places, and any local of its own, before reading them.
         let mut call = Frame::new(me);
-        self.walk(link, start, span, me, |here, there| {
+        self.walk(link, start, span, me, steps, |here, there| {
             if let Some(holds) = fixed {
                 return Ok(holds);
             }
@@ -154,16 +162,18 @@ impl Interp<'_> {
     }
 
     /// The places reachable from `start` by steps to a place next to the
-    /// last for which `holds` (the link), breadth first, each once. A
-    /// region is a value of the state, like a let's: kept in the memo
-    /// while nothing its link reads changes (`connected` looks there
-    /// first; a traced walk has no memo).
-    fn walk(
+    /// last (among `steps`) for which `holds` (the link), breadth first,
+    /// each once. A region is a value of the state, like a let's: kept in
+    /// the memo while nothing its link reads changes (`connected` looks
+    /// there first; a traced walk has no memo).
+    #[allow(clippy::too_many_arguments)]
+    fn walk<'n>(
         &self,
         link: LetId,
         start: PlaceId,
         span: Span,
         me: Option<PlayerId>,
+        steps: impl Fn(PlaceId) -> &'n [PlaceId],
         mut holds: impl FnMut(PlaceId, PlaceId) -> R<bool>,
     ) -> R<Places> {
         let mut seen = vec![0u64; self.r.places.len().div_ceil(64)];
@@ -175,7 +185,7 @@ impl Interp<'_> {
         while i < out.len() {
             let here = out[i];
             i += 1;
-            let next = self.neighbours.of(here);
+            let next = steps(here);
             self.spend(next.len() as u64, span)?;
             for there in next.iter().copied() {
                 let (w, b) = bit(there);
@@ -199,6 +209,47 @@ impl Interp<'_> {
     }
 }
 
+impl<'a> Interp<'a> {
+    /// The places a walk of `link` steps to from `here`: its neighbours,
+    /// less those for which a part of the link that reads nothing of the
+    /// state is false (`LinkTests`); all of them for a link fixed for the
+    /// game (`constant`), which is not called.
+    pub(crate) fn steps_from(&self, link: LetId, constant: bool, here: PlaceId, st: &State) -> &'a [PlaceId] {
+        match self.neighbours.tests(link) {
+            Some(t) if !constant => self.allowed_steps(t, here, st),
+            _ => self.neighbours.of(here),
+        }
+    }
+
+    /// The steps a walk of a link with `tests` (`LinkTests`) takes from
+    /// `here`: the neighbours for which no test is false (one that cannot
+    /// be told, a rule error, is the link's own to meet), found at the
+    /// program's first walk through `here`. The tests read nothing of the
+    /// state, so any state serves; their work is counted apart from the
+    /// game's.
+    fn allowed_steps(&self, tests: &'a LinkTests, here: PlaceId, st: &State) -> &'a [PlaceId] {
+        let all = self.neighbours.of(here);
+        let places = tests
+            .steps
+            .get_or_init(|| (0..self.r.places.len()).map(|_| std::sync::OnceLock::new()).collect());
+        let Some(cell) = places.get(here.index()) else { return all };
+        cell.get_or_init(|| {
+            let work = Cell::new(0);
+            let it = Interp { events: None, work: &work, trace: None, memo: None, listing: &[], ..*self };
+            let mut frame = Frame::new(None);
+            let mut allowed = Vec::with_capacity(all.len());
+            for &there in all {
+                frame.set(0, V::Place(here));
+                frame.set(1, V::Place(there));
+                if tests.tests.iter().all(|t| it.bool(t, st, &mut frame).unwrap_or(true)) {
+                    allowed.push(there);
+                }
+            }
+            allowed.into()
+        })
+    }
+}
+
 /// The place of a grid at a column and row, if the grid has one there.
 #[inline]
 fn grid_place(r: &Ruleset, class: ClassId, x: i64, y: i64) -> Option<PlaceId> {
@@ -216,6 +267,111 @@ pub struct Neighbours {
     /// Where each place's neighbours end in `places`.
     ends: Vec<u32>,
     places: Vec<PlaceId>,
+    /// Per let that can be a link (two parameters): its tests that read
+    /// nothing of the state, when it has any.
+    links: Vec<Option<LinkTests>>,
+}
+
+/// The conjuncts a link is worked out from first (`a and b and ...`, a
+/// call of a let on the link's two places looked into) for as long as
+/// they read nothing but those places and the ruleset: the same for any
+/// state, so a step for which one is false is left out of every walk
+/// rather than tried at each (Akrotiri's `land` first asks whether two
+/// quadrants are side by side, which a diagonal neighbour never is). A
+/// prefix only: where such a test is false, the link stops there too, before
+/// anything that could meet an error.
+#[derive(Debug)]
+pub(super) struct LinkTests {
+    /// On the link's places as locals 0 and 1.
+    tests: Vec<Expr>,
+    /// Per place, the steps they allow from it, each found at the first
+    /// walk through it (`Interp::allowed_steps`).
+    steps: std::sync::OnceLock<Box<[Steps]>>,
+}
+
+/// The steps from one place, once found.
+type Steps = std::sync::OnceLock<Box<[PlaceId]>>;
+
+impl LinkTests {
+    fn of(r: &Ruleset, l: &Let) -> Option<LinkTests> {
+        if l.params.len() != 2 {
+            return None;
+        }
+        let mut tests = Vec::new();
+        leading_tests(r, &l.body, &mut tests, 0);
+        (!tests.is_empty()).then(|| LinkTests { tests, steps: std::sync::OnceLock::new() })
+    }
+}
+
+/// How deep `leading_tests` and `reads_nothing` look into let calls.
+const LINK_DEPTH: usize = 8;
+
+/// Push onto `out` the first conjuncts of `e` (on two places, locals 0
+/// and 1) that read nothing of the state; whether all of `e` was.
+fn leading_tests(r: &Ruleset, e: &Expr, out: &mut Vec<Expr>, depth: usize) -> bool {
+    let inner = match &e.kind {
+        ExprKind::Native(_, inner) => inner,
+        _ => e,
+    };
+    match &inner.kind {
+        ExprKind::Binary(BinaryOp::And, a, b) => {
+            leading_tests(r, a, out, depth) && leading_tests(r, b, out, depth)
+        }
+        ExprKind::Let { id, args }
+            if depth < LINK_DEPTH
+                && r.lets[*id].params.len() == 2
+                && matches!(
+                    args[..],
+                    [Expr { kind: ExprKind::Local(0), .. }, Expr { kind: ExprKind::Local(1), .. }]
+                ) =>
+        {
+            leading_tests(r, &r.lets[*id].body, out, depth + 1)
+        }
+        _ if reads_nothing(r, inner, 2, depth) => {
+            out.push(inner.clone());
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Whether `e` reads only its first `locals` locals and the ruleset
+/// (numbers, places, attributes, tables, coordinates, `at`, `rotate`,
+/// lets that do the same), never the state, who moves or the number of
+/// players.
+fn reads_nothing(r: &Ruleset, e: &Expr, locals: usize, depth: usize) -> bool {
+    let all = |xs: &[Expr]| xs.iter().all(|x| reads_nothing(r, x, locals, depth));
+    match &e.kind {
+        ExprKind::Int(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Text(_)
+        | ExprKind::None
+        | ExprKind::Place(_)
+        | ExprKind::Tag(_)
+        | ExprKind::Class(_) => true,
+        ExprKind::Local(i) => *i < locals,
+        ExprKind::Attr { card, .. } => reads_nothing(r, card, locals, depth),
+        ExprKind::MapGet { map, key } => {
+            reads_nothing(r, map, locals, depth) && reads_nothing(r, key, locals, depth)
+        }
+        ExprKind::Table { keys, .. } | ExprKind::PlaceFn(_, keys) => all(keys),
+        ExprKind::Builtin(b, args) => {
+            matches!(
+                b,
+                Builtin::Min | Builtin::Max | Builtin::Abs | Builtin::Distance | Builtin::X | Builtin::Y
+            ) && all(args)
+        }
+        ExprKind::Unary(_, x) | ExprKind::Native(_, x) => reads_nothing(r, x, locals, depth),
+        ExprKind::Binary(_, a, b) => reads_nothing(r, a, locals, depth) && reads_nothing(r, b, locals, depth),
+        ExprKind::If(c, a, b) => {
+            all(std::slice::from_ref(c)) && all(std::slice::from_ref(a)) && all(std::slice::from_ref(b))
+        }
+        ExprKind::Let { id, args } => {
+            let l = &r.lets[*id];
+            depth < LINK_DEPTH && all(args) && reads_nothing(r, &l.body, l.params.len(), depth + 1)
+        }
+        _ => false,
+    }
 }
 
 impl Neighbours {
@@ -251,7 +407,13 @@ impl Neighbours {
             }
             n.ends.push(n.places.len() as u32);
         }
+        n.links = r.lets.iter().map(|l| LinkTests::of(r, l)).collect();
         n
+    }
+
+    /// The tests of `link` that read nothing of the state, if it has any.
+    fn tests(&self, link: LetId) -> Option<&LinkTests> {
+        self.links.get(link.index())?.as_ref()
     }
 
     /// The places next to `p`.
