@@ -140,7 +140,12 @@ impl Interp<'_> {
             }
             _ => None,
         };
-        let steps = |here: PlaceId| self.steps_from(link, fixed.is_some(), here, st);
+        // The link's tests found once for the walk (`steps_from`).
+        let tests = self.neighbours.tests(link).filter(|_| fixed.is_none());
+        let steps = |here: PlaceId| match tests {
+            Some(t) => self.allowed_steps(t, here, st),
+            None => self.neighbours.of(here),
+        };
         // One frame for every step of the walk: the link binds its two
         // places, and any local of its own, before reading them.
         let mut call = Frame::new(me);
