@@ -358,6 +358,31 @@ fn generator_tests_the_tags_a_moves_filter_starts_with_in_the_loop() {
     assert!(tour.contains(&alone), "a lone tag test is the filter: {tour}");
 }
 
+/// In leading statements, a let call taking a player that an aggregate
+/// over the players binds, or that player's piece, is kept for the listing
+/// per player, as a call taking a parameter is per value: Akrotiri's
+/// `portage_cost(me, to)`, written out for each destination, asks
+/// `same_island(p.boat, o.boat)` for each other player `o`, which no
+/// destination changes. Its other argument, the piece of `portage_cost`'s
+/// `p` given `me`, is the same for the whole listing.
+#[test]
+fn generator_keeps_calls_taking_a_player_an_aggregate_binds_per_player_for_the_listing() {
+    let rules = load("rulesets/akrotiri/akrotiri.ruleset");
+    let portage = rules.actions.iter().position(|a| a.name == "portage").expect("Akrotiri has portage");
+    let code = compile::generate(&rules);
+    let lead = &code[code.find(&format!("\nfn lead_{portage}_1(")).expect("portage's lead")..];
+    let lead = &lead[..lead[1..].find("\nfn ").map_or(lead.len(), |e| e + 1)];
+    let per_player = format!(
+        "V::Player(p) => Some(p.index()).filter(|i| *i < {}), _ => None }}).and_then(|o| it.listing.get(",
+        rules.game.max_players
+    );
+    assert_eq!(
+        lead.matches(&per_player).count(),
+        1,
+        "same_island(p.boat, o.boat) is kept per player: {lead}"
+    );
+}
+
 /// An action whose trial the engine writes as steps
 /// (`legality::Precondition`) gets the steps compiled as one function,
 /// and so do the leading statements the search runs once some parameters

@@ -65,7 +65,10 @@ impl Gen<'_> {
                 len = "it.lay.players".into();
                 item = format!("let {item_var} = st.player_at(&V::Players, i); ");
                 bind = item_var.clone();
-                inner_env = if env.own_locals { env.with_val(var, bind.clone()) } else { env.clone() };
+                let each = if env.own_locals { env.with_val(var, bind.clone()) } else { env.clone() };
+                // Calls taking the player are kept per player for a
+                // listing (`Gen::call`).
+                inner_env = each.with_keyed_player(var, item_var.clone());
             }
             // A set a player chose (`give: set of me.hand`), read from the
             // frame's sets by position as the loop goes (its body binds

@@ -17,15 +17,29 @@ impl Gen<'_> {
         // A call taking one parameter of the action as it is (`site_books(me,
         // s)`), the rest as above, is kept per value of the parameter.
         if self.unit != Unit::Root {
-            let mut keyed = None;
+            // The argument kept by (its index, how, the code of the value
+            // that gives the place: the argument's, or the player's whose
+            // piece it is).
+            let mut keyed: Option<(usize, Keying, Option<String>)> = None;
+            let players = Keying::Player { n: self.r.game.max_players as usize };
             let key: Option<Vec<String>> = args
                 .iter()
                 .enumerate()
                 .map(|(i, a)| match (&a.kind, self.invariant(a, env)) {
                     (_, Some(k)) => Some(k),
+                    (ExprKind::Local(slot), None) if keyed.is_none() && env.keyed_player(*slot).is_some() => {
+                        keyed = Some((i, players, env.keyed_player(*slot).map(str::to_string)));
+                        Some(players.key())
+                    }
+                    (ExprKind::Piece { piece, player: Some(p) }, None) if keyed.is_none() => {
+                        let ExprKind::Local(slot) = p.kind else { return None };
+                        let code = env.keyed_player(slot)?;
+                        keyed = Some((i, players, Some(code.to_string())));
+                        Some(format!("piece {} of ({})", piece.index(), players.key()))
+                    }
                     (ExprKind::Local(slot), None) if keyed.is_none() && self.depth == 0 => {
                         let k = self.params.get(*slot).copied().flatten()?;
-                        keyed = Some((i, k));
+                        keyed = Some((i, k, None));
                         Some(k.key())
                     }
                     _ => None,
@@ -36,18 +50,18 @@ impl Gen<'_> {
                     Some((_, _, base)) => *base,
                     None => {
                         let base = self.listing_len;
-                        self.listing_len += keyed.map_or(1, |(_, k)| k.places());
+                        self.listing_len += keyed.as_ref().map_or(1, |(_, k, _)| k.places());
                         self.listing.push((id, key, base));
                         base
                     }
                 };
                 let place = match keyed {
                     None => format!("it.listing.get({base})"),
-                    Some((i, k)) => {
+                    Some((i, k, by)) => {
                         if matches!(k, Keying::Place { .. }) {
                             self.need(Constant::PlaceRank);
                         }
-                        let v = self.val(&args[i], &sub(path, i), env);
+                        let v = by.unwrap_or_else(|| self.val(&args[i], &sub(path, i), env));
                         let offset = k.offset(&v);
                         format!("({offset}).and_then(|o| it.listing.get({base} + o))")
                     }
@@ -72,6 +86,11 @@ impl Gen<'_> {
         }
         match &e.kind {
             ExprKind::Local(slot) if self.depth > 0 => env.key(*slot).map(str::to_string),
+            // The piece of such a parameter (`p.boat`, `p` given `me`).
+            ExprKind::Piece { piece, player: Some(p) } if self.depth > 0 => match p.kind {
+                ExprKind::Local(slot) => env.key(slot).map(|k| format!("piece {} of ({k})", piece.index())),
+                _ => listing_invariant(e),
+            },
             _ => listing_invariant(e),
         }
     }
@@ -223,6 +242,7 @@ impl Gen<'_> {
             cards: Vec::new(),
             vals: args.into_iter().enumerate().collect(),
             keys: keys.into_iter().enumerate().filter_map(|(i, k)| Some((i, k?))).collect(),
+            players: Vec::new(),
             own_locals: true,
             escapes: true,
         };

@@ -256,6 +256,10 @@ struct Env {
     /// binds can change: that argument's key (`listing_invariant`), so
     /// that calls in the body taking it are kept for a listing too.
     keys: Vec<(usize, String)>,
+    /// Per local an aggregate over the players binds in leading statements
+    /// or a precondition: the code of its value, so that calls taking that
+    /// player (or its piece) are kept for a listing per player.
+    players: Vec<(usize, String)>,
     own_locals: bool,
     /// Whether a part left to the interpreter leaves the whole function
     /// (`Gen::escape`) rather than evaluating that part: in an inlined
@@ -282,6 +286,16 @@ impl Env {
 
     fn key(&self, slot: usize) -> Option<&str> {
         self.keys.iter().rev().find(|(s, _)| *s == slot).map(|(_, k)| k.as_str())
+    }
+
+    fn keyed_player(&self, slot: usize) -> Option<&str> {
+        self.players.iter().rev().find(|(s, _)| *s == slot).map(|(_, v)| v.as_str())
+    }
+
+    fn with_keyed_player(&self, slot: usize, code: String) -> Env {
+        let mut e = self.clone();
+        e.players.push((slot, code));
+        e
     }
 
     fn with_val(&self, slot: usize, code: String) -> Env {
@@ -383,6 +397,8 @@ enum Keying {
     /// A place of class `class`, of `n` places: by its rank in the class
     /// (places of two classes of as many places share no place).
     Place { class: usize, n: usize },
+    /// A player, of at most `n`: by seat.
+    Player { n: usize },
 }
 
 /// At most this many places are kept for one call taking a parameter: a
@@ -408,7 +424,7 @@ impl Keying {
     fn places(self) -> usize {
         match self {
             Keying::Flag => 2,
-            Keying::Range { n, .. } | Keying::Place { n, .. } => n,
+            Keying::Range { n, .. } | Keying::Place { n, .. } | Keying::Player { n } => n,
         }
     }
 
@@ -418,6 +434,7 @@ impl Keying {
             Keying::Flag => "flag".into(),
             Keying::Range { lo, n } => format!("range {lo} {n}"),
             Keying::Place { class, .. } => format!("place of class {class}"),
+            Keying::Player { .. } => "player".into(),
         }
     }
 
@@ -434,6 +451,7 @@ impl Keying {
             Keying::Place { n, .. } => format!(
                 "match {v} {{ V::Place(p) => PLACE_RANK.get(p.index()).map(|r| *r as usize).filter(|r| *r < {n}), _ => None }}"
             ),
+            Keying::Player { n } => format!("match {v} {{ V::Player(p) => Some(p.index()).filter(|i| *i < {n}), _ => None }}"),
         }
     }
 }
