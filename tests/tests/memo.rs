@@ -99,11 +99,16 @@ end when all(p in players where p.time >= 6)
 score in_hand = count(me.hand)
 "#;
 
+/// The program of a ruleset's text, which must check clean.
+fn program_of(source: &str) -> Program {
+    let checked = ruleset::check_source(source);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    Program::new(checked.ruleset.expect("a ruleset that checks clean"))
+}
+
 #[test]
 fn let_values_that_read_me_are_kept_for_the_same_player_only() {
-    let checked = ruleset::check_source(READS_ME);
-    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
-    let program = Program::new(checked.ruleset.unwrap());
+    let program = program_of(READS_ME);
     assert!(check("kept", &program, 2, 20) > 0, "the memo kept nothing from one action to the next");
 }
 
@@ -143,8 +148,6 @@ score in_hand = held(me)
 
 #[test]
 fn let_values_are_kept_past_an_action_that_ends_the_turn() {
-    let checked = ruleset::check_source(ENDS_TURNS);
-    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
-    let program = Program::new(checked.ruleset.unwrap());
+    let program = program_of(ENDS_TURNS);
     assert!(check("ends", &program, 2, 5) > 0, "the memo forgot everything at the end of each turn");
 }
