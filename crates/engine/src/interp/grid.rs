@@ -283,10 +283,10 @@ pub struct Neighbours {
 /// call of a let on the link's two places looked into) for as long as
 /// they read nothing but those places and the ruleset: the same for any
 /// state, so a step for which one is false is left out of every walk
-/// rather than tried at each (Akrotiri's `land` first asks whether two
-/// quadrants are side by side, which a diagonal neighbour never is). A
-/// prefix only: where such a test is false, the link stops there too, before
-/// anything that could meet an error.
+/// rather than tried at each (a link that first asks whether two grid
+/// places are side by side, `a.x == b.x or a.y == b.y`, is never called
+/// for a diagonal neighbour). A prefix only: where such a test is false,
+/// the link stops there too, before anything that could meet an error.
 #[derive(Debug)]
 pub(super) struct LinkTests {
     /// On the link's places as locals 0 and 1.
