@@ -142,12 +142,9 @@ impl Interp<'_> {
             }
             _ => None,
         };
-        // The link's tests found once for the walk (`steps_from`).
-        let tests = self.neighbours.tests(link).filter(|_| fixed.is_none());
-        let steps = |here: PlaceId| match tests {
-            Some(t) => self.allowed_steps(t, here, st),
-            None => self.neighbours.of(here),
-        };
+        // The link's tests found once for the walk.
+        let tests = self.link_tests(link, fixed.is_some());
+        let steps = |here: PlaceId| self.steps(tests, here, st);
         // One frame for every step of the walk: the link binds its two
         // places, and any local of its own, before reading them.
         let mut call = Frame::new(me);
@@ -222,9 +219,21 @@ impl<'a> Interp<'a> {
     /// state is false (`LinkTests`); all of them for a link fixed for the
     /// game (`constant`), which is not called.
     pub(crate) fn steps_from(&self, link: LetId, constant: bool, here: PlaceId, st: &State) -> &'a [PlaceId] {
-        match self.neighbours.tests(link) {
-            Some(t) if !constant => self.allowed_steps(t, here, st),
-            _ => self.neighbours.of(here),
+        self.steps(self.link_tests(link, constant), here, st)
+    }
+
+    /// The tests of `link` that read nothing of the state, if it has any
+    /// and is not fixed for the game (`constant`).
+    fn link_tests(&self, link: LetId, constant: bool) -> Option<&'a LinkTests> {
+        self.neighbours.tests(link).filter(|_| !constant)
+    }
+
+    /// The steps from `here` that `tests` allow; every neighbour without.
+    #[inline]
+    fn steps(&self, tests: Option<&'a LinkTests>, here: PlaceId, st: &State) -> &'a [PlaceId] {
+        match tests {
+            Some(t) => self.allowed_steps(t, here, st),
+            None => self.neighbours.of(here),
         }
     }
 
