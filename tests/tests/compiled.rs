@@ -19,6 +19,13 @@ fn load(path: &str) -> model::Ruleset {
     checked.ruleset.unwrap_or_else(|| panic!("{path} checks clean"))
 }
 
+/// The generated function `name` of `code`, up to the next one.
+fn generated_fn<'c>(code: &'c str, name: &str) -> &'c str {
+    let start = code.find(&format!("\nfn {name}(")).unwrap_or_else(|| panic!("no function {name}"));
+    let end = code[start + 1..].find("\nfn ").map_or(code.len(), |e| start + 1 + e);
+    &code[start..end]
+}
+
 fn programs(path: &str, natives: &Natives) -> (Program, Program) {
     let rules = load(path);
     let compiled = Program::with_natives(rules.clone(), natives).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -301,8 +308,7 @@ fn generator_inlines_small_lets_and_calls_the_rest() {
     let cost = rules.lets.iter().position(|l| l.name == "portage_cost").expect("Akrotiri has portage_cost");
     let portage = rules.actions.iter().position(|a| a.name == "portage").expect("Akrotiri has portage");
     let code = compile::generate(&rules);
-    let lead = &code[code.find(&format!("\nfn lead_{portage}_1(")).expect("portage's lead")..];
-    let lead = &lead[..lead[1..].find("\nfn ").map_or(lead.len(), |e| e + 1)];
+    let lead = generated_fn(&code, &format!("lead_{portage}_1"));
     assert!(
         !lead.contains(&format!("call_values(LetId::new({cost}), ")),
         "portage_cost is written out in the lead"
@@ -326,11 +332,7 @@ fn generator_inlines_small_lets_and_calls_the_rest() {
 /// with anything else is the root's call alone.
 #[test]
 fn generator_tests_the_tags_a_moves_filter_starts_with_in_the_loop() {
-    let function = |code: &str, name: &str| {
-        let start = code.find(&format!("\nfn {name}(")).unwrap_or_else(|| panic!("no function {name}"));
-        let end = code[start + 1..].find("\nfn ").map_or(code.len(), |e| start + 1 + e);
-        code[start..end].to_string()
-    };
+    let function = |code: &str, name: &str| generated_fn(code, name).to_string();
     let tag = |rules: &model::Ruleset, name: &str| {
         rules.tags.iter().position(|t| t == name).unwrap_or_else(|| panic!("no tag {name}"))
     };
@@ -370,8 +372,7 @@ fn generator_keeps_calls_taking_a_player_an_aggregate_binds_per_player_for_the_l
     let rules = load("rulesets/akrotiri/akrotiri.ruleset");
     let portage = rules.actions.iter().position(|a| a.name == "portage").expect("Akrotiri has portage");
     let code = compile::generate(&rules);
-    let lead = &code[code.find(&format!("\nfn lead_{portage}_1(")).expect("portage's lead")..];
-    let lead = &lead[..lead[1..].find("\nfn ").map_or(lead.len(), |e| e + 1)];
+    let lead = generated_fn(&code, &format!("lead_{portage}_1"));
     let per_player = format!(
         "V::Player(p) => Some(p.index()).filter(|i| *i < {}), _ => None }}).and_then(|o| it.listing.get(",
         rules.game.max_players
@@ -381,6 +382,21 @@ fn generator_keeps_calls_taking_a_player_an_aggregate_binds_per_player_for_the_l
         1,
         "same_island(p.boat, o.boat) is kept per player: {lead}"
     );
+}
+
+/// A `for` over a region is the generated code's own loop over the places
+/// the interpreter's walk lists (`Interp::places_of`), counted as the
+/// interpreter counts them: Akrotiri's `take` (`for q in connected(me.boat,
+/// land) { repeat while ... { move first ... } }`) leaves nothing to the
+/// interpreter.
+#[test]
+fn generator_goes_through_a_region_in_a_for_itself() {
+    let rules = load("rulesets/akrotiri/akrotiri.ruleset");
+    let k = rules.procedures.iter().position(|p| p.name == "take").expect("Akrotiri has take");
+    let code = compile::generate(&rules);
+    let take = generated_fn(&code, &format!("proc_{k}"));
+    assert_eq!(take.matches("it.places_of(").count(), 1, "{take}");
+    assert_eq!(take.matches("it.stmt(").count(), 0, "{take}");
 }
 
 /// An action whose trial the engine writes as steps
@@ -517,11 +533,7 @@ fn generator_compiles_every_statement_list_as_one_function() {
         natives.contains("setup: setup, procedures: &[proc_0, proc_1], actions: &[body_0, body_1, body_2], after_action: after_action"),
         "{natives}"
     );
-    let function = |name: &str| {
-        let start = code.find(&format!("\nfn {name}(")).unwrap_or_else(|| panic!("no function {name}"));
-        let end = code[start + 1..].find("\nfn ").map_or(code.len(), |e| start + 1 + e);
-        code[start..end].to_string()
-    };
+    let function = |name: &str| generated_fn(&code, name).to_string();
     let zones = |f: &str| f.matches("it.lay.zone(ZoneId::new(").count();
     let tour = function("body_2");
     // A move of one component, or of those a filter picks.
@@ -707,11 +719,7 @@ fn generator_writes_a_function_for_every_root_of_every_valid_fixture() {
 /// interpreter's search.
 #[test]
 fn generator_writes_each_actions_search() {
-    fn function(code: &str, name: &str) -> String {
-        let start = code.find(&format!("\nfn {name}(")).unwrap_or_else(|| panic!("no function {name}"));
-        let end = code[start + 1..].find("\nfn ").map_or(code.len(), |e| start + 1 + e);
-        code[start..end].to_string()
-    }
+    let function = |code: &str, name: &str| generated_fn(code, name).to_string();
     let thebes = load("rulesets/thebes/thebes.ruleset");
     let code = compile::generate(&thebes);
     for a in 0..thebes.actions.len() {
@@ -793,11 +801,7 @@ fn generator_reads_grid_coordinates_and_places_itself() {
 fn generator_keeps_calls_no_parameter_changes_for_the_listing() {
     let rules = load("tests/fixtures/valid/lets.ruleset");
     let code = compile::generate(&rules);
-    let function = |name: &str| {
-        let start = code.find(&format!("\nfn {name}(")).unwrap_or_else(|| panic!("no function {name}"));
-        let end = code[start + 1..].find("\nfn ").map_or(code.len(), |e| start + 1 + e);
-        code[start..end].to_string()
-    };
+    let function = |name: &str| generated_fn(&code, name).to_string();
     // The places a function's kept calls use, each read then written.
     let kept = |name: &str| {
         let f = function(name);

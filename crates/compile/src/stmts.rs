@@ -150,7 +150,21 @@ impl StmtGen<'_> {
                     "    if {c} {{\n    let {a} = block({at}, 0);\n{then}    }} else {{\n    let {b} = block({at}, 1);\n{otherwise}    }}\n"
                 )
             }
-            StmtKind::For { domain, .. } if matches!(domain.kind, ExprKind::Region(..)) => interpreted,
+            StmtKind::For { var, domain, body } if matches!(domain.kind, ExprKind::Region(..)) => {
+                // The places of the interpreter's walk (`Interp::places_of`),
+                // counted as the interpreter counts them.
+                let b = self.fresh("b");
+                let body = self.list(body, &b, false);
+                format!(
+                    "    {{ let places = it.places_of({p}, st, f)?;
+    it.spend(places.len() as u64, {span})?;
+    let {b} = block({at}, 0);
+    for i in 0..places.len() {{
+    f.set({var}, V::Place(places[i]));
+{body}    }} }}\n",
+                    p = part(0)
+                )
+            }
             StmtKind::For { var, domain, body } => {
                 // Through the domain as the interpreter goes
                 // (`Interp::for_domain`).
