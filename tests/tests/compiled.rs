@@ -435,10 +435,8 @@ fn generator_keeps_let_calls_by_the_place_a_class_aggregate_goes_through() {
     let rules = load("rulesets/thebes/thebes.ruleset");
     let exhibit = rules.actions.iter().position(|a| a.name == "exhibit").expect("Thebes has exhibit");
     let code = compile::generate(&rules);
-    let start =
-        code.find(&format!("\nfn lead_{exhibit}_1(")).expect("exhibit's requirement once its card is bound");
-    let end = code[start + 1..].find("\nfn ").map_or(code.len(), |e| start + 1 + e);
-    let lead = &code[start..end];
+    // Exhibit's requirement once its card is bound.
+    let lead = generated_fn(&code, &format!("lead_{exhibit}_1"));
     assert_eq!(lead.matches("it.listing.get(").count(), 1, "{lead}");
     assert!(lead.contains("V::Place(p) => PLACE_RANK.get(p.index())"), "{lead}");
 }
