@@ -517,9 +517,10 @@ fn generator_counts_a_named_zone_by_its_kind() {
 /// action, `after action`. A `move`, `draw`, `shuffle`, `set`, `advance`,
 /// loop, branch or procedure call is the function's own code, and so are
 /// the zones it names and the counters and pieces it sets (no one's,
-/// `me`'s or a local player's, at no place or a local one); an `end
-/// turn`, a failing `require` and a move of a chosen set are left to the
-/// interpreter, one statement at a time.
+/// `me`'s or a local player's, at no place or a local one), and so is a
+/// move of a chosen set (the set read from the frame; a local holding
+/// anything else hands the move to the interpreter); an `end turn` and a
+/// failing `require` are left to the interpreter, one statement at a time.
 #[test]
 fn generator_compiles_every_statement_list_as_one_function() {
     let path = "tests/fixtures/valid/effects.ruleset";
@@ -559,8 +560,11 @@ fn generator_compiles_every_statement_list_as_one_function() {
     // `p.hand` of the loop's player, from the layout.
     assert!(setup.contains("{ V::Player(p) => Some(p), _ => break "), "{setup}");
     let sell = function("body_1");
-    // The refusal of its `require`, its two moves of the set it was given
-    // and its `end turn`.
+    // Its two moves of the set it was given go through the set themselves,
+    // each handing itself over only for a local that holds no set.
+    assert_eq!(sell.matches("while let Some(&c) = f.set_items(set).get(i)").count(), 2, "{sell}");
+    assert_eq!(sell.matches("_ => { it.stmt(").count(), 2, "{sell}");
+    // Those two hand-overs, the refusal of its `require` and its `end turn`.
     assert_eq!(sell.matches("it.stmt(").count(), 4, "{sell}");
     // `advance p.coins by n` and `set p.coins = 6`: the instance found and
     // written in generated code (the interpreter's `assign` only for a

@@ -262,12 +262,22 @@ impl StmtGen<'_> {
                     value_code(e, &format!("part({at}, 1)"))
                 )
             }
-            // A set a player chose, or a zone a local holds: as the
-            // interpreter picks.
-            Selection::All { domain, .. } | Selection::First { domain, .. }
-                if matches!(domain.kind, ExprKind::Local(_)) =>
-            {
-                return format!("    it.stmt({at}, st, f)?;\n");
+            // A set a player chose, read from the frame one component at
+            // a time as the interpreter reads it (the filter may bind
+            // locals); a zone a local holds, or anything else, is the
+            // interpreter's move, before anything changed.
+            Selection::All { var, domain: Expr { kind: ExprKind::Local(slot), .. }, filter }
+            | Selection::First { var, domain: Expr { kind: ExprKind::Local(slot), .. }, filter } => {
+                let first = if matches!(what, Selection::First { .. }) { " break;" } else { "" };
+                let e = self.fresh("e");
+                let (find, pass) = match filter {
+                    Some(flt) => (format!("let {e} = part({at}, 2); "), self.screened(flt, *var, &e)),
+                    None => (String::new(), "true".to_string()),
+                };
+                format!(
+                    "let set = match f.get({slot}) {{ V::Set(set) => set, _ => {{ it.stmt({at}, st, f)?; break {label}; }} }}; let mut cards = it.take_picked(); {find}
+    let mut i = 0; while let Some(&c) = f.set_items(set).get(i) {{ i += 1; f.set({var}, V::Card(c)); if {pass} {{ cards.push(c);{first} }} }}"
+                )
             }
             Selection::All { var, domain, filter } | Selection::First { var, domain, filter } => {
                 let first = if matches!(what, Selection::First { .. }) { " break;" } else { "" };
