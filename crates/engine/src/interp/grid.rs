@@ -356,7 +356,7 @@ fn leading_tests(r: &Ruleset, e: &Expr, out: &mut Vec<Expr>, depth: usize) -> bo
 /// lets that do the same), never the state, who moves or the number of
 /// players.
 fn reads_nothing(r: &Ruleset, e: &Expr, locals: usize, depth: usize) -> bool {
-    let all = |xs: &[Expr]| xs.iter().all(|x| reads_nothing(r, x, locals, depth));
+    let go = |x: &Expr| reads_nothing(r, x, locals, depth);
     match &e.kind {
         ExprKind::Int(_)
         | ExprKind::Bool(_)
@@ -366,25 +366,19 @@ fn reads_nothing(r: &Ruleset, e: &Expr, locals: usize, depth: usize) -> bool {
         | ExprKind::Tag(_)
         | ExprKind::Class(_) => true,
         ExprKind::Local(i) => *i < locals,
-        ExprKind::Attr { card, .. } => reads_nothing(r, card, locals, depth),
-        ExprKind::MapGet { map, key } => {
-            reads_nothing(r, map, locals, depth) && reads_nothing(r, key, locals, depth)
-        }
-        ExprKind::Table { keys, .. } | ExprKind::PlaceFn(_, keys) => all(keys),
+        ExprKind::Attr { card: x, .. } | ExprKind::Unary(_, x) | ExprKind::Native(_, x) => go(x),
+        ExprKind::MapGet { map: a, key: b } | ExprKind::Binary(_, a, b) => go(a) && go(b),
+        ExprKind::If(c, a, b) => go(c) && go(a) && go(b),
+        ExprKind::Table { keys, .. } | ExprKind::PlaceFn(_, keys) => keys.iter().all(go),
         ExprKind::Builtin(b, args) => {
             matches!(
                 b,
                 Builtin::Min | Builtin::Max | Builtin::Abs | Builtin::Distance | Builtin::X | Builtin::Y
-            ) && all(args)
-        }
-        ExprKind::Unary(_, x) | ExprKind::Native(_, x) => reads_nothing(r, x, locals, depth),
-        ExprKind::Binary(_, a, b) => reads_nothing(r, a, locals, depth) && reads_nothing(r, b, locals, depth),
-        ExprKind::If(c, a, b) => {
-            all(std::slice::from_ref(c)) && all(std::slice::from_ref(a)) && all(std::slice::from_ref(b))
+            ) && args.iter().all(go)
         }
         ExprKind::Let { id, args } => {
             let l = &r.lets[*id];
-            depth < LINK_DEPTH && all(args) && reads_nothing(r, &l.body, l.params.len(), depth + 1)
+            depth < LINK_DEPTH && args.iter().all(go) && reads_nothing(r, &l.body, l.params.len(), depth + 1)
         }
         _ => false,
     }
