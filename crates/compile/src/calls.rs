@@ -25,24 +25,25 @@ impl Gen<'_> {
             let key: Option<Vec<String>> = args
                 .iter()
                 .enumerate()
-                .map(|(i, a)| match (&a.kind, self.invariant(a, env)) {
-                    (_, Some(k)) => Some(k),
-                    (ExprKind::Local(slot), None) if keyed.is_none() && env.keyed_player(*slot).is_some() => {
-                        keyed = Some((i, players, env.keyed_player(*slot).map(str::to_string)));
-                        Some(players.key())
+                .map(|(i, a)| {
+                    if let Some(k) = self.invariant(a, env) {
+                        return Some(k);
                     }
-                    (ExprKind::Piece { piece, player: Some(p) }, None) if keyed.is_none() => {
-                        let ExprKind::Local(slot) = p.kind else { return None };
-                        let code = env.keyed_player(slot)?;
+                    if keyed.is_some() {
+                        return None;
+                    }
+                    if let Some((k, code)) = by_player(a, env) {
                         keyed = Some((i, players, Some(code.to_string())));
-                        Some(format!("piece {} of ({})", piece.index(), players.key()))
+                        return Some(k);
                     }
-                    (ExprKind::Local(slot), None) if keyed.is_none() && self.depth == 0 => {
-                        let k = self.params.get(*slot).copied().flatten()?;
-                        keyed = Some((i, k, None));
-                        Some(k.key())
+                    match a.kind {
+                        ExprKind::Local(slot) if self.depth == 0 => {
+                            let k = self.params.get(slot).copied().flatten()?;
+                            keyed = Some((i, k, None));
+                            Some(k.key())
+                        }
+                        _ => None,
                     }
-                    _ => None,
                 })
                 .collect();
             if let Some(key) = key {
@@ -298,6 +299,22 @@ fn walks_region(e: &Expr) -> bool {
     let mut found = matches!(e.kind, ExprKind::Region(..));
     e.for_each_child(|c| found |= walks_region(c));
     found
+}
+
+/// An argument that is a player an aggregate over the players binds, or
+/// that player's piece: its key among calls kept per player, and the code
+/// of the player.
+fn by_player<'e>(a: &Expr, env: &'e Env) -> Option<(String, &'e str)> {
+    match &a.kind {
+        ExprKind::Local(slot) => Some(("player".into(), env.keyed_player(*slot)?)),
+        ExprKind::Piece { piece, player: Some(p) } => match p.kind {
+            ExprKind::Local(slot) => {
+                Some((format!("piece {} of (player)", piece.index()), env.keyed_player(slot)?))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// What an argument is, as a key of calls kept for a listing, when nothing
