@@ -19,6 +19,18 @@ fn load(path: &str) -> model::Ruleset {
     checked.ruleset.unwrap_or_else(|| panic!("{path} checks clean"))
 }
 
+/// The rules of `path` and the generated function `name_of` names in
+/// them (`lead_3_1`, `proc_2`, ...), up to the next one.
+fn generated_function(
+    path: &str,
+    name_of: impl FnOnce(&model::Ruleset) -> String,
+) -> (model::Ruleset, String) {
+    let rules = load(path);
+    let code = compile::generate(&rules);
+    let function = generated_fn(&code, &name_of(&rules)).to_string();
+    (rules, function)
+}
+
 /// The generated function `name` of `code`, up to the next one.
 fn generated_fn<'c>(code: &'c str, name: &str) -> &'c str {
     let start = code.find(&format!("\nfn {name}(")).unwrap_or_else(|| panic!("no function {name}"));
@@ -369,10 +381,10 @@ fn generator_tests_the_tags_a_moves_filter_starts_with_in_the_loop() {
 /// `p` given `me`, is the same for the whole listing.
 #[test]
 fn generator_keeps_calls_taking_a_player_an_aggregate_binds_per_player_for_the_listing() {
-    let rules = load("rulesets/akrotiri/akrotiri.ruleset");
-    let portage = rules.actions.iter().position(|a| a.name == "portage").expect("Akrotiri has portage");
-    let code = compile::generate(&rules);
-    let lead = generated_fn(&code, &format!("lead_{portage}_1"));
+    let (rules, lead) = generated_function("rulesets/akrotiri/akrotiri.ruleset", |r| {
+        let portage = r.actions.iter().position(|a| a.name == "portage").expect("Akrotiri has portage");
+        format!("lead_{portage}_1")
+    });
     let per_player = format!(
         "V::Player(p) => Some(p.index()).filter(|i| *i < {}), _ => None }}).and_then(|o| it.listing.get(",
         rules.game.max_players
@@ -391,10 +403,9 @@ fn generator_keeps_calls_taking_a_player_an_aggregate_binds_per_player_for_the_l
 /// interpreter.
 #[test]
 fn generator_goes_through_a_region_in_a_for_itself() {
-    let rules = load("rulesets/akrotiri/akrotiri.ruleset");
-    let k = rules.procedures.iter().position(|p| p.name == "take").expect("Akrotiri has take");
-    let code = compile::generate(&rules);
-    let take = generated_fn(&code, &format!("proc_{k}"));
+    let (_, take) = generated_function("rulesets/akrotiri/akrotiri.ruleset", |r| {
+        format!("proc_{}", r.procedures.iter().position(|p| p.name == "take").expect("Akrotiri has take"))
+    });
     assert_eq!(take.matches("it.places_of(").count(), 1, "{take}");
     assert_eq!(take.matches("it.stmt(").count(), 0, "{take}");
 }
@@ -432,11 +443,10 @@ fn generator_compiles_each_actions_steps_and_leading_statements_as_one_function(
 /// keys it.
 #[test]
 fn generator_keeps_let_calls_by_the_place_a_class_aggregate_goes_through() {
-    let rules = load("rulesets/thebes/thebes.ruleset");
-    let exhibit = rules.actions.iter().position(|a| a.name == "exhibit").expect("Thebes has exhibit");
-    let code = compile::generate(&rules);
     // Exhibit's requirement once its card is bound.
-    let lead = generated_fn(&code, &format!("lead_{exhibit}_1"));
+    let (_, lead) = generated_function("rulesets/thebes/thebes.ruleset", |r| {
+        format!("lead_{}_1", r.actions.iter().position(|a| a.name == "exhibit").expect("Thebes has exhibit"))
+    });
     assert_eq!(lead.matches("it.listing.get(").count(), 1, "{lead}");
     assert!(lead.contains("V::Place(p) => PLACE_RANK.get(p.index())"), "{lead}");
 }
