@@ -262,23 +262,6 @@ impl StmtGen<'_> {
                     value_code(e, &format!("part({at}, 1)"))
                 )
             }
-            // A set a player chose, read from the frame one component at
-            // a time as the interpreter reads it (the filter may bind
-            // locals); a zone a local holds, or anything else, is the
-            // interpreter's move, before anything changed.
-            Selection::All { var, domain: Expr { kind: ExprKind::Local(slot), .. }, filter }
-            | Selection::First { var, domain: Expr { kind: ExprKind::Local(slot), .. }, filter } => {
-                let first = if matches!(what, Selection::First { .. }) { " break;" } else { "" };
-                let e = self.fresh("e");
-                let (find, pass) = match filter {
-                    Some(flt) => (format!("let {e} = part({at}, 2); "), self.screened(flt, *var, &e)),
-                    None => (String::new(), "true".to_string()),
-                };
-                format!(
-                    "let set = match f.get({slot}) {{ V::Set(set) => set, _ => {{ it.stmt({at}, st, f)?; break {label}; }} }}; let mut cards = it.take_picked(); {find}
-    let mut i = 0; while let Some(&c) = f.set_items(set).get(i) {{ i += 1; f.set({var}, V::Card(c)); if {pass} {{ cards.push(c);{first} }} }}"
-                )
-            }
             Selection::All { var, domain, filter } | Selection::First { var, domain, filter } => {
                 let first = if matches!(what, Selection::First { .. }) { " break;" } else { "" };
                 // The filter's expression found once, not for each component.
@@ -287,11 +270,25 @@ impl StmtGen<'_> {
                     Some(flt) => (format!("let {e} = part({at}, 2); "), self.screened(flt, *var, &e)),
                     None => (String::new(), "true".to_string()),
                 };
-                let src = self.zone(domain, &format!("part({at}, 1)"));
-                format!(
-                    "let src = {src}; let mut cards = it.take_picked(); {find}
-    for c in st.cards(src) {{ f.set({var}, V::Card(c)); if {pass} {{ cards.push(c);{first} }} }}"
-                )
+                let pick = format!("f.set({var}, V::Card(c)); if {pass} {{ cards.push(c);{first} }}");
+                match domain.kind {
+                    // A set a player chose, read from the frame one
+                    // component at a time as the interpreter reads it (the
+                    // filter may bind locals); a zone a local holds, or
+                    // anything else, is the interpreter's move, before
+                    // anything changed.
+                    ExprKind::Local(slot) => format!(
+                        "let set = match f.get({slot}) {{ V::Set(set) => set, _ => {{ it.stmt({at}, st, f)?; break {label}; }} }}; let mut cards = it.take_picked(); {find}
+    let mut i = 0; while let Some(&c) = f.set_items(set).get(i) {{ i += 1; {pick} }}"
+                    ),
+                    _ => {
+                        let src = self.zone(domain, &format!("part({at}, 1)"));
+                        format!(
+                            "let src = {src}; let mut cards = it.take_picked(); {find}
+    for c in st.cards(src) {{ {pick} }}"
+                        )
+                    }
+                }
             }
         };
         format!(
@@ -304,8 +301,9 @@ impl StmtGen<'_> {
     /// loop, the whole filter worked out only for a component that has
     /// those tags (a filter of tag tests alone is only those). The same
     /// outcome: `and` stops at a test that fails, before anything else is
-    /// read or counted as work, and a tag test reads no state. Die
-    /// Grabräuber's professors pass on a few of a tableau's cards.
+    /// read or counted as work, and a tag test reads no state (a move of
+    /// the few cards of one kind from a hand calls the root for those
+    /// only).
     fn screened(&self, flt: &Expr, var: usize, at: &str) -> String {
         let whole = boolean(flt, at);
         let ExprKind::Native(_, inner) = &flt.kind else { return whole };
