@@ -341,3 +341,35 @@ fn every_neighbour(g: &Game, me: model::PlayerId, from: model::PlaceId) -> Vec<V
     }
     out.into_iter().map(V::Place).collect()
 }
+
+/// The choices of `action` listed now.
+fn listed(g: &Game, action: &str) -> Vec<engine::Choice> {
+    let id = g.rules.actions.iter().position(|a| a.name == action).unwrap();
+    g.choices().into_iter().filter(|c| c.action.index() == id).collect()
+}
+
+/// What a link gives at each step of a walk is kept in the memo with the
+/// regions (`Memo::step`), for walks from other starts: kept past an
+/// action that writes nothing the link reads (a boat sails), forgotten
+/// by one that writes what it reads (a tile laid). On both engines.
+#[test]
+fn a_links_steps_are_kept_past_a_sail_and_forgotten_once_a_tile_is_laid() {
+    for program in [program(), chronoscope_tests::compiled::load(PATH)] {
+        let (mut g, _) = Game::new(&program, 2, 1).unwrap();
+        for (cell, r) in [("cell_2_1", 0), ("cell_1_2", 1), ("cell_3_2", 2)] {
+            lay(&mut g, "Open", cell, r);
+        }
+        assert_eq!(g.kept_steps("land"), 0, "nothing walked yet");
+        // The listing walks the reef from the boat (`plant`), and from
+        // each corner of it (`plant`'s requirement).
+        let sail = listed(&g, "sail");
+        let kept = g.kept_steps("land");
+        assert!(kept > 0, "the listing kept no step of `land`");
+        g.step(&sail[0]).unwrap();
+        assert_eq!(g.kept_steps("land"), kept, "a boat sailing writes nothing `land` reads");
+        let lay = listed(&g, "lay");
+        assert!(g.kept_steps("land") >= kept);
+        g.step(&lay[0]).unwrap();
+        assert_eq!(g.kept_steps("land"), 0, "a tile laid: `land` reads the tiles");
+    }
+}

@@ -558,8 +558,8 @@ impl<'p> Game<'p> {
     }
 
     /// For tests of the memo: readies it for the next listing, as that
-    /// listing would, then works out afresh, without it, every let value
-    /// and region it keeps: how many. `Err` names the first that differs
+    /// listing would, then works out afresh, without it, every let value,
+    /// region and step of a link it keeps: how many. `Err` names the first that differs
     /// from what the memo holds.
     #[doc(hidden)]
     pub fn memo_agrees(&self) -> Result<usize, String> {
@@ -596,6 +596,23 @@ impl<'p> Game<'p> {
             if *v != *places {
                 let name = &self.rules.lets[link].name;
                 return Err(format!("the region of {name} from {start:?} kept as {places:?}, afresh {v:?}"));
+            }
+            checked += 1;
+        }
+        for (link, at, kept) in memo.steps() {
+            let name = &self.rules.lets[link].name;
+            let step = it.neighbours.entry_of(at).and_then(|(here, k)| {
+                let there = *it.steps_from(link, false, here, &self.state).get(k)?;
+                Some((here, there))
+            });
+            let Some((here, there)) = step else {
+                return Err(format!("{name} kept at entry {at}, which is no step of a walk"));
+            };
+            let v = fresh(link, &[V::Place(here), V::Place(there)])?;
+            if v != V::Bool(kept) {
+                return Err(format!(
+                    "{name}({here:?}, {there:?}) kept as {kept}, worked out afresh as {v:?}"
+                ));
             }
             checked += 1;
         }
@@ -1073,6 +1090,17 @@ impl<'p> Game<'p> {
         let id = LetId::new(self.rules.lets.iter().position(|l| l.name == link)?);
         let constant = matches!(self.consts.get(id.index()), Some(Some(_)));
         Some(self.interp(false).steps_from(id, constant, from, &self.state).to_vec())
+    }
+
+    /// For tests of the memo: how many steps of `link` (by name) it
+    /// keeps for the next listing (`Memo::step`), readied as that listing
+    /// would ready it.
+    #[doc(hidden)]
+    pub fn kept_steps(&self, link: &str) -> usize {
+        let Some(me) = self.current() else { return 0 };
+        self.prepare_memo(me);
+        let memo = self.memo.borrow();
+        memo.steps().filter(|(l, _, _)| self.rules.lets[*l].name == link).count()
     }
 
     /// Call a let by name with arguments, as a player.

@@ -96,7 +96,7 @@ impl Interp<'_> {
                     e.span,
                     f.me,
                     |p| self.neighbours.of(p),
-                    |here, there| {
+                    |here, _, there| {
                         let mut call = Frame::new(f.me);
                         call.set(*from, V::Place(here));
                         call.set(*to, V::Place(there));
@@ -126,9 +126,9 @@ impl Interp<'_> {
             return Ok(places);
         }
         // The link's let called on the two places directly, not through
-        // the memo: the region is what the memo keeps, and a link's calls
-        // repeat only across regions that overlap (0.4% of them in the
-        // bundled grid game, docs/performance.md).
+        // the memo's calls: a link is called on thousands of pairs. What
+        // it gives at each step is kept apart (`Memo::step`), for walks
+        // from other starts while nothing it reads changes.
         let fixed = match self.consts.get(link.index()) {
             Some(Some(v)) => Some(matches!(v, V::Bool(true))),
             _ => None,
@@ -142,26 +142,38 @@ impl Interp<'_> {
             }
             _ => None,
         };
+        let memo = self.memo.filter(|m| fixed.is_none() && m.borrow().serves(me));
         // The link's tests found once for the walk.
         let tests = self.link_tests(link, fixed.is_some());
         let steps = |here: PlaceId| self.steps(tests, here, st);
         // One frame for every step of the walk: the link binds its two
         // places, and any local of its own, before reading them.
         let mut call = Frame::new(me);
-        self.walk(link, start, span, me, steps, |here, there| {
+        self.walk(link, start, span, me, steps, |here, k, there| {
             if let Some(holds) = fixed {
+                return Ok(holds);
+            }
+            // The step's entry: `here`'s first in the list of every place's
+            // neighbours, then its `k`-th step (the steps a walk of a link
+            // takes from a place are the same at every walk, `steps`).
+            let at = self.neighbours.first(here) + k;
+            if let Some(holds) = memo.and_then(|m| m.borrow().step(link, at)) {
                 return Ok(holds);
             }
             self.spend(1, body.span)?;
             call.set(0, V::Place(here));
             call.set(1, V::Place(there));
-            match native {
+            let holds = match native {
                 Some((native, inner)) => match native(self, inner, st, &mut call)? {
-                    V::Bool(b) => Ok(b),
-                    _ => self.bool(body, st, &mut call),
+                    V::Bool(b) => b,
+                    _ => self.bool(body, st, &mut call)?,
                 },
-                None => self.bool(body, st, &mut call),
+                None => self.bool(body, st, &mut call)?,
+            };
+            if let Some(m) = memo {
+                m.borrow_mut().keep_step(link, at, self.neighbours.len(), holds);
             }
+            Ok(holds)
         })
     }
 
@@ -178,7 +190,7 @@ impl Interp<'_> {
         span: Span,
         me: Option<PlayerId>,
         steps: impl Fn(PlaceId) -> &'n [PlaceId],
-        mut holds: impl FnMut(PlaceId, PlaceId) -> R<bool>,
+        mut holds: impl FnMut(PlaceId, usize, PlaceId) -> R<bool>,
     ) -> R<Places> {
         let mut seen = vec![0u64; self.r.places.len().div_ceil(64)];
         let bit = |p: PlaceId| (p.index() / 64, 1u64 << (p.index() % 64));
@@ -191,9 +203,9 @@ impl Interp<'_> {
             i += 1;
             let next = steps(here);
             self.spend(next.len() as u64, span)?;
-            for there in next.iter().copied() {
+            for (k, there) in next.iter().copied().enumerate() {
                 let (w, b) = bit(there);
-                if seen[w] & b == 0 && holds(here, there)? {
+                if seen[w] & b == 0 && holds(here, k, there)? {
                     seen[w] |= b;
                     out.push(there);
                 }
@@ -428,8 +440,30 @@ impl Neighbours {
 
     /// The places next to `p`.
     pub fn of(&self, p: PlaceId) -> &[PlaceId] {
+        &self.places[self.first(p)..self.ends[p.index()] as usize]
+    }
+
+    /// Where the places next to `p` start in the list of every place's.
+    #[inline]
+    pub(super) fn first(&self, p: PlaceId) -> usize {
         let i = p.index();
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        &self.places[start..self.ends[i] as usize]
+        if i == 0 {
+            0
+        } else {
+            self.ends[i - 1] as usize
+        }
+    }
+
+    /// The place whose neighbours an entry of the list of every place's
+    /// lies among, and how far into them: the `k`-th step from it, as
+    /// `Memo::step` keeps the steps of a link.
+    pub fn entry_of(&self, at: usize) -> Option<(PlaceId, usize)> {
+        let here = self.ends.partition_point(|end| *end as usize <= at);
+        (here < self.ends.len()).then(|| (PlaceId::new(here), at - self.first(PlaceId::new(here))))
+    }
+
+    /// How many entries the list of every place's neighbours has.
+    pub(super) fn len(&self) -> usize {
+        self.places.len()
     }
 }

@@ -415,6 +415,29 @@ pub struct Memo {
     kept: Vec<LetId>,
     /// Regions worked out (`connected(p, LINK)`): by link and start.
     regions: Vec<(LetId, PlaceId, Places)>,
+    /// Per link: what its calls on a place and one of its steps gave
+    /// (`Interp::connected`), by the step's entry in `Neighbours`' list:
+    /// 0 not worked out, 1 no, 2 yes. Walks from other starts, or of
+    /// other regions the same link joins, go through the same pairs.
+    steps: Vec<LinkSteps>,
+}
+
+/// What a link gave at the steps of walks (`Memo::steps`).
+struct LinkSteps {
+    link: LetId,
+    /// Per entry of `Neighbours`' list: 0 not worked out, 1 no, 2 yes.
+    known: Vec<u8>,
+    /// The entries worked out, so that forgetting them costs what
+    /// keeping them did, whatever the size of the board.
+    set: Vec<u32>,
+}
+
+impl LinkSteps {
+    fn forget(&mut self) {
+        for at in self.set.drain(..) {
+            self.known[at as usize] = 0;
+        }
+    }
 }
 
 /// The calls of one let the memo holds, and past `MEMO_SCAN` of them an
@@ -587,6 +610,7 @@ impl Memo {
             self.by_let[id.index()].clear();
         }
         self.regions.clear();
+        self.steps.iter_mut().for_each(LinkSteps::forget);
     }
 
     /// The state went from change `from` to change `to`, writing only
@@ -615,7 +639,10 @@ impl Memo {
     /// Whether the memo keeps values worked out at change `stamp`, any at
     /// all.
     pub fn keeps(&self, stamp: u64) -> bool {
-        self.stamp == Some(stamp) && !(self.kept.is_empty() && self.regions.is_empty())
+        self.stamp == Some(stamp)
+            && !(self.kept.is_empty()
+                && self.regions.is_empty()
+                && self.steps.iter().all(|s| s.set.is_empty()))
     }
 
     /// Every let call kept: the let, the kind of value asked for, the
@@ -651,6 +678,50 @@ impl Memo {
             !known.calls.is_empty()
         });
         self.regions.retain(|(link, _, _)| !reads.touched(*link, changed));
+        for s in self.steps.iter_mut().filter(|s| !s.set.is_empty() && reads.touched(s.link, changed)) {
+            s.forget();
+        }
+    }
+
+    /// Every step of a link kept: the link, the step's entry in
+    /// `Neighbours`' list, whether the link holds there.
+    pub fn steps(&self) -> impl Iterator<Item = (LetId, usize, bool)> + '_ {
+        self.steps
+            .iter()
+            .flat_map(|s| s.set.iter().map(|at| (s.link, *at as usize, s.known[*at as usize] == 2)))
+    }
+
+    /// Whether `link` holds at the step that is entry `at` of
+    /// `Neighbours`' list, if worked out on this state (for `me`, who
+    /// must be the memo's).
+    #[inline]
+    pub(super) fn step(&self, link: LetId, at: usize) -> Option<bool> {
+        let s = self.steps.iter().find(|s| s.link == link)?;
+        match s.known.get(at) {
+            Some(1) => Some(false),
+            Some(2) => Some(true),
+            _ => None,
+        }
+    }
+
+    /// Keep what `link` gave at entry `at` of `Neighbours`' list, `len`
+    /// entries long (see `step`).
+    #[inline]
+    pub(super) fn keep_step(&mut self, link: LetId, at: usize, len: usize, holds: bool) {
+        let i = match self.steps.iter().position(|s| s.link == link) {
+            Some(i) => i,
+            None => {
+                self.steps.push(LinkSteps { link, known: vec![0; len], set: Vec::new() });
+                self.steps.len() - 1
+            }
+        };
+        let s = &mut self.steps[i];
+        if let Some(k) = s.known.get_mut(at) {
+            if *k == 0 {
+                s.set.push(at as u32);
+            }
+            *k = if holds { 2 } else { 1 };
+        }
     }
 
     /// A region worked out on this state, if the memo has it.
