@@ -373,3 +373,20 @@ fn a_links_steps_are_kept_past_a_sail_and_forgotten_once_a_tile_is_laid() {
         assert_eq!(g.kept_steps("land"), 0, "a tile laid: `land` reads the tiles");
     }
 }
+
+/// A link that starts by asking another on its own two places, the two
+/// walked the same way (Akrotiri's `free_land`, `land(a, b) and not
+/// occupied(b)`, and `land` both step only side by side), takes a step the
+/// memo keeps as false for that other link as false itself, without a
+/// call (`and` stops there). Links that start otherwise ask none: reef's
+/// `land` starts with a comparison, Akrotiri's `sea` with `tiled(b)`.
+#[test]
+fn a_link_that_starts_by_asking_another_walked_the_same_way_goes_by_its_kept_steps() {
+    let akrotiri = scenario::load("rulesets/akrotiri/akrotiri.ruleset");
+    let (g, _) = Game::new(&akrotiri, 2, 1).unwrap();
+    assert_eq!(g.link_asked_first("free_land").as_deref(), Some("land"));
+    assert_eq!(g.link_asked_first("sea"), None);
+    let program = program();
+    let (g, _) = Game::new(&program, 2, 1).unwrap();
+    assert_eq!(g.link_asked_first("land"), None);
+}

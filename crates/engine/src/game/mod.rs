@@ -1092,6 +1092,16 @@ impl<'p> Game<'p> {
         Some(self.interp(false).steps_from(id, constant, from, &self.state).to_vec())
     }
 
+    /// For tests of walks: the link (by name) that `link` asks first, on
+    /// its own two places, and walks the same way, whose steps the memo
+    /// keeps as false a walk of `link` takes as false too.
+    #[doc(hidden)]
+    pub fn link_asked_first(&self, link: &str) -> Option<String> {
+        let id = LetId::new(self.rules.lets.iter().position(|l| l.name == link)?);
+        let first = self.program.neighbours.first_of(id)?;
+        Some(self.rules.lets[first].name.clone())
+    }
+
     /// For tests of the memo: how many steps of `link` (by name) it
     /// keeps for the next listing (`Memo::step`), readied as that listing
     /// would ready it.

@@ -143,6 +143,7 @@ impl Interp<'_> {
             _ => None,
         };
         let memo = self.memo.filter(|m| fixed.is_none() && m.borrow().serves(me));
+        let inner = self.neighbours.first_of(link);
         // The link's tests found once for the walk.
         let tests = self.link_tests(link, fixed.is_some());
         let steps = |here: PlaceId| self.steps(tests, here, st);
@@ -157,8 +158,18 @@ impl Interp<'_> {
             // neighbours, then its `k`-th step (the steps a walk of a link
             // takes from a place are the same at every walk, `steps`).
             let at = self.neighbours.first(here) + k;
-            if let Some(holds) = memo.and_then(|m| m.borrow().step(link, at)) {
-                return Ok(holds);
+            if let Some(m) = memo {
+                let kept = m.borrow();
+                if let Some(holds) = kept.step(link, at) {
+                    return Ok(holds);
+                }
+                // Where the link it asks first is kept as false, so is
+                // this one (`and` stops there).
+                if inner.is_some_and(|i| kept.step(i, at) == Some(false)) {
+                    drop(kept);
+                    m.borrow_mut().keep_step(link, at, self.neighbours.len(), false);
+                    return Ok(false);
+                }
             }
             self.spend(1, body.span)?;
             call.set(0, V::Place(here));
@@ -298,6 +309,9 @@ pub struct Neighbours {
     /// Per let that can be a link (two parameters): its tests that read
     /// nothing of the state, when it has any.
     links: Vec<Option<LinkTests>>,
+    /// Per let that can be a link: the link it asks first, walked the
+    /// same way (`first_link`).
+    first_links: Vec<Option<LetId>>,
 }
 
 /// The conjuncts a link is worked out from first (`a and b and ...`, a
@@ -430,7 +444,42 @@ impl Neighbours {
             n.ends.push(n.places.len() as u32);
         }
         n.links = r.lets.iter().map(|l| LinkTests::of(r, l)).collect();
+        n.first_links = r.lets.iter().map(|l| n.first_link(r, l)).collect();
         n
+    }
+
+    /// The link `l` first asks, when it starts with a call of another
+    /// let on its own two places (`land(a, b) and ...`) whose tests of
+    /// places alone are the same as its own (so that a walk of either
+    /// steps the same way from each place).
+    fn first_link(&self, r: &Ruleset, l: &Let) -> Option<LetId> {
+        if l.params.len() != 2 {
+            return None;
+        }
+        fn unwrap(e: &Expr) -> &Expr {
+            match &e.kind {
+                ExprKind::Native(_, inner) => inner,
+                _ => e,
+            }
+        }
+        let mut first = unwrap(&l.body);
+        while let ExprKind::Binary(BinaryOp::And, a, _) = &first.kind {
+            first = unwrap(a);
+        }
+        let ExprKind::Let { id, args } = &first.kind else { return None };
+        let on_both = matches!(
+            args[..],
+            [Expr { kind: ExprKind::Local(0), .. }, Expr { kind: ExprKind::Local(1), .. }]
+        );
+        let spans = |t: Option<&LinkTests>| t.map(|t| t.tests.iter().map(|e| e.span).collect::<Vec<_>>());
+        let own = r.lets.iter().position(|x| std::ptr::eq(x, l)).map(LetId::new)?;
+        let same = spans(self.tests(own)) == spans(self.tests(*id));
+        (on_both && *id != own && r.lets[*id].params.len() == 2 && same).then_some(*id)
+    }
+
+    /// The link `link` asks first (`first_link`), if any.
+    pub(crate) fn first_of(&self, link: LetId) -> Option<LetId> {
+        self.first_links.get(link.index()).copied().flatten()
     }
 
     /// The tests of `link` that read nothing of the state, if it has any.
