@@ -142,15 +142,19 @@ impl Interp<'_> {
             }
             _ => None,
         };
+        // What the link, and the link it asks first, gave at each step,
+        // taken out of the memo for the walk.
         let memo = self.memo.filter(|m| fixed.is_none() && m.borrow().serves(me));
-        let inner = self.neighbours.first_of(link);
+        let len = self.neighbours.len();
+        let mut own = memo.map(|m| m.borrow_mut().take_steps(link, len));
+        let first = self.neighbours.first_of(link).and_then(|i| Some(memo?.borrow_mut().take_steps(i, len)));
         // The link's tests found once for the walk.
         let tests = self.link_tests(link, fixed.is_some());
         let steps = |here: PlaceId| self.steps(tests, here, st);
         // One frame for every step of the walk: the link binds its two
         // places, and any local of its own, before reading them.
         let mut call = Frame::new(me);
-        self.walk(link, start, span, me, steps, |here, k, there| {
+        let walked = self.walk(link, start, span, me, steps, |here, k, there| {
             if let Some(holds) = fixed {
                 return Ok(holds);
             }
@@ -158,34 +162,35 @@ impl Interp<'_> {
             // neighbours, then its `k`-th step (the steps a walk of a link
             // takes from a place are the same at every walk, `steps`).
             let at = self.neighbours.first(here) + k;
-            if let Some(m) = memo {
-                let kept = m.borrow();
-                if let Some(holds) = kept.step(link, at) {
-                    return Ok(holds);
-                }
-                // Where the link it asks first is kept as false, so is
-                // this one (`and` stops there).
-                if inner.is_some_and(|i| kept.step(i, at) == Some(false)) {
-                    drop(kept);
-                    m.borrow_mut().keep_step(link, at, self.neighbours.len(), false);
-                    return Ok(false);
-                }
+            if let Some(holds) = own.as_ref().and_then(|s| s.get(at)) {
+                return Ok(holds);
             }
-            self.spend(1, body.span)?;
-            call.set(0, V::Place(here));
-            call.set(1, V::Place(there));
-            let holds = match native {
-                Some((native, inner)) => match native(self, inner, st, &mut call)? {
-                    V::Bool(b) => b,
-                    _ => self.bool(body, st, &mut call)?,
-                },
-                None => self.bool(body, st, &mut call)?,
+            // Where the link it asks first is kept as false, so is this
+            // one (`and` stops there).
+            let holds = if first.as_ref().is_some_and(|s| s.get(at) == Some(false)) {
+                false
+            } else {
+                self.spend(1, body.span)?;
+                call.set(0, V::Place(here));
+                call.set(1, V::Place(there));
+                match native {
+                    Some((native, inner)) => match native(self, inner, st, &mut call)? {
+                        V::Bool(b) => b,
+                        _ => self.bool(body, st, &mut call)?,
+                    },
+                    None => self.bool(body, st, &mut call)?,
+                }
             };
-            if let Some(m) = memo {
-                m.borrow_mut().keep_step(link, at, self.neighbours.len(), holds);
+            if let Some(s) = own.as_mut() {
+                s.keep(at, holds);
             }
             Ok(holds)
-        })
+        });
+        if let Some(m) = memo {
+            let mut m = m.borrow_mut();
+            own.into_iter().chain(first).for_each(|s| m.put_steps(s));
+        }
+        walked
     }
 
     /// The places reachable from `start` by steps to a place next to the

@@ -422,8 +422,9 @@ pub struct Memo {
     steps: Vec<LinkSteps>,
 }
 
-/// What a link gave at the steps of walks (`Memo::steps`).
-struct LinkSteps {
+/// What a link gave at the steps of walks (`Memo::steps`), taken out of
+/// the memo while a walk goes through them (`Memo::take_steps`).
+pub(super) struct LinkSteps {
     link: LetId,
     /// Per entry of `Neighbours`' list: 0 not worked out, 1 no, 2 yes.
     known: Vec<u8>,
@@ -436,6 +437,27 @@ impl LinkSteps {
     fn forget(&mut self) {
         for at in self.set.drain(..) {
             self.known[at as usize] = 0;
+        }
+    }
+
+    /// What the link gave at entry `at`, if kept.
+    #[inline]
+    pub(super) fn get(&self, at: usize) -> Option<bool> {
+        match self.known.get(at) {
+            Some(1) => Some(false),
+            Some(2) => Some(true),
+            _ => None,
+        }
+    }
+
+    /// Keep what the link gave at entry `at`.
+    #[inline]
+    pub(super) fn keep(&mut self, at: usize, holds: bool) {
+        if let Some(k) = self.known.get_mut(at) {
+            if *k == 0 {
+                self.set.push(at as u32);
+            }
+            *k = if holds { 2 } else { 1 };
         }
     }
 }
@@ -691,36 +713,23 @@ impl Memo {
             .flat_map(|s| s.set.iter().map(|at| (s.link, *at as usize, s.known[*at as usize] == 2)))
     }
 
-    /// Whether `link` holds at the step that is entry `at` of
-    /// `Neighbours`' list, if worked out on this state (for `me`, who
-    /// must be the memo's).
-    #[inline]
-    pub(super) fn step(&self, link: LetId, at: usize) -> Option<bool> {
-        let s = self.steps.iter().find(|s| s.link == link)?;
-        match s.known.get(at) {
-            Some(1) => Some(false),
-            Some(2) => Some(true),
-            _ => None,
+    /// The steps of `link` kept (for `me`, who must be the memo's), taken
+    /// out for a walk, which gives them back (`put_steps`) with what it
+    /// found added: a walk reads and keeps them without going through the
+    /// memo at each step. A walk of the same link inside it finds none
+    /// kept (the outer one's are given back last).
+    pub(super) fn take_steps(&mut self, link: LetId, len: usize) -> LinkSteps {
+        match self.steps.iter().position(|s| s.link == link) {
+            Some(i) => self.steps.swap_remove(i),
+            None => LinkSteps { link, known: vec![0; len], set: Vec::new() },
         }
     }
 
-    /// Keep what `link` gave at entry `at` of `Neighbours`' list, `len`
-    /// entries long (see `step`).
-    #[inline]
-    pub(super) fn keep_step(&mut self, link: LetId, at: usize, len: usize, holds: bool) {
-        let i = match self.steps.iter().position(|s| s.link == link) {
-            Some(i) => i,
-            None => {
-                self.steps.push(LinkSteps { link, known: vec![0; len], set: Vec::new() });
-                self.steps.len() - 1
-            }
-        };
-        let s = &mut self.steps[i];
-        if let Some(k) = s.known.get_mut(at) {
-            if *k == 0 {
-                s.set.push(at as u32);
-            }
-            *k = if holds { 2 } else { 1 };
+    /// Give back steps `take_steps` took.
+    pub(super) fn put_steps(&mut self, steps: LinkSteps) {
+        match self.steps.iter().position(|s| s.link == steps.link) {
+            Some(i) => self.steps[i] = steps,
+            None => self.steps.push(steps),
         }
     }
 
