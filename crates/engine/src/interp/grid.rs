@@ -208,11 +208,23 @@ impl Interp<'_> {
         steps: impl Fn(PlaceId) -> &'n [PlaceId],
         mut holds: impl FnMut(PlaceId, usize, PlaceId) -> R<bool>,
     ) -> R<Places> {
-        let mut seen = vec![0u64; self.r.places.len().div_ceil(64)];
+        // The places reached, a bit each: on the stack for a board of up
+        // to `SEEN_ON_STACK` words of them (a walk is made often).
+        let words = self.r.places.len().div_ceil(64);
+        let mut on_stack = [0u64; SEEN_ON_STACK];
+        let mut on_heap = Vec::new();
+        let seen: &mut [u64] = if words <= SEEN_ON_STACK {
+            &mut on_stack[..words]
+        } else {
+            on_heap.resize(words, 0);
+            &mut on_heap
+        };
         let bit = |p: PlaceId| (p.index() / 64, 1u64 << (p.index() % 64));
         let (w, b) = bit(start);
         seen[w] |= b;
-        let mut out = vec![start];
+        // Room for a region of `REGION_ROOM` places without growing.
+        let mut out = Vec::with_capacity(REGION_ROOM);
+        out.push(start);
         let mut i = 0;
         while i < out.len() {
             let here = out[i];
@@ -293,6 +305,17 @@ impl<'a> Interp<'a> {
         })
     }
 }
+
+/// How many words of bits a walk keeps the places it reached in on the
+/// stack: a board of up to 2,048 places, more than the checker lets a
+/// ruleset have (2,000, `ruleset::check::MAX_PLACES`). A ruleset made
+/// otherwise with more places has them on the heap.
+const SEEN_ON_STACK: usize = 32;
+
+/// How many places a walk makes room for at once: Akrotiri's regions
+/// hold 27 to 32 places on average (docs/performance.md), and a list that
+/// grows one place at a time is reallocated 5 times on the way to 32.
+const REGION_ROOM: usize = 64;
 
 /// The place of a grid at a column and row, if the grid has one there.
 #[inline]
