@@ -1103,7 +1103,7 @@ impl<'p> Game<'p> {
     }
 
     /// For tests of the memo: how many steps of `link` (by name) it
-    /// keeps for the next listing (`Memo::step`), readied as that listing
+    /// keeps for the next listing (`Memo::steps`), readied as that listing
     /// would ready it.
     #[doc(hidden)]
     pub fn kept_steps(&self, link: &str) -> usize {

@@ -127,7 +127,7 @@ impl Interp<'_> {
         }
         // The link's let called on the two places directly, not through
         // the memo's calls: a link is called on thousands of pairs. What
-        // it gives at each step is kept apart (`Memo::step`), for walks
+        // it gives at each step is kept apart (`Memo::steps`), for walks
         // from other starts while nothing it reads changes.
         let fixed = match self.consts.get(link.index()) {
             Some(Some(v)) => Some(matches!(v, V::Bool(true))),
@@ -312,9 +312,10 @@ impl<'a> Interp<'a> {
 /// otherwise with more places has them on the heap.
 const SEEN_ON_STACK: usize = 32;
 
-/// How many places a walk makes room for at once: Akrotiri's regions
-/// hold 27 to 32 places on average (docs/performance.md), and a list that
-/// grows one place at a time is reallocated 5 times on the way to 32.
+/// How many places a walk makes room for at once: the regions of the
+/// bundled grid game hold 27 to 32 places on average
+/// (docs/performance.md), and a list that grows one place at a time is
+/// reallocated 5 times on the way to 32.
 const REGION_ROOM: usize = 64;
 
 /// The place of a grid at a column and row, if the grid has one there.
@@ -472,15 +473,16 @@ impl Neighbours {
             n.ends.push(n.places.len() as u32);
         }
         n.links = r.lets.iter().map(|l| LinkTests::of(r, l)).collect();
-        n.first_links = r.lets.iter().map(|l| n.first_link(r, l)).collect();
+        n.first_links = (0..r.lets.len()).map(|i| n.first_link(r, LetId::new(i))).collect();
         n
     }
 
-    /// The link `l` first asks, when it starts with a call of another
+    /// The link `own` first asks, when it starts with a call of another
     /// let on its own two places (`land(a, b) and ...`) whose tests of
     /// places alone are the same as its own (so that a walk of either
     /// steps the same way from each place).
-    fn first_link(&self, r: &Ruleset, l: &Let) -> Option<LetId> {
+    fn first_link(&self, r: &Ruleset, own: LetId) -> Option<LetId> {
+        let l = &r.lets[own];
         if l.params.len() != 2 {
             return None;
         }
@@ -500,7 +502,6 @@ impl Neighbours {
             [Expr { kind: ExprKind::Local(0), .. }, Expr { kind: ExprKind::Local(1), .. }]
         );
         let spans = |t: Option<&LinkTests>| t.map(|t| t.tests.iter().map(|e| e.span).collect::<Vec<_>>());
-        let own = r.lets.iter().position(|x| std::ptr::eq(x, l)).map(LetId::new)?;
         let same = spans(self.tests(own)) == spans(self.tests(*id));
         (on_both && *id != own && r.lets[*id].params.len() == 2 && same).then_some(*id)
     }
@@ -533,7 +534,7 @@ impl Neighbours {
 
     /// The place whose neighbours an entry of the list of every place's
     /// lies among, and how far into them: the `k`-th step from it, as
-    /// `Memo::step` keeps the steps of a link.
+    /// `Memo::steps` keeps the steps of a link.
     pub fn entry_of(&self, at: usize) -> Option<(PlaceId, usize)> {
         let here = self.ends.partition_point(|end| *end as usize <= at);
         (here < self.ends.len()).then(|| (PlaceId::new(here), at - self.first(PlaceId::new(here))))
