@@ -61,6 +61,8 @@ impl<'p> Game<'p> {
         args.resize(self.program.most_params, V::None);
         let mut domains = std::mem::take(&mut self.spare.borrow_mut().domains);
         domains.reserve(self.program.all_params);
+        // One interpreter for every action's search.
+        let it = &Interp { memo: Some(memo), listing: &listing, ..self.interp(false) };
         for (id, action) in self.rules.actions.iter().enumerate() {
             let id = ActionId::new(id);
             // While an ask waits, only its action; otherwise only actions
@@ -92,7 +94,6 @@ impl<'p> Game<'p> {
             // matter to a later `require` (see `legality`).
             let start = self.program.trials.start[id.index()];
             let trial = self.program.trials.tried[id.index()];
-            let it = &Interp { memo: Some(memo), listing: &listing, ..self.interp(false) };
             let search = Search {
                 id,
                 action,
