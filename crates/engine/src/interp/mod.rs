@@ -390,8 +390,11 @@ const MEMO_ARGS: usize = 4;
 /// of different arguments in one search (a rule over every pair of a
 /// thousand places) would otherwise fill the memory and make each lookup
 /// go through millions. Past this, the let's calls kept so far are
-/// forgotten and it starts again.
-pub const MEMO_PER_LET: usize = 64;
+/// forgotten and it starts again. As many as an index of bytes allows: a
+/// let asked of each place of a board in turn forgot its calls before
+/// they were asked again at 64 (a grid game's `tiled_at(x, y)`, through
+/// `next_to_tile(c)` for each of 169 cells: docs/performance.md).
+pub const MEMO_PER_LET: usize = 250;
 
 /// The values of let calls on one state for one `me`, by let, arguments
 /// and the kind of value asked for (a let read as a number gives 0 for
@@ -465,15 +468,12 @@ impl LinkSteps {
 /// The calls of one let the memo holds, and past `MEMO_SCAN` of them an
 /// index by fingerprint: open addressing, each slot the position of a
 /// call plus one (0: empty), at most half of them full.
+#[derive(Default)]
 struct LetMemo {
     calls: Vec<Remembered>,
-    index: [u8; MEMO_INDEX],
-}
-
-impl Default for LetMemo {
-    fn default() -> LetMemo {
-        LetMemo { calls: Vec::new(), index: [0; MEMO_INDEX] }
-    }
+    /// Empty until the let has more than `MEMO_SCAN` calls kept: most
+    /// lets never have, and a copy of a game starts its memo afresh.
+    index: Vec<u8>,
 }
 
 /// The slots of a let's index: twice the calls a let keeps.
@@ -484,14 +484,14 @@ const _: () = assert!(MEMO_PER_LET < u8::MAX as usize);
 impl LetMemo {
     fn clear(&mut self) {
         if self.calls.len() > MEMO_SCAN {
-            self.index = [0; MEMO_INDEX];
+            self.index.fill(0);
         }
         self.calls.clear();
     }
 
     /// Index the calls again after some were dropped.
     fn reindex(&mut self) {
-        self.index = [0; MEMO_INDEX];
+        self.index.fill(0);
         if self.calls.len() > MEMO_SCAN {
             (0..self.calls.len()).for_each(|i| self.index_call(i));
         }
@@ -499,6 +499,9 @@ impl LetMemo {
 
     /// Index call `i` (its fingerprint's first free slot).
     fn index_call(&mut self, i: usize) {
+        if self.index.is_empty() {
+            self.index = vec![0; MEMO_INDEX];
+        }
         let mut slot = self.calls[i].fingerprint as usize % MEMO_INDEX;
         while self.index[slot] != 0 {
             slot = (slot + 1) % MEMO_INDEX;
