@@ -301,8 +301,7 @@ fn compiled_effects_change_the_state_as_the_interpreters_and_refuse_alike() {
 fn generator_inlines_small_lets_and_calls_the_rest() {
     let calls = |path: &str, name: &str| {
         let rules = load(path);
-        let id =
-            rules.lets.iter().position(|l| l.name == name).unwrap_or_else(|| panic!("{path}: no let {name}"));
+        let id = rules.let_named(name).unwrap_or_else(|| panic!("{path}: no let {name}")).index();
         compile::generate(&rules).matches(&format!("it.call_values(LetId::new({id}), ")).count()
     };
     let lets = "tests/fixtures/valid/lets.ruleset";
@@ -317,7 +316,7 @@ fn generator_inlines_small_lets_and_calls_the_rest() {
     // too: `portage`'s requirement asks `portage_cost(me, to)` once per
     // destination, which the memo would not serve.
     let rules = load(akrotiri);
-    let cost = rules.lets.iter().position(|l| l.name == "portage_cost").expect("Akrotiri has portage_cost");
+    let cost = rules.let_named("portage_cost").expect("Akrotiri has portage_cost").index();
     let portage = rules.actions.iter().position(|a| a.name == "portage").expect("Akrotiri has portage");
     let code = compile::generate(&rules);
     let lead = generated_fn(&code, &format!("lead_{portage}_1"));
@@ -327,7 +326,7 @@ fn generator_inlines_small_lets_and_calls_the_rest() {
     );
     assert!(calls(akrotiri, "portage_cost") > 0, "a root calls a let going through a region");
     let thebes = load("rulesets/thebes/thebes.ruleset");
-    let id = thebes.lets.iter().position(|l| l.name == "research_left").expect("Thebes has research_left");
+    let id = thebes.let_named("research_left").expect("Thebes has research_left").index();
     assert_eq!(
         calls("rulesets/thebes/thebes.ruleset", "research_left"),
         0,

@@ -781,6 +781,10 @@ impl Ruleset {
         self.pieces.iter().position(|p| p.name == name).map(PieceId::new)
     }
 
+    pub fn let_named(&self, name: &str) -> Option<LetId> {
+        self.lets.iter().position(|l| l.name == name).map(LetId::new)
+    }
+
     pub fn table_named(&self, name: &str) -> Option<&Table> {
         self.tables.iter().find(|t| t.name == name)
     }

@@ -1087,7 +1087,7 @@ impl<'p> Game<'p> {
     /// without such a let.
     #[doc(hidden)]
     pub fn walk_steps(&self, link: &str, from: PlaceId) -> Option<Vec<PlaceId>> {
-        let id = LetId::new(self.rules.lets.iter().position(|l| l.name == link)?);
+        let id = self.rules.let_named(link)?;
         let constant = matches!(self.consts.get(id.index()), Some(Some(_)));
         Some(self.interp(false).steps_from(id, constant, from, &self.state).to_vec())
     }
@@ -1097,7 +1097,7 @@ impl<'p> Game<'p> {
     /// keeps as false a walk of `link` takes as false too.
     #[doc(hidden)]
     pub fn link_asked_first(&self, link: &str) -> Option<String> {
-        let id = LetId::new(self.rules.lets.iter().position(|l| l.name == link)?);
+        let id = self.rules.let_named(link)?;
         let first = self.program.neighbours.first_of(id)?;
         Some(self.rules.lets[first].name.clone())
     }
@@ -1107,10 +1107,10 @@ impl<'p> Game<'p> {
     /// would ready it.
     #[doc(hidden)]
     pub fn kept_steps(&self, link: &str) -> usize {
-        let Some(me) = self.current() else { return 0 };
+        let (Some(me), Some(id)) = (self.current(), self.rules.let_named(link)) else { return 0 };
         self.prepare_memo(me);
         let memo = self.memo.borrow();
-        memo.steps().filter(|(l, _, _)| self.rules.lets[*l].name == link).count()
+        memo.steps().filter(|(l, _, _)| *l == id).count()
     }
 
     /// Call a let by name with arguments, as a player.
