@@ -147,7 +147,7 @@ impl Interp<'_> {
         let memo = self.memo.filter(|m| fixed.is_none() && m.borrow().serves(me));
         let len = self.neighbours.len();
         let mut own = memo.map(|m| m.borrow_mut().take_steps(link, len));
-        let first = self.neighbours.first_of(link).and_then(|i| Some(memo?.borrow_mut().take_steps(i, len)));
+        let first = self.neighbours.first_of(link).and_then(|i| memo?.borrow_mut().take_kept_steps(i));
         // The link's tests found once for the walk.
         let tests = self.link_tests(link, fixed.is_some());
         let steps = |here: PlaceId| self.steps(tests, here, st);

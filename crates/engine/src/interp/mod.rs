@@ -418,10 +418,9 @@ pub struct Memo {
     kept: Vec<LetId>,
     /// Regions worked out (`connected(p, LINK)`): by link and start.
     regions: Vec<(LetId, PlaceId, Places)>,
-    /// Per link: what its calls on a place and one of its steps gave
-    /// (`Interp::connected`), by the step's entry in `Neighbours`' list:
-    /// 0 not worked out, 1 no, 2 yes. Walks from other starts, or of
-    /// other regions the same link joins, go through the same pairs.
+    /// Per link walked: what its calls on a place and one of its steps
+    /// gave (`Interp::connected`). Walks from other starts, or of other
+    /// regions the same link joins, go through the same pairs.
     steps: Vec<LinkSteps>,
 }
 
@@ -722,10 +721,14 @@ impl Memo {
     /// memo at each step. A walk of the same link inside it finds none
     /// kept (the outer one's are given back last).
     pub(super) fn take_steps(&mut self, link: LetId, len: usize) -> LinkSteps {
-        match self.steps.iter().position(|s| s.link == link) {
-            Some(i) => self.steps.swap_remove(i),
-            None => LinkSteps { link, known: vec![0; len], set: Vec::new() },
-        }
+        self.take_kept_steps(link).unwrap_or_else(|| LinkSteps { link, known: vec![0; len], set: Vec::new() })
+    }
+
+    /// `take_steps`, only when the memo has a list for `link` (one it
+    /// reads but does not add to needs none made).
+    pub(super) fn take_kept_steps(&mut self, link: LetId) -> Option<LinkSteps> {
+        let i = self.steps.iter().position(|s| s.link == link)?;
+        Some(self.steps.swap_remove(i))
     }
 
     /// Give back steps `take_steps` took.
