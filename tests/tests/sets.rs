@@ -108,6 +108,32 @@ fn sets_of_lists_each_sub_multiset_once_with_each_names_first_copies() {
 }
 
 #[test]
+fn a_set_is_accepted_exactly_when_sets_of_lists_it() {
+    let program = program();
+    let (mut g, _) = Game::new(&program, 2, 1).unwrap();
+    let (hand, pool) = mixed_hand(&mut g);
+    let listed = g.sets_of(&pool, model::Span::default()).unwrap();
+    let cards: Vec<ComponentId> = g.cards(hand).collect();
+    // Every sequence of up to four of the hand's components, repeats and
+    // any order included, against the listed sets.
+    let mut sequences: Vec<Vec<ComponentId>> = vec![vec![]];
+    let mut last = sequences.clone();
+    for _ in 0..4 {
+        last = last.iter().flat_map(|s| cards.iter().map(move |c| [s.clone(), vec![*c]].concat())).collect();
+        sequences.extend(last.iter().cloned());
+    }
+    assert_eq!(sequences.len(), 1 + 6 + 36 + 216 + 1296);
+    let mut accepted = 0;
+    for s in &sequences {
+        assert_eq!(g.is_set_of(&pool, s), listed.contains(s), "{s:?}");
+        accepted += usize::from(listed.contains(s));
+    }
+    // Each listed set of at most four components, and no other.
+    assert_eq!(accepted, listed.iter().filter(|s| s.len() <= 4).count());
+    assert!(accepted > 15);
+}
+
+#[test]
 fn trade_choices_are_exactly_the_pairs_of_nonempty_sets_whose_take_is_worth_no_more() {
     let program = program();
     let (mut g, _) = Game::new(&program, 2, 3).unwrap();

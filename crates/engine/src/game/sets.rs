@@ -188,25 +188,23 @@ impl<'p> Game<'p> {
 
     /// Whether `set` is one of the sets `sets_of(pool)` lists: components
     /// of the pool in its order, each name's first copies.
-    pub(super) fn is_set_of(&self, pool: &[V], set: &[ComponentId]) -> bool {
-        // Going through the pool in order: a component whose name the set
-        // holds more copies of than it has met so far is the set's next.
-        // Nothing allocated (a step of a choice with a set checks it).
+    pub fn is_set_of(&self, pool: &[V], set: &[ComponentId]) -> bool {
+        // Going through the pool in order: the set's next component is
+        // taken when met; any other component must have no copy among the
+        // set's rest (the set would have skipped a first copy). Nothing
+        // allocated (a step of a choice with a set checks it).
+        let like = &self.program.likeness;
         let mut next = 0;
         for v in pool {
             let V::Card(c) = v else { continue };
-            let (mut held, mut met) = (0, 0);
-            for (k, s) in set.iter().enumerate() {
-                if self.alike(*s, *c) {
-                    held += 1;
-                    met += usize::from(k < next);
-                }
-            }
-            if met < held {
-                if set.get(next) != Some(c) {
-                    return false;
-                }
+            let rest = &set[next..];
+            if rest.first() == Some(c) {
                 next += 1;
+                continue;
+            }
+            let name = like.get(c.index());
+            if rest.iter().any(|s| like.get(s.index()) == name) {
+                return false;
             }
         }
         next == set.len()
