@@ -27,9 +27,8 @@ impl<'p> Game<'p> {
         let found = self.weigh(pool, bounds, frame, &mut scratch).and_then(|()| {
             // The sets depend only on the pool and the limits: the same as
             // one of the last two calls' (another action choosing from the
-            // same hand: one listing of Archaeology chooses from the hand
-            // without a limit, with one, then without again), they are
-            // copied.
+            // same hand: a listing may choose from one hand without a
+            // limit, with one, then without again), they are copied.
             let same =
                 |l: &LastSets| l.pool == pool && l.weights == scratch.weights && l.maxes == scratch.maxes;
             if let Some(hit) = self.spare.borrow().last_sets.iter().find(|l| same(l)) {
