@@ -336,32 +336,41 @@ fn generator_inlines_small_lets_and_calls_the_rest() {
     assert!(compile::generate(&thebes).contains(&consts_first), "a constant is read before the body runs");
 }
 
-/// A `move`'s filter that starts with tag tests of the component moved
-/// has those tests written in the loop, and the whole filter, a root
-/// function's call, is worked out only for a component that passes them;
-/// a filter of tag tests alone is only those tests; a filter starting
-/// with anything else is the root's call alone.
+/// A `move`'s filter over a zone is a picking function of its own: one
+/// loop over the zone, each component screened by the filter's leading tag
+/// tests of it (passed by the statement) before the rest of the filter is
+/// worked out, and the let calls whose arguments stay the same while the
+/// move picks kept in locals made before the loop (once per move, not per
+/// component). A filter of tag tests alone is only those tests, in the
+/// statement's own loop.
 #[test]
-fn generator_tests_the_tags_a_moves_filter_starts_with_in_the_loop() {
+fn generator_picks_a_moves_components_in_one_function_screened_by_its_tag_tests() {
     let function = |code: &str, name: &str| generated_fn(code, name).to_string();
     let tag = |rules: &model::Ruleset, name: &str| {
         rules.tags.iter().position(|t| t == name).unwrap_or_else(|| panic!("no tag {name}"))
     };
     // Die Grabräuber's `award_professors`: `move all c in q.tableau where
-    // c has professor and ...`, then `move all c in chairs where
-    // professor_measure(me, c) >= c.threshold`.
+    // c has professor and professor_measure(me, c) > ...`, then `move all c
+    // in chairs where professor_measure(me, c) >= c.threshold`.
     let rules = load("rulesets/grabrauber/grabrauber.ruleset");
+    let code = compile::generate(&rules);
     let k = rules.procedures.iter().position(|p| p.name == "award_professors").expect("award_professors");
-    let award = function(&compile::generate(&rules), &format!("proc_{k}"));
+    let award = function(&code, &format!("proc_{k}"));
     let professor = tag(&rules, "professor");
-    let screened = format!("V::Card(c)); if (TAGS[c.index()] >> {professor}u32 & 1 != 0 && (match root_");
-    assert_eq!(award.matches(&screened).count(), 1, "the professor test is in the loop: {award}");
-    assert_eq!(award.matches("{ cards.push(c); } }").count(), 2, "{award}");
-    assert_eq!(
-        award.matches("V::Card(c)); if (match root_").count(),
-        1,
-        "the chairs' filter is its root's: {award}"
-    );
+    let picks: Vec<&str> = award.match_indices("pick_").map(|(i, _)| &award[i..]).collect();
+    assert_eq!(picks.len(), 2, "each move picks through its function: {award}");
+    let screen = format!("&mut cards, |c: ComponentId| (TAGS[c.index()] >> {professor}u32 & 1 != 0))?;");
+    assert!(picks[0].split('\n').next().unwrap().contains(&screen), "the professor test screens: {award}");
+    assert!(picks[1].split('\n').next().unwrap().contains("&mut cards, |c: ComponentId| true)?;"), "{award}");
+    assert!(!award.contains("for c in st.cards(src)"), "no loop of the statement's own: {award}");
+    // The chairs' function: `professor_measure(me, c)` asks
+    // `total_knowledge(me)` for a chair of no region, the same for every
+    // chair: kept before the loop.
+    let name = picks[1].split('(').next().unwrap();
+    let chairs = function(&code, name);
+    let (kept, looped) = (chairs.find("let mut once"), chairs.find("for c in st.cards(src)"));
+    assert!(matches!((kept, looped), (Some(k), Some(l)) if k < l), "values kept for the move: {chairs}");
+    assert!(chairs.contains("if !screen(c) { continue; }"), "{chairs}");
     // `effects`' tour: `move first c in me.hand where c has shiny`.
     let rules = load("tests/fixtures/valid/effects.ruleset");
     let tour = function(&compile::generate(&rules), "body_2");
@@ -369,6 +378,7 @@ fn generator_tests_the_tags_a_moves_filter_starts_with_in_the_loop() {
     let alone =
         format!("V::Card(c)); if (TAGS[c.index()] >> {shiny}u32 & 1 != 0) {{ cards.push(c); break; }}");
     assert!(tour.contains(&alone), "a lone tag test is the filter: {tour}");
+    assert!(!tour.contains("pick_"), "{tour}");
 }
 
 /// In leading statements, a let call taking a player that an aggregate

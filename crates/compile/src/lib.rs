@@ -51,6 +51,12 @@ pub fn generate(rules: &Ruleset) -> String {
         bound: Vec::new(),
     };
     let mut body = String::new();
+    // The rules with their roots wrapped as the program runs them: the
+    // statements below are generated from them, and the moves whose
+    // filter gets a picking function found in them.
+    let mut wrapped = rules.clone();
+    engine::native::wrap_roots(&mut wrapped, &mut 0);
+    let picks = stmts::picks(&wrapped);
     for (i, e) in roots.iter().enumerate() {
         g.bound.clear();
         bound_slots(e, &mut g.bound);
@@ -70,6 +76,28 @@ pub fn generate(rules: &Ruleset) -> String {
         let code = format!("{kept}    Ok({code})\n");
         write!(body, "{allow}fn root_{i}{signature} {{\n    let _ = (&it, &e, &st, &f);\n").unwrap();
         writeln!(body, "{}}}\n", tallied(&code, "V", "it.eval(e, st, f)")).unwrap();
+    }
+    // Each `move` filter's picking function (`stmts::picks`): the filter
+    // of every component of a zone in turn, in one loop (the component
+    // screened first by the filter's leading tag tests, which the caller
+    // passes), its let calls whose arguments stay the same while the move
+    // picks (`Gen::cse`, the picked component's slot bound) worked out once
+    // for the whole move: the state does not change while a move picks.
+    for &(i, var) in &picks {
+        let e = &roots[i];
+        g.bound.clear();
+        bound_slots(e, &mut g.bound);
+        g.bound.push(var);
+        let code = g.val(e, &[], &Env::default());
+        let vars: Vec<String> =
+            g.cse.drain(..).map(|(_, _, var)| format!("let mut {var}: Option<V> = None;")).collect();
+        let one = tallied(&format!("    Ok({code})\n"), "V", "it.eval(e, st, f)");
+        writeln!(
+            body,
+            "#[allow(unused_assignments, unused_mut, unused_variables)]\nfn pick_{i}(it: &Interp<'_>, flt: &Expr, st: &State, f: &mut Frame, src: ZoneInst, first: bool, cards: &mut Vec<ComponentId>, screen: impl Fn(ComponentId) -> bool) -> R<()> {{\n    let e = unwrap_root(flt);\n    {}\n    for c in st.cards(src) {{\n    if !screen(c) {{ continue; }}\n    f.set({var}, V::Card(c));\n    let v: R<V> = (|| {{\n{one}    }})();\n    let pass = match v? {{ V::Bool(b) => b, _ => it.bool(flt, st, f)? }};\n    if pass {{ cards.push(c); if first {{ break; }} }}\n    }}\n    Ok(())\n}}\n",
+            vars.join(" ")
+        )
+        .unwrap();
     }
     // Each action's precondition as one function, where every part of it
     // compiles.
@@ -115,9 +143,7 @@ pub fn generate(rules: &Ruleset) -> String {
     // Setup, the procedures, the actions and `after action`, each as one
     // function, from the rules with their roots wrapped as the program
     // runs them.
-    let mut wrapped = rules.clone();
-    engine::native::wrap_roots(&mut wrapped, &mut 0);
-    let lists = stmts::generate(&wrapped);
+    let lists = stmts::generate(&wrapped, &picks);
     body.push_str(&lists.code);
     let mut out = String::new();
     writeln!(

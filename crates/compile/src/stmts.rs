@@ -29,8 +29,8 @@ pub(crate) struct Lists {
 }
 
 /// The statement lists of `wrapped`, the rules with their roots wrapped.
-pub(crate) fn generate(wrapped: &Ruleset) -> Lists {
-    let mut g = StmtGen { r: wrapped, label: 0 };
+pub(crate) fn generate(wrapped: &Ruleset, picks: &[(usize, usize)]) -> Lists {
+    let mut g = StmtGen { r: wrapped, label: 0, picks };
     let mut code = String::new();
     let mut function = |name: String, stmts: &[Stmt], from: bool| {
         let body = g.list(stmts, "ss", from);
@@ -61,6 +61,9 @@ pub(crate) fn generate(wrapped: &Ruleset) -> Lists {
 struct StmtGen<'r> {
     r: &'r Ruleset,
     label: usize,
+    /// The roots that have a picking function (`picks`), with the slot of
+    /// the component they pick.
+    picks: &'r [(usize, usize)],
 }
 
 impl StmtGen<'_> {
@@ -283,10 +286,19 @@ impl StmtGen<'_> {
                     ),
                     _ => {
                         let src = self.zone(domain, &format!("part({at}, 1)"));
-                        format!(
-                            "let src = {src}; let mut cards = it.take_picked(); {find}
+                        match filter.as_ref().map(|f| &f.kind) {
+                            // The filter's picking function.
+                            Some(ExprKind::Native(i, _)) if self.picks.contains(&(*i as usize, *var)) => format!(
+                                "let src = {src}; let mut cards = it.take_picked(); {find}
+    pick_{i}(it, {e}, st, f, src, {}, &mut cards, |c: ComponentId| {})?;",
+                                !first.is_empty(),
+                                filter.as_ref().and_then(|f| self.tag_tests(f, *var)).unwrap_or_else(|| "true".into())
+                            ),
+                            _ => format!(
+                                "let src = {src}; let mut cards = it.take_picked(); {find}
     for c in st.cards(src) {{ {pick} }}"
-                        )
+                            ),
+                        }
                     }
                 }
             }
@@ -304,6 +316,26 @@ impl StmtGen<'_> {
     /// read or counted as work, and a tag test reads no state (a move of
     /// the few cards of one kind from a hand calls the root for those
     /// only).
+    /// The leading tag tests of a `move`'s filter (as `screened` writes
+    /// them), with nothing else: what a picking function checks before the
+    /// rest of the filter.
+    fn tag_tests(&self, flt: &Expr, var: usize) -> Option<String> {
+        let ExprKind::Native(_, inner) = &flt.kind else { return None };
+        if self.r.tags.len() > 64 {
+            return None;
+        }
+        let mut tests = Vec::new();
+        let mut e: &Expr = inner;
+        while let ExprKind::Binary(BinaryOp::And, a, b) = &e.kind {
+            match tag_of(a, var) {
+                Some(t) => tests.push(format!("TAGS[c.index()] >> {t}u32 & 1 != 0")),
+                None => break,
+            }
+            e = b;
+        }
+        (!tests.is_empty()).then(|| format!("({})", tests.join(" && ")))
+    }
+
     fn screened(&self, flt: &Expr, var: usize, at: &str) -> String {
         let whole = boolean(flt, at);
         let ExprKind::Native(_, inner) = &flt.kind else { return whole };
@@ -437,4 +469,65 @@ fn tag_of(e: &Expr, var: usize) -> Option<usize> {
 /// `e` as a number, likewise.
 fn int(e: &Expr, at: &str) -> String {
     format!("(match {} {{ V::Int(n) => n, _ => it.int({at}, st, f)? }})", value_code(e, at))
+}
+
+/// The `move`s whose filter gets a picking function of its own: a filter
+/// that is a compiled root, over the components of a zone (not a chosen
+/// set). By the root's number, with the slot of the component picked; in
+/// the order of the statements.
+pub(crate) fn picks(wrapped: &Ruleset) -> Vec<(usize, usize)> {
+    let tags = wrapped.tags.len();
+    fn walk(list: &[Stmt], tags: usize, out: &mut Vec<(usize, usize)>) {
+        for s in list {
+            match &s.kind {
+                StmtKind::Move {
+                    what:
+                        Selection::All { var, domain, filter: Some(flt) }
+                        | Selection::First { var, domain, filter: Some(flt) },
+                    ..
+                } => {
+                    if let (ExprKind::Native(i, inner), false) =
+                        (&flt.kind, matches!(domain.kind, ExprKind::Local(_)))
+                    {
+                        if !tags_alone(inner, *var, tags) && !out.iter().any(|(j, _)| *j == *i as usize) {
+                            out.push((*i as usize, *var));
+                        }
+                    }
+                }
+                StmtKind::If { then, otherwise, .. } => {
+                    walk(then, tags, out);
+                    walk(otherwise, tags, out);
+                }
+                StmtKind::Repeat { body, .. } | StmtKind::For { body, .. } => walk(body, tags, out),
+                StmtKind::ByPlayers { cases } => cases.iter().for_each(|(_, b)| walk(b, tags, out)),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&wrapped.setup.stmts, tags, &mut out);
+    for p in &wrapped.procedures {
+        walk(&p.body.stmts, tags, &mut out);
+    }
+    for a in &wrapped.actions {
+        walk(&a.body.stmts, tags, &mut out);
+    }
+    walk(&wrapped.after_action.stmts, tags, &mut out);
+    out
+}
+
+/// Whether a filter is tag tests of the component alone (`c has t and
+/// ...`), which the statement's loop tests in place (`StmtGen::screened`).
+fn tags_alone(e: &Expr, var: usize, tags: usize) -> bool {
+    if tags > 64 {
+        return false;
+    }
+    let mut e = e;
+    while let ExprKind::Binary(BinaryOp::And, a, b) = &e.kind {
+        if tag_of(a, var).is_none() {
+            return false;
+        }
+        e = b;
+    }
+    tag_of(e, var).is_some()
 }
