@@ -316,51 +316,22 @@ impl StmtGen<'_> {
     /// read or counted as work, and a tag test reads no state (a move of
     /// the few cards of one kind from a hand calls the root for those
     /// only).
+    fn screened(&self, flt: &Expr, var: usize, at: &str) -> String {
+        let whole = boolean(flt, at);
+        match leading_tags(flt, var, self.r.tags.len()) {
+            (tags, _) if tags.is_empty() => whole,
+            // A filter that is only tag tests needs nothing more.
+            (tags, true) => format!("({})", tag_code(&tags)),
+            (tags, false) => format!("({} && {whole})", tag_code(&tags)),
+        }
+    }
+
     /// The leading tag tests of a `move`'s filter (as `screened` writes
     /// them), with nothing else: what a picking function checks before the
     /// rest of the filter.
     fn tag_tests(&self, flt: &Expr, var: usize) -> Option<String> {
-        let ExprKind::Native(_, inner) = &flt.kind else { return None };
-        if self.r.tags.len() > 64 {
-            return None;
-        }
-        let mut tests = Vec::new();
-        let mut e: &Expr = inner;
-        while let ExprKind::Binary(BinaryOp::And, a, b) = &e.kind {
-            match tag_of(a, var) {
-                Some(t) => tests.push(format!("TAGS[c.index()] >> {t}u32 & 1 != 0")),
-                None => break,
-            }
-            e = b;
-        }
-        (!tests.is_empty()).then(|| format!("({})", tests.join(" && ")))
-    }
-
-    fn screened(&self, flt: &Expr, var: usize, at: &str) -> String {
-        let whole = boolean(flt, at);
-        let ExprKind::Native(_, inner) = &flt.kind else { return whole };
-        if self.r.tags.len() > 64 {
-            return whole;
-        }
-        let test = |t: usize| format!("TAGS[c.index()] >> {t}u32 & 1 != 0");
-        let mut tests = Vec::new();
-        let mut e: &Expr = inner;
-        while let ExprKind::Binary(BinaryOp::And, a, b) = &e.kind {
-            match tag_of(a, var) {
-                Some(t) => tests.push(test(t)),
-                None => break,
-            }
-            e = b;
-        }
-        // A filter that is only tag tests needs nothing more.
-        match tag_of(e, var) {
-            Some(t) => {
-                tests.push(test(t));
-                format!("({})", tests.join(" && "))
-            }
-            None if tests.is_empty() => whole,
-            None => format!("({} && {whole})", tests.join(" && ")),
-        }
+        let (tags, _) = leading_tags(flt, var, self.r.tags.len());
+        (!tags.is_empty()).then(|| format!("({})", tag_code(&tags)))
     }
 
     /// Code of a counter's instance and owner, as `Interp::counter_inst`
@@ -486,10 +457,11 @@ pub(crate) fn picks(wrapped: &Ruleset) -> Vec<(usize, usize)> {
                         | Selection::First { var, domain, filter: Some(flt) },
                     ..
                 } => {
-                    if let (ExprKind::Native(i, inner), false) =
+                    if let (ExprKind::Native(i, _), false) =
                         (&flt.kind, matches!(domain.kind, ExprKind::Local(_)))
                     {
-                        if !tags_alone(inner, *var, tags) && !out.iter().any(|(j, _)| *j == *i as usize) {
+                        let (_, alone) = leading_tags(flt, *var, tags);
+                        if !alone && !out.iter().any(|(j, _)| *j == *i as usize) {
                             out.push((*i as usize, *var));
                         }
                     }
@@ -516,18 +488,35 @@ pub(crate) fn picks(wrapped: &Ruleset) -> Vec<(usize, usize)> {
     out
 }
 
-/// Whether a filter is tag tests of the component alone (`c has t and
-/// ...`), which the statement's loop tests in place (`StmtGen::screened`).
-fn tags_alone(e: &Expr, var: usize, tags: usize) -> bool {
+/// A filter's leading tests of the component in slot `var` for tags
+/// (`c has t and ...`, in the root's expression), by tag, and whether
+/// they are the whole filter. None when there are more than 64 tags (a
+/// component's tags are one 64-bit word in generated code).
+fn leading_tags(flt: &Expr, var: usize, tags: usize) -> (Vec<usize>, bool) {
+    let ExprKind::Native(_, inner) = &flt.kind else { return (Vec::new(), false) };
     if tags > 64 {
-        return false;
+        return (Vec::new(), false);
     }
-    let mut e = e;
+    let mut found = Vec::new();
+    let mut e: &Expr = inner;
     while let ExprKind::Binary(BinaryOp::And, a, b) = &e.kind {
-        if tag_of(a, var).is_none() {
-            return false;
+        match tag_of(a, var) {
+            Some(t) => found.push(t),
+            None => return (found, false),
         }
         e = b;
     }
-    tag_of(e, var).is_some()
+    match tag_of(e, var) {
+        Some(t) => {
+            found.push(t);
+            (found, true)
+        }
+        None => (found, false),
+    }
+}
+
+/// Tests of the component `c` for each of `tags`, joined by `&&`.
+fn tag_code(tags: &[usize]) -> String {
+    let tests: Vec<String> = tags.iter().map(|t| format!("TAGS[c.index()] >> {t}u32 & 1 != 0")).collect();
+    tests.join(" && ")
 }
