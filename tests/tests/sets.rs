@@ -107,6 +107,10 @@ fn sets_of_lists_each_sub_multiset_once_with_each_names_first_copies() {
     }
 }
 
+/// Checking a chosen set (`Game::is_set_of`, which applying a choice
+/// runs) accepts exactly the sets `sets_of` lists: tried on every
+/// sequence of up to four components of a hand of three reds, two greens
+/// and a blue.
 #[test]
 fn a_set_is_accepted_exactly_when_sets_of_lists_it() {
     let program = program();
