@@ -733,8 +733,9 @@ fn generator_writes_a_function_for_every_root_of_every_valid_fixture() {
 
 /// Each action's search is generated code (`Natives::searches`): Thebes'
 /// `dig` (seven parameters, `weeks` the one its trials are monotone in)
-/// loops six of its parameters itself, hands `weeks` to the searcher's
-/// `descending`, and calls the leading functions of the six depths that
+/// loops six of its parameters itself and `weeks` too, largest first,
+/// through the searcher's `descent` (its deeper code in the loop, not a
+/// closure), and calls the leading functions of the six depths that
 /// have compiled ones directly; `sets.ruleset`'s `trade` hands both of
 /// its sets to `each_set`. The lockstep tests hold what they list to the
 /// interpreter's search.
@@ -748,7 +749,9 @@ fn generator_writes_each_actions_search() {
     }
     let dig = function(&code, "search_2");
     assert_eq!(dig.matches("for &v in s.domain(").count(), 6, "{dig}");
-    assert_eq!(dig.matches("s.descending(5, ").count(), 1, "{dig}");
+    assert_eq!(dig.matches("let mut run = s.descent(5, out);").count(), 1, "{dig}");
+    assert_eq!(dig.matches("let v = s.descent_value(&run, k);").count(), 1, "{dig}");
+    assert!(!dig.contains("|f, args, out|"), "no closure: {dig}");
     for depth in [0, 2, 3, 4, 5, 6] {
         assert!(dig.contains(&format!("s.lead_with({depth}, f, lead_2_{depth})")), "depth {depth}: {dig}");
     }

@@ -245,8 +245,9 @@ enum Lead {
 /// The body of a compiled search (`engine::native::SearchFn`) from
 /// `depth` parameters bound on: the leading statements at `depth`, then
 /// the complete choice, or each value of the next parameter (a `set of`
-/// and the monotone parameter through the `Searcher`, whose loops call
-/// the deeper code as a closure), as `Game::enumerate` walks them.
+/// through the `Searcher`, whose loop calls the deeper code as a closure;
+/// the monotone parameter largest first, its values from the `Searcher`,
+/// the deeper code in the loop), as `Game::enumerate` walks them.
 fn search(action: &Action, leads: &[Lead], monotone: Option<usize>, depth: usize) -> String {
     let label = format!("'d{depth}");
     let lead = match &leads[depth] {
@@ -261,7 +262,9 @@ fn search(action: &Action, leads: &[Lead], monotone: Option<usize>, depth: usize
         if matches!(action.params[depth].domain, ParamDomain::SetOf(_)) {
             format!("s.each_set({depth}, f, args, out, |f, args, out| {{\n{deeper}}});\n")
         } else if monotone == Some(depth) {
-            format!("s.descending({depth}, f, args, out, |f, args, out| {{\n{deeper}}});\n")
+            format!(
+                "let mut run = s.descent({depth}, out);\nfor k in 0..s.domain({depth}).len() {{\nlet v = s.descent_value(&run, k);\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}run.passed(out);\n}}\ns.descent_done(run, out);\n"
+            )
         } else {
             format!("for &v in s.domain({depth}) {{\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}}}\n")
         }

@@ -20,7 +20,7 @@ mod sets;
 use search::{fixed_domain, Keyed};
 use sets::{LastSets, SetScratch};
 
-pub use search::Searcher;
+pub use search::{Descent, Searcher};
 pub use sets::MAX_SETS;
 
 /// What one player may see.

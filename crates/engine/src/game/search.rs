@@ -317,7 +317,8 @@ impl<'p> Game<'p> {
     /// ones; listed smallest first as always: the runs of choices per
     /// value, found in the reverse order, are put in order in place (the
     /// whole reversed, then each run). Any other parameter's values go in
-    /// order (the same choices, without the savings).
+    /// order (the same choices, without the savings). A compiled search
+    /// walks the same values through `Searcher::descent`.
     #[inline]
     fn descending(
         &self,
@@ -328,28 +329,46 @@ impl<'p> Game<'p> {
         out: &mut Vec<Choice>,
         mut deeper: impl FnMut(&mut Frame, &mut [V], &mut Vec<Choice>),
     ) {
-        let Some((_, found)) = search.monotone.filter(|(m, _)| m.param == depth) else {
+        if search.monotone.is_none_or(|(m, _)| m.param != depth) {
             return self.each_value(search, depth, frame, args, out, deeper);
-        };
-        found.borrow_mut().clear();
-        let domain = &search.domains[depth];
-        let base = out.len();
-        // Where each value's choices end (a list kept for its room).
-        let mut ends = std::mem::take(&mut self.spare.borrow_mut().ends);
-        ends.clear();
-        for v in domain.iter().rev() {
+        }
+        let mut run = self.descent(search, depth, out);
+        for v in search.domains[depth].iter().rev() {
             frame.set(depth, *v);
             args[depth] = *v;
             deeper(frame, args, out);
-            ends.push(out.len() - base);
+            run.passed(out);
         }
-        let found_here = &mut out[base..];
-        found_here.reverse();
-        let total = found_here.len();
-        let mut start = 0;
-        for end in ends.iter().rev().skip(1).map(|e| total - e).chain([total]) {
-            found_here[start..end].reverse();
-            start = end;
+        self.descent_done(run, out);
+    }
+
+    /// The start of the monotone parameter's values (`descending`): its
+    /// notes cleared, where the choices listed from here begin.
+    #[inline]
+    fn descent(&self, search: &Search, depth: usize, out: &[Choice]) -> Descent {
+        let monotone = search.monotone.filter(|(m, _)| m.param == depth);
+        if let Some((_, found)) = monotone {
+            found.borrow_mut().clear();
+        }
+        let mut ends = std::mem::take(&mut self.spare.borrow_mut().ends);
+        ends.clear();
+        Descent { depth, base: out.len(), ends, largest_first: monotone.is_some() }
+    }
+
+    /// The end of the monotone parameter's values: the runs of choices
+    /// per value, found largest value first, put in order in place.
+    #[inline]
+    fn descent_done(&self, run: Descent, out: &mut [Choice]) {
+        let Descent { base, ends, largest_first, .. } = run;
+        if largest_first {
+            let found_here = &mut out[base..];
+            found_here.reverse();
+            let total = found_here.len();
+            let mut start = 0;
+            for end in ends.iter().rev().skip(1).map(|e| total - e).chain([total]) {
+                found_here[start..end].reverse();
+                start = end;
+            }
         }
         self.spare.borrow_mut().ends = ends;
     }
@@ -817,19 +836,59 @@ impl<'s> Searcher<'s, '_> {
     }
 
     /// Parameter `depth`, the one the trials' outcome is monotone in
-    /// (`TrialPlan::monotone`, when complete choices are tried): each
-    /// value bound, largest first, then `deeper`; the choices listed in
-    /// order all the same.
+    /// (`TrialPlan::monotone`, when complete choices are tried): its
+    /// values as `Game::descending` goes through them, largest first, the
+    /// deeper code written in the loop. `descent` starts them,
+    /// `Descent::value` gives the `k`-th, `Descent::passed` follows each
+    /// value's deeper code, `descent_done` puts the choices in order.
     #[inline]
-    pub fn descending(
-        &self,
-        depth: usize,
-        f: &mut Frame,
-        args: &mut [V],
-        out: &mut Vec<Choice>,
-        deeper: impl FnMut(&mut Frame, &mut [V], &mut Vec<Choice>),
-    ) {
-        self.game.descending(self.search, depth, f, args, out, deeper)
+    pub fn descent(&self, depth: usize, out: &[Choice]) -> Descent {
+        self.game.descent(self.search, depth, out)
+    }
+
+    /// The `k`-th value of the run's parameter.
+    #[inline]
+    pub fn descent_value(&self, run: &Descent, k: usize) -> V {
+        run.value(self.search, k)
+    }
+
+    /// The end of the run (see `descent`).
+    #[inline]
+    pub fn descent_done(&self, run: Descent, out: &mut [Choice]) {
+        self.game.descent_done(run, out)
+    }
+}
+
+/// The monotone parameter's values under way (`Game::descending`,
+/// `Searcher::descent`).
+pub struct Descent {
+    depth: usize,
+    /// Where the choices listed from its first value begin.
+    base: usize,
+    /// Where each value's choices end, counted from `base`.
+    ends: Vec<usize>,
+    /// Whether the values go largest first (the parameter is the monotone
+    /// one); otherwise in order.
+    largest_first: bool,
+}
+
+impl Descent {
+    /// The `k`-th value gone through.
+    #[inline]
+    fn value(&self, search: &Search, k: usize) -> V {
+        let domain = &search.domains[self.depth];
+        match self.largest_first {
+            true => domain[domain.len() - 1 - k],
+            false => domain[k],
+        }
+    }
+
+    /// A value's deeper code is done: where its choices end.
+    #[inline]
+    pub fn passed(&mut self, out: &[Choice]) {
+        if self.largest_first {
+            self.ends.push(out.len() - self.base);
+        }
     }
 }
 
