@@ -839,7 +839,7 @@ impl<'s> Searcher<'s, '_> {
     /// (`TrialPlan::monotone`, when complete choices are tried): its
     /// values as `Game::descending` goes through them, largest first, the
     /// deeper code written in the loop. `descent` starts them,
-    /// `Descent::value` gives the `k`-th, `Descent::passed` follows each
+    /// `descent_value` gives the `k`-th, `Descent::passed` follows each
     /// value's deeper code, `descent_done` puts the choices in order.
     #[inline]
     pub fn descent(&self, depth: usize, out: &[Choice]) -> Descent {
