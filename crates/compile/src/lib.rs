@@ -58,19 +58,12 @@ pub fn generate(rules: &Ruleset) -> String {
     engine::native::wrap_roots(&mut wrapped, &mut 0);
     let picks = stmts::picks(&wrapped);
     for (i, e) in roots.iter().enumerate() {
-        g.bound.clear();
-        bound_slots(e, &mut g.bound);
-        let code = g.val(e, &[], &Env::default());
+        let (code, vars) = g.root(e, None);
         // The values of calls worked out once, none yet.
-        let (allow, kept) = if g.cse.is_empty() {
+        let (allow, kept) = if vars.is_empty() {
             ("", String::new())
         } else {
-            let vars: Vec<String> =
-                g.cse.drain(..).map(|(_, _, var)| format!("let mut {var}: Option<V> = None;")).collect();
-            (
-                "#[allow(unused_assignments, unused_mut, unused_variables)]\n",
-                format!("    {}\n", vars.join(" ")),
-            )
+            ("#[allow(unused_assignments, unused_mut, unused_variables)]\n", format!("    {vars}\n"))
         };
         let signature = "(it: &Interp<'_>, e: &Expr, st: &State, f: &mut Frame) -> R<V>";
         let code = format!("{kept}    Ok({code})\n");
@@ -84,18 +77,11 @@ pub fn generate(rules: &Ruleset) -> String {
     // picks (`Gen::cse`, the picked component's slot bound) worked out once
     // for the whole move: the state does not change while a move picks.
     for &(i, var) in &picks {
-        let e = &roots[i];
-        g.bound.clear();
-        bound_slots(e, &mut g.bound);
-        g.bound.push(var);
-        let code = g.val(e, &[], &Env::default());
-        let vars: Vec<String> =
-            g.cse.drain(..).map(|(_, _, var)| format!("let mut {var}: Option<V> = None;")).collect();
+        let (code, vars) = g.root(&roots[i], Some(var));
         let one = tallied(&format!("    Ok({code})\n"), "V", "it.eval(e, st, f)");
         writeln!(
             body,
-            "#[allow(unused_assignments, unused_mut, unused_variables)]\nfn pick_{i}(it: &Interp<'_>, flt: &Expr, st: &State, f: &mut Frame, src: ZoneInst, first: bool, cards: &mut Vec<ComponentId>, screen: impl Fn(ComponentId) -> bool) -> R<()> {{\n    let e = unwrap_root(flt);\n    {}\n    for c in st.cards(src) {{\n    if !screen(c) {{ continue; }}\n    f.set({var}, V::Card(c));\n    let v: R<V> = (|| {{\n{one}    }})();\n    let pass = match v? {{ V::Bool(b) => b, _ => it.bool(flt, st, f)? }};\n    if pass {{ cards.push(c); if first {{ break; }} }}\n    }}\n    Ok(())\n}}\n",
-            vars.join(" ")
+            "#[allow(unused_assignments, unused_mut, unused_variables)]\nfn pick_{i}(it: &Interp<'_>, flt: &Expr, st: &State, f: &mut Frame, src: ZoneInst, first: bool, cards: &mut Vec<ComponentId>, screen: impl Fn(ComponentId) -> bool) -> R<()> {{\n    let e = unwrap_root(flt);\n    {vars}\n    for c in st.cards(src) {{\n    if !screen(c) {{ continue; }}\n    f.set({var}, V::Card(c));\n    let v: R<V> = (|| {{\n{one}    }})();\n    let pass = match v? {{ V::Bool(b) => b, _ => it.bool(flt, st, f)? }};\n    if pass {{ cards.push(c); if first {{ break; }} }}\n    }}\n    Ok(())\n}}\n"
         )
         .unwrap();
     }
@@ -530,6 +516,20 @@ fn sub(path: &[usize], k: usize) -> Vec<usize> {
 }
 
 impl Gen<'_> {
+    /// A root's code, its frame slots that change while it runs bound
+    /// (its own aggregates' and walks', and `picked`, the component a
+    /// move picks, in a picking function), and the locals of the calls it
+    /// keeps (`Gen::cse`) declared, none yet.
+    fn root(&mut self, e: &Expr, picked: Option<usize>) -> (String, String) {
+        self.bound.clear();
+        bound_slots(e, &mut self.bound);
+        self.bound.extend(picked);
+        let code = self.val(e, &[], &Env::default());
+        let vars: Vec<String> =
+            self.cse.drain(..).map(|(_, _, var)| format!("let mut {var}: Option<V> = None;")).collect();
+        (code, vars.join(" "))
+    }
+
     fn fresh(&mut self, stem: &str) -> String {
         self.label += 1;
         format!("{stem}{}", self.label)
