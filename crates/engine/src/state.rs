@@ -437,6 +437,22 @@ impl std::ops::DerefMut for Cells {
 const CELLS_ROOM: usize = 32;
 
 impl Cells {
+    /// `remove(k)`, copying the rest into a list of this state's own when
+    /// another state shares them (`State::remove_at`).
+    fn remove_at(&mut self, k: usize) -> Option<ComponentId> {
+        match Rc::get_mut(&mut self.0) {
+            Some(mine) => mine.remove(k),
+            None => {
+                let cell = self.0[k];
+                let mut own = Vec::with_capacity(self.0.len() - 1 + CELLS_ROOM);
+                own.extend_from_slice(&self.0[..k]);
+                own.extend_from_slice(&self.0[k + 1..]);
+                self.0 = Rc::new(own);
+                cell
+            }
+        }
+    }
+
     /// Whether two states still share this zone's contents.
     pub fn same(&self, other: &Cells) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
@@ -574,6 +590,15 @@ impl State {
     pub(crate) fn zone_mut(&mut self, inst: ZoneInst) -> &mut Vec<Option<ComponentId>> {
         self.touch_zone(inst);
         &mut self.zones[inst]
+    }
+
+    /// Take the `k`-th cell out of a zone, the rest moving up: what
+    /// `zone_mut(inst).remove(k)` does, but a zone shared with another
+    /// state is copied once without the cell instead of copied and then
+    /// moved up (a card drawn from a deck the state shares).
+    pub(crate) fn remove_at(&mut self, inst: ZoneInst, k: usize) -> Option<ComponentId> {
+        self.touch_zone(inst);
+        self.zones[inst].remove_at(k)
     }
 
     /// Note a write to a part of the state other than counters, pieces,
@@ -783,5 +808,33 @@ impl State {
 
     pub fn cards(&self, inst: ZoneInst) -> impl Iterator<Item = ComponentId> + '_ {
         self.zones[inst].iter().filter_map(|c| *c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cells(ids: &[usize]) -> Cells {
+        Cells::from(ids.iter().map(|i| Some(ComponentId::new(*i))).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn removing_a_cell_from_shared_contents_leaves_the_sharer_as_it_was() {
+        let mut mine = cells(&[1, 2, 3, 4]);
+        let theirs = mine.clone();
+        assert!(mine.same(&theirs));
+        assert_eq!(mine.remove_at(1), Some(ComponentId::new(2)));
+        assert!(!mine.same(&theirs));
+        assert_eq!(
+            *mine,
+            vec![Some(ComponentId::new(1)), Some(ComponentId::new(3)), Some(ComponentId::new(4))]
+        );
+        assert_eq!(theirs, cells(&[1, 2, 3, 4]));
+        // Now its own: removed in place, the same as `Vec::remove`.
+        assert_eq!(mine.remove_at(2), Some(ComponentId::new(4)));
+        assert_eq!(mine, cells(&[1, 3]));
+        assert_eq!(mine.remove_at(0), Some(ComponentId::new(1)));
+        assert_eq!(mine, cells(&[3]));
     }
 }

@@ -144,7 +144,7 @@ impl Interp<'_> {
             } else {
                 // Every slot filled: the k-th card is the k-th slot's, taken
                 // out where it lies (what `move_cards` would find).
-                let card = st.zone_mut(src).remove(k).expect("only rows keep empty slots");
+                let card = st.remove_at(src, k).expect("only rows keep empty slots");
                 self.put(&[card], dest, position, span, st)?;
                 self.record(|_| Event::Move { card, from: src, to: dest, at: span });
             }

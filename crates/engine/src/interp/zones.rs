@@ -19,8 +19,9 @@ impl Interp<'_> {
     }
 
     /// `move_cards` of a list `take_picked` gave, which goes back to the
-    /// game, emptied, for the next move.
-    #[inline]
+    /// game, emptied, for the next move. A move that picked nothing (most
+    /// of a refill's sorting) only gives the list back, in the caller.
+    #[inline(always)]
     pub fn move_picked(
         &mut self,
         mut cards: Vec<ComponentId>,
@@ -29,8 +30,10 @@ impl Interp<'_> {
         span: Span,
         st: &mut State,
     ) -> R<()> {
-        self.move_cards(&cards, dest, pos, span, st)?;
-        cards.clear();
+        if !cards.is_empty() {
+            self.move_cards(&cards, dest, pos, span, st)?;
+            cards.clear();
+        }
         *self.picked.borrow_mut() = cards;
         Ok(())
     }
@@ -62,7 +65,7 @@ impl Interp<'_> {
                 if self.lay.zone_kind(self.r, src) == ZoneKind::Row {
                     st.zone_mut(src)[slot] = None;
                 } else {
-                    st.zone_mut(src).remove(slot);
+                    st.remove_at(src, slot);
                 }
                 if recording {
                     sources.push(src);
@@ -154,6 +157,10 @@ impl Interp<'_> {
             return None;
         }
         let row = self.lay.zone_kind(self.r, src) == ZoneKind::Row;
+        if !row && cards.len() == 1 {
+            st.remove_at(src, start);
+            return Some(src);
+        }
         let zone = st.zone_mut(src);
         if row {
             // Emptied slots, the rest where they are.
@@ -167,8 +174,6 @@ impl Interp<'_> {
                     next += 1;
                 }
             }
-        } else if cards.len() == 1 {
-            zone.remove(start);
         } else {
             // The rest moved up over the gaps, in order.
             let (mut kept, mut next) = (start, 0);
