@@ -25,6 +25,7 @@ const RULESETS: &[(&str, &str)] = &[
     ("fixture_reef", "tests/fixtures/valid/reef.ruleset"),
     ("fixture_scores_at_the_edge", "tests/fixtures/valid/scores_at_the_edge.ruleset"),
     ("fixture_sets", "tests/fixtures/valid/sets.ruleset"),
+    ("fixture_tallies", "tests/fixtures/valid/tallies.ruleset"),
     ("fixture_turns_and_asks", "tests/fixtures/valid/turns_and_asks.ruleset"),
     // Rules that run past the work limit.
     ("fixture_blowup", "tests/fixtures/work/blowup.ruleset"),

@@ -28,6 +28,7 @@ compiled!(
     fixture_reef,
     fixture_scores_at_the_edge,
     fixture_sets,
+    fixture_tallies,
     fixture_turns_and_asks,
     fixture_blowup
 );

@@ -155,6 +155,11 @@ impl Gen<'_> {
             Aggregate::First => "V::None",
         });
         code.push_str(" })");
+        // Read from the state's tallies where it can be, the walk kept
+        // for a key of another kind.
+        if let Some(read) = self.tallied(e, path, env, &code) {
+            return Some(read);
+        }
         Some(code)
     }
 }

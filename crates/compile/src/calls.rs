@@ -270,7 +270,8 @@ impl Gen<'_> {
             // Generate it once to see that nothing is left to the
             // interpreter (the code is thrown away).
             let outer = std::mem::replace(&mut self.gave_up, false);
-            let kept = (self.listing.len(), self.listing_len, self.needed.len(), self.cse.len());
+            let kept =
+                (self.listing.len(), self.listing_len, self.needed.len(), self.cse.len(), self.tallies.len());
             let names = (0..l.params.len()).map(|i| format!("arg{i}")).collect();
             self.inline_body(id, names, Vec::new());
             ok = !self.gave_up;
@@ -281,6 +282,7 @@ impl Gen<'_> {
             self.listing_len = kept.1;
             self.needed.truncate(kept.2);
             self.cse.truncate(kept.3);
+            self.tallies.truncate(kept.4);
         }
         self.inlinable[id.index()] = Some(ok);
         ok

@@ -27,6 +27,7 @@ mod aggregates;
 mod calls;
 mod numbers;
 mod stmts;
+mod tallies;
 mod values;
 
 /// Rust source for `rules`' compiled expressions: a module body that
@@ -49,6 +50,8 @@ pub fn generate(rules: &Ruleset) -> String {
         needed: Vec::new(),
         cse: Vec::new(),
         bound: Vec::new(),
+        tallies: Vec::new(),
+        in_let: false,
     };
     let mut body = String::new();
     // The rules with their roots wrapped as the program runs them: the
@@ -57,7 +60,9 @@ pub fn generate(rules: &Ruleset) -> String {
     let mut wrapped = rules.clone();
     engine::native::wrap_roots(&mut wrapped, &mut 0);
     let picks = stmts::picks(&wrapped);
+    let let_roots = engine::native::let_roots(rules);
     for (i, e) in roots.iter().enumerate() {
+        g.in_let = i < let_roots;
         let (code, vars) = g.root(e, None);
         // The values of calls worked out once, none yet.
         let (allow, kept) = if vars.is_empty() {
@@ -76,6 +81,7 @@ pub fn generate(rules: &Ruleset) -> String {
     // passes), its let calls whose arguments stay the same while the move
     // picks (`Gen::cse`, the picked component's slot bound) worked out once
     // for the whole move: the state does not change while a move picks.
+    g.in_let = false;
     for &(i, var) in &picks {
         let (code, vars) = g.root(&roots[i], Some(var));
         let one = tallied(&format!("    Ok({code})\n"), "V", "it.eval(e, st, f)");
@@ -143,7 +149,7 @@ pub fn generate(rules: &Ruleset) -> String {
     let list: Vec<String> = (0..roots.len()).map(|i| format!("root_{i}")).collect();
     writeln!(
         out,
-        "pub static NATIVES: Natives = Natives {{ fingerprint: 0x{:016x}, roots: &[{}], preconditions: &[{}], leading: &[{}], searches: &[{}], setup: {}, procedures: &[{}], actions: &[{}], after_action: {}, listing: {} }};\n",
+        "pub static NATIVES: Natives = Natives {{ fingerprint: 0x{:016x}, roots: &[{}], preconditions: &[{}], leading: &[{}], searches: &[{}], setup: {}, procedures: &[{}], actions: &[{}], after_action: {}, listing: {}, tallies: {} }};\n",
         engine::native::fingerprint(rules),
         list.join(", "),
         pres.join(", "),
@@ -154,6 +160,7 @@ pub fn generate(rules: &Ruleset) -> String {
         lists.actions.join(", "),
         lists.after_action,
         g.listing_len,
+        g.tally_defs(),
     )
     .unwrap();
     out.push_str(&g.constants());
@@ -359,6 +366,11 @@ struct Gen<'r> {
     /// In a root's function: the frame slots the root itself binds (its
     /// aggregates' and walks' locals), which change while it runs.
     bound: Vec<usize>,
+    /// The families of tallies generated code reads (`tallies`), in the
+    /// order of `Natives::tallies`.
+    tallies: Vec<tallies::Family>,
+    /// Whether the root being generated is a let's body.
+    in_let: bool,
 }
 
 /// A constant table generated code may read (`Gen::need`).

@@ -18,6 +18,7 @@ pub mod native;
 pub mod notation;
 pub mod position;
 mod state;
+mod tally;
 
 pub use choice::{Args, ChoiceSets, INLINE_ARGS};
 pub use event::Event;
@@ -25,3 +26,4 @@ pub use game::{Choice, Game, Program, ScoreSheet, View, ZoneView, MAX_SETS};
 pub use interp::{Fail, Traced, TracedKind, MAX_WORK};
 pub use position::{At, Snapshot};
 pub use state::{Instance, Layout, Text, ZoneInst, V};
+pub use tally::{TallyDef, TallyGroup};

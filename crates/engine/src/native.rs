@@ -19,6 +19,7 @@ pub use crate::game::{Choice, Descent, Program, Searcher};
 pub use crate::interp::{too_many_repeats, MAX_LOOP};
 pub use crate::interp::{Fail, Frame, Interp, Places, R};
 pub use crate::state::{State, ZoneInst, V};
+pub use crate::tally::{TallyDef, TallyGroup};
 pub use model::{
     Aggregate, BinaryOp, ClassId, ComponentId, CounterId, Expr, ExprKind, GroupId, LetId, PieceId, PlaceId,
     PlayerId, Position, ProcedureId, Ruleset, Selection, Span, Stmt, StmtKind, TagId, UnaryOp, Value, ZoneId,
@@ -141,6 +142,9 @@ pub struct Natives {
     /// and calls taking one parameter of the action as it is, one place
     /// per value of its domain.
     pub listing: usize,
+    /// The counts and sums its code reads from the state's tallies
+    /// (`crate::tally`): family `i` is `tallies[i]`.
+    pub tallies: &'static [crate::TallyDef],
 }
 
 /// A fingerprint of a checked ruleset: FNV-1a over its debug form (every
@@ -258,6 +262,12 @@ fn worth_compiling(e: &Expr) -> bool {
             | ExprKind::Region(..)
             | ExprKind::Native(..)
     )
+}
+
+/// How many of `roots`' first roots are let bodies (`roots_mut` lists
+/// them first).
+pub fn let_roots(r: &Ruleset) -> usize {
+    r.lets.iter().filter(|l| worth_compiling(&l.body)).count()
 }
 
 /// Call `f` on every root expression worth compiling, in a fixed order:

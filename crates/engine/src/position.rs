@@ -147,6 +147,7 @@ impl Game<'_> {
             }
         }
         self.settle(c, to);
+        self.layout.recount(&mut self.state);
     }
 
     /// Swap where two components lie.
@@ -158,6 +159,7 @@ impl Game<'_> {
         self.state.zones[zb][ib] = Some(a);
         self.settle(b, za);
         self.settle(a, zb);
+        self.layout.recount(&mut self.state);
     }
 
     /// Reorder a zone instance's contents in place (reverse, swap, ...).

@@ -232,6 +232,9 @@ pub struct Layout {
     /// counter nobody owns); the same per piece instance.
     counter_decls: Vec<(u32, u32)>,
     piece_decls: Vec<(u32, u32)>,
+    /// The counts and sums compiled rules read kept up to date
+    /// (`crate::tally`); none for the interpreter.
+    pub(crate) tallies: Option<Box<crate::tally::Tallies>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -308,6 +311,7 @@ impl Layout {
             piece_instances: m,
             counter_decls,
             piece_decls,
+            tallies: None,
         }
     }
 
@@ -526,6 +530,10 @@ pub struct State {
     pub asks: Vec<(PlayerId, ActionId)>,
     /// `end turn` ran during the action being applied.
     pub turn_ended: bool,
+    /// The counts and sums compiled rules read, per zone instance
+    /// (`crate::tally`; where each instance's lie: `Layout::tally_at`),
+    /// kept up to date as components move. Empty for the interpreter.
+    pub tallies: Vec<i64>,
     /// On a trial's copy: what the trial wrote (`restore_to`).
     pub(crate) journal: Journal,
 }
@@ -635,7 +643,7 @@ impl State {
     /// counters, pieces and zones were written since, only those are
     /// copied back; otherwise all of it (`restore`). The copy keeps a
     /// journal from then on.
-    pub(crate) fn restore_to(&mut self, from: &State, base: u64) {
+    pub(crate) fn restore_to(&mut self, from: &State, base: u64, tally_at: &[(u32, u32)]) {
         let j = &mut self.journal;
         if j.on && j.base == base && !j.wide {
             if std::mem::take(&mut j.rng) {
@@ -656,6 +664,7 @@ impl State {
                         self.loc[c.index()] = from.loc[c.index()];
                     }
                     self.zones[z].copy_from(&from.zones[z]);
+                    copy_tallies(&mut self.tallies, &from.tallies, tally_at, z);
                 }
             }
         } else {
@@ -695,7 +704,7 @@ impl State {
     /// bookkeeping, which holds every part a wide write touches (asks,
     /// `end turn`, the seat order; the generator too after one). False,
     /// changing nothing, when the journal was off.
-    pub(crate) fn catch_up(&mut self, newer: &State) -> bool {
+    pub(crate) fn catch_up(&mut self, newer: &State, tally_at: &[(u32, u32)]) -> bool {
         let j = &newer.journal;
         if !j.on {
             return false;
@@ -716,6 +725,7 @@ impl State {
             let z = *z as usize;
             if !self.zones[z].same(&newer.zones[z]) {
                 self.zones[z].copy_from(&newer.zones[z]);
+                copy_tallies(&mut self.tallies, &newer.tallies, tally_at, z);
                 moved = true;
             }
         }
@@ -771,6 +781,7 @@ impl State {
         }
         if moved {
             self.loc.clone_from(&from.loc);
+            self.tallies.clone_from(&from.tallies);
         }
     }
 
@@ -808,6 +819,18 @@ impl State {
 
     pub fn cards(&self, inst: ZoneInst) -> impl Iterator<Item = ComponentId> + '_ {
         self.zones[inst].iter().filter_map(|c| *c)
+    }
+}
+
+/// Zone instance `z`'s tallies as `from` has them (its contents were just
+/// copied from there); `at`, where each instance's tallies lie.
+#[inline]
+fn copy_tallies(mine: &mut [i64], from: &[i64], at: &[(u32, u32)], z: usize) {
+    if let Some(&(start, n)) = at.get(z) {
+        if n != 0 {
+            let range = start as usize..(start + n) as usize;
+            mine[range.clone()].copy_from_slice(&from[range]);
+        }
     }
 }
 

@@ -191,13 +191,15 @@ impl<'p> Game<'p> {
         self.advance_memo(from, &before);
         // The state replaced is what the new one was copied from: brought
         // up to date by what the action wrote, it is the next copy.
-        if before.catch_up(&self.state) {
+        if before.catch_up(&self.state, self.layout.tally_at()) {
             *self.twin.borrow_mut() = Twin(Some((self.state.changes, before)));
         } else {
             self.recycle(before);
         }
         // Not through `DerefMut`: the state has not changed.
         self.state.state.journal_off();
+        #[cfg(debug_assertions)]
+        self.layout.assert_tallies(&self.state);
         Ok(events)
     }
 }

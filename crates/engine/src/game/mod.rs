@@ -245,6 +245,9 @@ impl Program {
                 natives.procedures.len(),
             ));
         }
+        for layout in &mut program.layouts {
+            layout.keep_tallies(&program.rules, natives.tallies);
+        }
         program.natives = natives.roots.to_vec();
         program.preconditions = natives.preconditions.to_vec();
         program.leading = natives.leading.iter().map(|l| l.to_vec()).collect();
@@ -455,6 +458,7 @@ impl<'p> Game<'p> {
             })
             .map(Cells::from)
             .collect();
+        let tallies = layout.tally_table();
         let state = State {
             zones,
             counters: vec![V::None; layout.counter_instances],
@@ -479,6 +483,7 @@ impl<'p> Game<'p> {
             actions: 0,
             asks: Vec::new(),
             turn_ended: false,
+            tallies,
             journal: Default::default(),
         };
         let mut game = Game {

@@ -408,7 +408,7 @@ impl<'p> Game<'p> {
         let result = match &self.program.trials.prefix[id.index()] {
             None => {
                 if !*as_game {
-                    st.restore_to(&self.state, crate::state::GAME_STATE);
+                    st.restore_to(&self.state, crate::state::GAME_STATE, self.layout.tally_at());
                 }
                 self.trial_range(st, action, id, me, frame, start, true)
             }
@@ -733,7 +733,7 @@ impl<'p> Game<'p> {
         };
         let entry = &shared.entries[at];
         entry.outcome.clone()?;
-        st.restore_to(&entry.state, entry.id);
+        st.restore_to(&entry.state, entry.id, self.layout.tally_at());
         self.trial_range(st, action, id, me, frame, prefix.split, false)
     }
 }

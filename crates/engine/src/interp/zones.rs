@@ -67,6 +67,9 @@ impl Interp<'_> {
                 } else {
                     st.remove_at(src, slot);
                 }
+                if self.lay.tallied(src) {
+                    self.lay.tally(st, src, c, false);
+                }
                 if recording {
                     sources.push(src);
                 }
@@ -126,6 +129,11 @@ impl Interp<'_> {
                 *l = dest.index() as u32;
             }
         }
+        if self.lay.tallied(dest) {
+            for &c in cards {
+                self.lay.tally(st, dest, c, true);
+            }
+        }
         Ok(())
     }
 
@@ -155,6 +163,11 @@ impl Interp<'_> {
         }
         if next < cards.len() {
             return None;
+        }
+        if self.lay.tallied(src) {
+            for &c in cards {
+                self.lay.tally(st, src, c, false);
+            }
         }
         let row = self.lay.zone_kind(self.r, src) == ZoneKind::Row;
         if !row && cards.len() == 1 {
@@ -209,6 +222,12 @@ impl Interp<'_> {
             let dest = self.lay.zone(overflow, None, None);
             st.zone_mut(row)[last] = None;
             st.zone_mut(dest).insert(0, Some(out));
+            if self.lay.tallied(row) {
+                self.lay.tally(st, row, out, false);
+            }
+            if self.lay.tallied(dest) {
+                self.lay.tally(st, dest, out, true);
+            }
             self.record(|_| Event::Move { card: out, from: row, to: dest, at: span });
         }
         let zone = st.zone_mut(row);
