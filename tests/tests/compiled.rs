@@ -614,6 +614,46 @@ fn tallies_follow_components_moved_by_hand() {
     }
 }
 
+/// A bot's sample deals the hidden components anew; the counts compiled
+/// rules keep are of the components dealt, never of those really hidden
+/// there. In `tallies.ruleset`, two games that differ only in another
+/// player's hand (swapped with cards of the deck, all alike face down)
+/// give the same sample, and the samples played on list the same choices
+/// whoever moves (`holding(me, red)` counts that hand).
+#[test]
+fn compiled_samples_count_the_components_dealt_not_those_hidden() {
+    use rand::SeedableRng;
+    let path = "tests/fixtures/valid/tallies.ruleset";
+    let natives = compiled::ALL.iter().find(|(p, _)| *p == path).expect("compiled at build time").1;
+    let (_, compiled) = programs(path, natives);
+    let rules = compiled.rules();
+    let (hand, deck) = (rules.zone_named("hand").unwrap(), rules.zone_named("deck").unwrap());
+    for seed in 0..30u64 {
+        let (a, _) = Game::new(&compiled, 3, seed).expect("set up");
+        let mut b = a.clone();
+        let viewer = a.current().expect("someone moves");
+        let other = model::PlayerId::new((viewer.index() + 1) % 3);
+        let theirs: Vec<model::ComponentId> = b.cards(b.layout.zone(hand, Some(other), None)).collect();
+        let unseen: Vec<model::ComponentId> = b.cards(b.layout.zone(deck, None, None)).collect();
+        for (x, y) in theirs.iter().zip(unseen.iter().rev()) {
+            b.exchange(*x, *y);
+        }
+        assert_ne!(a.snapshot(), b.snapshot(), "seed {seed}: the hidden cards differ");
+        let mut sa = a.sample_for(viewer, &mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+        let mut sb = b.sample_for(viewer, &mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+        assert_eq!(sa.snapshot(), sb.snapshot(), "seed {seed}: the same sample");
+        for turn in 0..12 {
+            let (ca, cb) = (sa.choices(), sb.choices());
+            assert_eq!(ca, cb, "seed {seed}, turn {turn}: the same choices in both samples");
+            if ca.is_empty() {
+                break;
+            }
+            let pick = &ca[(seed as usize + turn) % ca.len()];
+            assert_eq!(sa.step(pick).is_ok(), sb.step(pick).is_ok(), "seed {seed}, turn {turn}");
+        }
+    }
+}
+
 /// `count` of a zone the rules name is worked out by the zone's kind,
 /// known when the code is generated: a row (Die Grabräuber's `display`)
 /// counts its filled slots, any other zone (its `deck`) is its length.

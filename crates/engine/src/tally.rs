@@ -168,6 +168,19 @@ impl Tallies {
     }
 }
 
+/// Whether `d` names a zone, attributes and tags `r` has (compiled rules
+/// made from other rules are refused before this, by their fingerprint).
+pub(crate) fn fits(d: &TallyDef, r: &Ruleset) -> bool {
+    let attr = |a: u32| (a as usize) < r.attr_names.len();
+    (d.zone as usize) < r.zones.len()
+        && d.value.is_none_or(attr)
+        && d.tags.iter().chain(d.without).all(|t| (*t as usize) < r.tags.len())
+        && match d.group {
+            TallyGroup::Place(a) => attr(a),
+            TallyGroup::One | TallyGroup::Tag => true,
+        }
+}
+
 /// A component's own value of an attribute (`None`: its kind lacks it).
 fn attr(r: &Ruleset, c: usize, a: u32) -> Option<&Value> {
     let comp = &r.components[c];

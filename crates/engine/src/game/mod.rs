@@ -245,6 +245,9 @@ impl Program {
                 natives.procedures.len(),
             ));
         }
+        if let Some(bad) = natives.tallies.iter().find(|d| !crate::tally::fits(d, &program.rules)) {
+            return Err(format!("the compiled rules keep counts these rules cannot have ({bad:?})"));
+        }
         for layout in &mut program.layouts {
             layout.keep_tallies(&program.rules, natives.tallies);
         }
@@ -882,6 +885,9 @@ impl<'p> Game<'p> {
                 }
             }
         }
+        // The counts compiled rules keep, of the components dealt: those
+        // of the ones really hidden there would tell them.
+        self.layout.recount(&mut g.state);
         *g.state.rng = ChaCha8Rng::seed_from_u64(rng.gen());
         g
     }
