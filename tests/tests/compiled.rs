@@ -586,8 +586,7 @@ fn generator_reads_counts_and_sums_by_tag_and_key_from_tallies() {
 #[test]
 fn tallies_follow_components_moved_by_hand() {
     let path = "tests/fixtures/valid/tallies.ruleset";
-    let natives = compiled::ALL.iter().find(|(p, _)| *p == path).expect("compiled at build time").1;
-    let (reference, compiled) = programs(path, natives);
+    let (reference, compiled) = programs(path, compiled::natives(path).expect("the fixture is compiled"));
     let rules = reference.rules();
     let (hand, tableau) = (rules.zone_named("hand").unwrap(), rules.zone_named("tableau").unwrap());
     for seed in 0..20u64 {
@@ -624,8 +623,7 @@ fn tallies_follow_components_moved_by_hand() {
 fn compiled_samples_count_the_components_dealt_not_those_hidden() {
     use rand::SeedableRng;
     let path = "tests/fixtures/valid/tallies.ruleset";
-    let natives = compiled::ALL.iter().find(|(p, _)| *p == path).expect("compiled at build time").1;
-    let (_, compiled) = programs(path, natives);
+    let (_, compiled) = programs(path, compiled::natives(path).expect("the fixture is compiled"));
     let rules = compiled.rules();
     let (hand, deck) = (rules.zone_named("hand").unwrap(), rules.zone_named("deck").unwrap());
     for seed in 0..30u64 {

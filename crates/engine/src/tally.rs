@@ -181,6 +181,21 @@ pub(crate) fn fits(d: &TallyDef, r: &Ruleset) -> bool {
         }
 }
 
+impl Tallies {
+    /// `Layout::tally` for a zone instance that has tallies.
+    fn add(&self, st: &mut State, z: ZoneInst, cards: &[ComponentId], add: bool) {
+        let start = self.at[z.index()].0;
+        let row = self.row[z.index()] as usize * self.comps;
+        for c in cards {
+            let (a, b) = self.range[row + c.index()];
+            for &(at, amount) in &self.part[a as usize..b as usize] {
+                let cell = &mut st.tallies[(start + at) as usize];
+                *cell = if add { cell.wrapping_add(amount) } else { cell.wrapping_sub(amount) };
+            }
+        }
+    }
+}
+
 /// A component's own value of an attribute (`None`: its kind lacks it).
 fn attr(r: &Ruleset, c: usize, a: u32) -> Option<&Value> {
     let comp = &r.components[c];
@@ -188,23 +203,15 @@ fn attr(r: &Ruleset, c: usize, a: u32) -> Option<&Value> {
 }
 
 impl Layout {
-    /// Whether anything tallies zone instance `z` (most moves are between
-    /// zones nothing tallies: one test for all the components moved).
+    /// Add the parts of `cards` to the tallies of zone instance `z` (they
+    /// entered it), or take them away (`add` false: they left). Most moves
+    /// are between zones nothing tallies: one test for them all.
     #[inline(always)]
-    pub(crate) fn tallied(&self, z: ZoneInst) -> bool {
-        self.tallies.as_ref().is_some_and(|t| t.at[z.index()].1 != 0)
-    }
-
-    /// Add component `c`'s part to the tallies of zone instance `z` (it
-    /// entered), or take it away (`add` false: it left); the caller has
-    /// seen that `z` is `tallied`.
-    pub(crate) fn tally(&self, st: &mut State, z: ZoneInst, c: ComponentId, add: bool) {
-        let Some(t) = &self.tallies else { return };
-        let start = t.at[z.index()].0;
-        let (a, b) = t.range[t.row[z.index()] as usize * t.comps + c.index()];
-        for &(at, amount) in &t.part[a as usize..b as usize] {
-            let cell = &mut st.tallies[(start + at) as usize];
-            *cell = if add { cell.wrapping_add(amount) } else { cell.wrapping_sub(amount) };
+    pub(crate) fn tally(&self, st: &mut State, z: ZoneInst, cards: &[ComponentId], add: bool) {
+        if let Some(t) = &self.tallies {
+            if t.at[z.index()].1 != 0 {
+                t.add(st, z, cards, add);
+            }
         }
     }
 
@@ -238,11 +245,9 @@ impl Layout {
             return;
         }
         st.tallies.iter_mut().for_each(|x| *x = 0);
-        for z in self.zone_insts().filter(|z| self.tallied(*z)) {
+        for z in self.zone_insts() {
             let cards: Vec<ComponentId> = st.cards(z).collect();
-            for c in cards {
-                self.tally(st, z, c, true);
-            }
+            self.tally(st, z, &cards, true);
         }
     }
 

@@ -145,9 +145,7 @@ impl Interp<'_> {
                 // Every slot filled: the k-th card is the k-th slot's, taken
                 // out where it lies (what `move_cards` would find).
                 let card = st.remove_at(src, k).expect("only rows keep empty slots");
-                if self.lay.tallied(src) {
-                    self.lay.tally(st, src, card, false);
-                }
+                self.lay.tally(st, src, &[card], false);
                 self.put(&[card], dest, position, span, st)?;
                 self.record(|_| Event::Move { card, from: src, to: dest, at: span });
             }

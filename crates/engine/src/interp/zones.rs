@@ -67,9 +67,7 @@ impl Interp<'_> {
                 } else {
                     st.remove_at(src, slot);
                 }
-                if self.lay.tallied(src) {
-                    self.lay.tally(st, src, c, false);
-                }
+                self.lay.tally(st, src, &[c], false);
                 if recording {
                     sources.push(src);
                 }
@@ -129,11 +127,7 @@ impl Interp<'_> {
                 *l = dest.index() as u32;
             }
         }
-        if self.lay.tallied(dest) {
-            for &c in cards {
-                self.lay.tally(st, dest, c, true);
-            }
-        }
+        self.lay.tally(st, dest, cards, true);
         Ok(())
     }
 
@@ -164,11 +158,7 @@ impl Interp<'_> {
         if next < cards.len() {
             return None;
         }
-        if self.lay.tallied(src) {
-            for &c in cards {
-                self.lay.tally(st, src, c, false);
-            }
-        }
+        self.lay.tally(st, src, cards, false);
         let row = self.lay.zone_kind(self.r, src) == ZoneKind::Row;
         if !row && cards.len() == 1 {
             st.remove_at(src, start);
@@ -222,12 +212,8 @@ impl Interp<'_> {
             let dest = self.lay.zone(overflow, None, None);
             st.zone_mut(row)[last] = None;
             st.zone_mut(dest).insert(0, Some(out));
-            if self.lay.tallied(row) {
-                self.lay.tally(st, row, out, false);
-            }
-            if self.lay.tallied(dest) {
-                self.lay.tally(st, dest, out, true);
-            }
+            self.lay.tally(st, row, &[out], false);
+            self.lay.tally(st, dest, &[out], true);
             self.record(|_| Event::Move { card: out, from: row, to: dest, at: span });
         }
         let zone = st.zone_mut(row);
