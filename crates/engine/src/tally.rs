@@ -53,8 +53,9 @@ pub(crate) struct Tallies {
     place_group: Vec<Vec<u32>>,
     none_group: Vec<u32>,
     /// Per zone instance: where its block starts and how long it is (0:
-    /// a zone nothing tallies), and its zone's row in `parts`.
-    pub(crate) at: Vec<(u32, u32)>,
+    /// a zone nothing tallies).
+    at: Vec<(u32, u32)>,
+    /// Per zone instance: its zone's row of `range`.
     row: Vec<u32>,
     /// Per tallied zone's row and component (`row * comps + c`): the range
     /// of `part` that is the component's.
@@ -63,7 +64,7 @@ pub(crate) struct Tallies {
     part: Vec<(u32, i64)>,
     comps: usize,
     /// The length of the state's table.
-    pub(crate) len: usize,
+    len: usize,
 }
 
 impl Tallies {
