@@ -329,7 +329,7 @@ fn rewards(game: &Game) -> Vec<f64> {
                 let win = if sheet.winners.contains(&p) { 1.0 / sheet.winners.len() as f64 } else { 0.0 };
                 let best_other =
                     sheet.totals.iter().enumerate().filter(|(q, _)| *q != p.index()).map(|(_, t)| *t).max();
-                let lead = (sheet.totals[p.index()] - best_other.unwrap_or(0)) as f64;
+                let lead = sheet.totals[p.index()].saturating_sub(best_other.unwrap_or(0)) as f64;
                 0.5 * win + 0.5 * (0.5 + 0.5 * (lead / 10.0).tanh())
             })
             .collect(),

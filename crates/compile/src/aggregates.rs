@@ -137,7 +137,8 @@ impl Gen<'_> {
         }
         code.push_str("count += 1; ");
         if let Some(v) = value_code {
-            write!(code, "let n: i64 = {v}; sum += n; best = Some(match best {{ ").unwrap();
+            write!(code, "let n: i64 = {v}; sum = sum.saturating_add(n); best = Some(match best {{ ")
+                .unwrap();
             match func {
                 Aggregate::Min => code.push_str("Some(b) => b.min(n), "),
                 Aggregate::Max => code.push_str("Some(b) => b.max(n), "),

@@ -10,8 +10,9 @@
 //! generator lists the families its code reads (`native::TallyDef`), so
 //! the interpreter, which reads none, keeps none. The table holds what a
 //! walk of the zone gives, always (checked after every action in test
-//! builds: `Layout::assert_tallies`); sums wrap as the generated walk's
-//! additions do.
+//! builds: `Layout::assert_tallies`). A walk's sum saturates; a family
+//! is taken only where no sum of its values can (`fits`), so adding and
+//! taking parts gives the walk's sum exactly.
 
 use model::{AttrId, ComponentId, Ruleset, TagId, Value};
 
@@ -180,6 +181,22 @@ pub(crate) fn fits(d: &TallyDef, r: &Ruleset) -> bool {
             TallyGroup::Place(a) => attr(a),
             TallyGroup::One | TallyGroup::Tag => true,
         }
+        && d.value.is_none_or(|a| bounded_sums(r, a))
+}
+
+/// Whether every sum of attribute `a` over any components stays within
+/// 64 bits (the sum of its magnitudes does), so that no walk's sum
+/// saturates. Always so for a checked ruleset (numbers within ±10^9, at
+/// most `MAX_COMPONENTS` components); checked because a tally could not
+/// follow a sum that saturated.
+fn bounded_sums(r: &Ruleset, a: u32) -> bool {
+    let total: i128 = (0..r.components.len())
+        .filter_map(|c| match attr(r, c, a) {
+            Some(Value::Int(n)) => Some(i128::from(*n).abs()),
+            _ => None,
+        })
+        .sum();
+    total <= i128::from(i64::MAX)
 }
 
 impl Tallies {

@@ -391,7 +391,8 @@ fn outcomes_on(imagined: &[Game], me: model::PlayerId, choice: &Choice) -> Vec<V
 /// The points a choice makes on average over the imagined games (for
 /// ordering a long list: the most promising first).
 fn mean_points(outcomes: &[Vec<(Figure, i64)>]) -> f64 {
-    let total: i64 = outcomes.iter().flatten().filter(|(f, _)| *f == Figure::Points).map(|(_, v)| *v).sum();
+    let total: i128 =
+        outcomes.iter().flatten().filter(|(f, _)| *f == Figure::Points).map(|(_, v)| i128::from(*v)).sum();
     total as f64 / outcomes.len().max(1) as f64
 }
 

@@ -1011,7 +1011,9 @@ impl<'p> Game<'p> {
                 rows.push((name, points));
             }
         }
-        let totals: Vec<i64> = (0..n).map(|p| rows.iter().map(|(_, v)| v[p]).sum()).collect();
+        // Saturating, as all arithmetic in a game is.
+        let totals: Vec<i64> =
+            (0..n).map(|p| rows.iter().fold(0i64, |t, (_, v)| t.saturating_add(v[p]))).collect();
         let best = totals.iter().copied().max().unwrap_or(0);
         let mut winners: Vec<PlayerId> = PlayerId::all(n).filter(|p| totals[p.index()] == best).collect();
         // Each tiebreak key in turn keeps the tied players who do best on it.

@@ -701,7 +701,7 @@ impl Tally {
     pub(super) fn add(&mut self, func: Aggregate, value: Option<i64>) {
         self.count += 1;
         if let Some(n) = value {
-            self.sum += n;
+            self.sum = self.sum.saturating_add(n);
             self.best = Some(match (func, self.best) {
                 (Aggregate::Min, Some(b)) => b.min(n),
                 (Aggregate::Max, Some(b)) => b.max(n),
