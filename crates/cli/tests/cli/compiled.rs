@@ -1,0 +1,197 @@
+//! `--engine compiled` and `auto`: the worker built once, without cargo, and when `auto` builds.
+
+use super::*;
+
+/// A command with `--engine compiled`, this cache folder and these extra
+/// environment variables.
+fn run_compiled(args: &[&str], cache: &Path, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_chronoscope"));
+    cmd.args(args).arg("--engine").arg("compiled").current_dir(root()).env("NO_COLOR", "1");
+    // The worker is built unoptimised: half the build time (68 s against
+    // 144 s on two cores), the same games.
+    cmd.env("CHRONOSCOPE_CACHE", cache).env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("the binary runs")
+}
+
+fn fresh_cache(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chronoscope-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The first compiled run builds a worker (cargo, about a minute on two
+/// cores unoptimised, most of it chronoscope's dependencies);
+/// the second starts it from the cache, and so does `play`; all give
+/// exactly the results of the interpreter, bots' choices included.
+#[test]
+fn compiled_builds_a_worker_once_and_simulate_and_play_give_the_interpreters_games() {
+    let cache = fresh_cache("compiled");
+    let args = [
+        "simulate",
+        THEBES,
+        "--games",
+        "4",
+        "--players",
+        "3",
+        "--seats",
+        "greedy,mcts:10",
+        "--format",
+        "json",
+    ];
+    let interpreted = run(&args);
+    assert!(interpreted.status.success(), "{}", stderr(&interpreted));
+    let first = run_compiled(&args, &cache, &[]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(stderr(&first).contains("compiling the rules of Thebes"), "{}", stderr(&first));
+    assert!(!stderr(&first).contains("interpreter plays instead"), "{}", stderr(&first));
+    assert_eq!(stdout(&first), stdout(&interpreted));
+    let second = run_compiled(&args, &cache, &[]);
+    assert!(second.status.success(), "{}", stderr(&second));
+    assert!(!stderr(&second).contains("compiling"), "the cached worker is used: {}", stderr(&second));
+    assert_eq!(stdout(&second), stdout(&interpreted));
+    // `play` runs in the same worker: the same game, bots' choices included.
+    let play = ["play", THEBES, "--players", "3", "--seats", "greedy,mcts:10", "--seed", "7", "--quiet"];
+    let played = run_compiled(&play, &cache, &[]);
+    assert!(played.status.success(), "{}", stderr(&played));
+    assert!(!stderr(&played).contains("compiling"), "{}", stderr(&played));
+    assert_eq!(stdout(&played), stdout(&run(&play)));
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// Without cargo the compiled rules cannot be built: one line says so and
+/// the interpreter plays the same games.
+#[test]
+fn simulate_compiled_without_cargo_says_so_and_the_interpreter_plays() {
+    let cache = fresh_cache("no-cargo");
+    let args = ["simulate", GRABRAUBER, "--games", "5", "--format", "json"];
+    let o = run_compiled(&args, &cache, &[("CARGO", "/no/such/cargo")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot run cargo"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the interpreter plays instead"), "{}", stderr(&o));
+    assert_eq!(stdout(&o), stdout(&run(&args)));
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// A stand-in for cargo that "builds" a worker in an instant: a script
+/// that prints its command line, so a test sees which command ran where.
+#[cfg(unix)]
+fn fake_cargo(dir: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let cargo = dir.join("fake-cargo");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(
+        &cargo,
+        "#!/bin/sh\n\
+         # As cargo build --manifest-path DIR/Cargo.toml: a program named after DIR.\n\
+         while [ $# -gt 0 ]; do [ \"$1\" = --manifest-path ] && manifest=\"$2\"; shift; done\n\
+         name=$(basename \"$(dirname \"$manifest\")\")\n\
+         mkdir -p \"$CARGO_TARGET_DIR/release\"\n\
+         printf '#!/bin/sh\\necho \"worker ran: $*\"\\n' > \"$CARGO_TARGET_DIR/release/$name\"\n\
+         chmod +x \"$CARGO_TARGET_DIR/release/$name\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&cargo, std::fs::Permissions::from_mode(0o755)).unwrap();
+    cargo
+}
+
+/// A fresh folder named for `name` with a stand-in cargo in it: the
+/// folder, the stand-in, and the cache folder to give the command.
+#[cfg(unix)]
+fn with_fake_cargo(name: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = fresh_cache(name);
+    let cargo = fake_cargo(&dir.join("bin"));
+    let cache = dir.join("workers");
+    (dir, cargo, cache)
+}
+
+/// The command with `cache` as its cache, `cargo` as cargo and `env` set.
+#[cfg(unix)]
+fn with_cargo(args: &[&str], cache: &Path, cargo: &Path, env: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chronoscope"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .env("CHRONOSCOPE_CACHE", cache)
+        .env("CARGO", cargo)
+        .envs(env.iter().copied())
+        .output()
+        .expect("the binary runs")
+}
+
+/// `--engine auto` (the default) builds nothing for a short run: with an
+/// empty cache the interpreter plays, even with cargo at hand; once
+/// `--engine compiled` has put the worker in the cache, `auto` runs
+/// `simulate` and `play` in it. The worker here is a stand-in that says
+/// it ran.
+#[cfg(unix)]
+#[test]
+fn engine_auto_uses_a_worker_already_in_the_cache_and_builds_none_for_a_short_run() {
+    let (cache, cargo, cache_s) = with_fake_cargo("auto");
+    let with = |args: &[&str]| with_cargo(args, &cache_s, &cargo, &[]);
+    let sim = ["simulate", GRABRAUBER, "--games", "3", "--format", "json"];
+    let before = with(&sim);
+    assert!(before.status.success(), "{}", stderr(&before));
+    assert_eq!(stdout(&before), stdout(&run(&sim)), "the interpreter played");
+    assert!(!stderr(&before).contains("compiling"), "{}", stderr(&before));
+    assert!(!cache_s.join("rules").exists(), "auto built nothing");
+
+    let built = with(&[&sim[..], &["--engine", "compiled"]].concat());
+    assert!(built.status.success(), "{}", stderr(&built));
+    assert!(stdout(&built).starts_with("worker ran: simulate"), "{}", stdout(&built));
+
+    let after = with(&sim);
+    assert!(after.status.success(), "{}", stderr(&after));
+    assert!(!stderr(&after).contains("compiling"), "{}", stderr(&after));
+    assert!(stdout(&after).starts_with("worker ran: simulate"), "{}", stdout(&after));
+    let play = with(&["play", GRABRAUBER, "--players", "2", "--seed", "1", "--quiet"]);
+    assert!(play.status.success(), "{}", stderr(&play));
+    assert!(stdout(&play).starts_with("worker ran: play"), "{}", stdout(&play));
+
+    let interpreted = with(&[&sim[..], &["--engine", "interpreted"]].concat());
+    assert_eq!(stdout(&interpreted), stdout(&before), "--engine interpreted never uses the worker");
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// With no worker in the cache, `auto` times a run's first game: when the
+/// rest would take the interpreter at least `CHRONOSCOPE_BUILD_AFTER`
+/// seconds, it builds the worker and the run goes on there; below that
+/// the interpreter plays, and the timed game is the run's first (the
+/// results are those of `--engine interpreted`). Nothing is built for a
+/// run with a seat that thinks for a time, nor when the setting is not a
+/// number of seconds (an error).
+#[cfg(unix)]
+#[test]
+fn engine_auto_builds_the_worker_when_the_rest_of_the_run_would_take_the_interpreter_long_enough() {
+    let (cache, cargo, cache_s) = with_fake_cargo("auto-build");
+    let sim = ["simulate", GRABRAUBER, "--games", "6", "--jobs", "2", "--format", "json"];
+    let interpreted = run(&[&sim[..], &["--engine", "interpreted"]].concat());
+    assert!(interpreted.status.success(), "{}", stderr(&interpreted));
+
+    let bad = with_cargo(&sim, &cache_s, &cargo, &[("CHRONOSCOPE_BUILD_AFTER", "soon")]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    assert!(stderr(&bad).contains("CHRONOSCOPE_BUILD_AFTER is `soon`"), "{}", stderr(&bad));
+    assert!(!cache_s.join("rules").exists(), "nothing built");
+
+    let long_wait = with_cargo(&sim, &cache_s, &cargo, &[("CHRONOSCOPE_BUILD_AFTER", "100000")]);
+    assert!(long_wait.status.success(), "{}", stderr(&long_wait));
+    assert_eq!(stdout(&long_wait), stdout(&interpreted), "the interpreter's results");
+    assert!(!cache_s.join("rules").exists(), "nothing built");
+
+    // A seat that thinks for a time thinks as long on compiled rules: the
+    // run would not be shorter, so nothing is built for it.
+    let timed = [&sim[..], &["--seats", "mcts:2ms"]].concat();
+    let timed = with_cargo(&timed, &cache_s, &cargo, &[("CHRONOSCOPE_BUILD_AFTER", "0")]);
+    assert!(timed.status.success(), "{}", stderr(&timed));
+    assert!(!stdout(&timed).starts_with("worker ran"), "{}", stdout(&timed));
+    assert!(!cache_s.join("rules").exists(), "nothing built");
+
+    let built = with_cargo(&sim, &cache_s, &cargo, &[("CHRONOSCOPE_BUILD_AFTER", "0")]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    assert!(stderr(&built).contains("the rest of this run would take about"), "{}", stderr(&built));
+    assert!(stderr(&built).contains("compiling the rules of Die Grabräuber"), "{}", stderr(&built));
+    assert!(stdout(&built).starts_with("worker ran: simulate"), "{}", stdout(&built));
+    let _ = std::fs::remove_dir_all(&cache);
+}
