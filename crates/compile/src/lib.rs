@@ -15,7 +15,7 @@
 //! expect or a construct it leaves to the interpreter, it evaluates that
 //! part with the interpreter (`it.eval(child(e, ..), ..)`), so results and
 //! error messages are the interpreter's. The lockstep tests
-//! (`tests/tests/compiled.rs`) hold the two to the same games.
+//! (`tests/tests/compiled/`) hold the two to the same games.
 
 #![forbid(unsafe_code)]
 

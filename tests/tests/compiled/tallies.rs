@@ -1,0 +1,144 @@
+//! Tallies (counts and sums kept as components move): which aggregates
+//! the generator reads from them, and that they follow every move, by
+//! hand and in a bot's sample.
+
+use super::*;
+
+/// A `count`, `sum` or `any` in a let's body over a zone of no place,
+/// filtered by tag tests and at most one key (a place attribute equal to
+/// a value, or a tag worked out then), is read from the tallies the engine
+/// keeps as components move: `tallies.ruleset`'s five lets each name a
+/// family, a keyed one keeps its walk for a key of another kind; `play`'s
+/// count of heavy cards, written in its `require`, and a count of a whole
+/// zone (`count(deck)`) are walked. Die Grabräuber's `region_books` is
+/// one; Akrotiri's cubes per quad (a zone per place, many small ones) are
+/// walked.
+#[test]
+fn generator_reads_counts_and_sums_by_tag_and_key_from_tallies() {
+    let rules = load("tests/fixtures/valid/tallies.ruleset");
+    let code = compile::generate(&rules);
+    let natives =
+        code.lines().find(|l| l.starts_with("pub static NATIVES")).expect("the natives are exported");
+    let zone = |name: &str| rules.zone_named(name).expect("the fixture has it").index();
+    let tag = |name: &str| rules.tags.iter().position(|t| t == name).expect("the fixture has it");
+    let attr = |name: &str| rules.attr_named(name).expect("the fixture has it").index();
+    let (hand, tableau) = (zone("hand"), zone("tableau"));
+    let (red, blue, heavy) = (tag("red"), tag("blue"), tag("heavy"));
+    let (site, value) = (attr("site"), attr("value"));
+    let families = [
+        // holding(p, t)
+        format!("TallyDef {{ zone: {hand}, value: None, tags: &[], without: &[], group: TallyGroup::Tag }}"),
+        // from_site(p, s)
+        format!("TallyDef {{ zone: {tableau}, value: Some({value}), tags: &[], without: &[], group: TallyGroup::Place({site}) }}"),
+        // heavy_red(p)
+        format!("TallyDef {{ zone: {tableau}, value: None, tags: &[{red}, {heavy}], without: &[], group: TallyGroup::One }}"),
+        // light(p)
+        format!("TallyDef {{ zone: {hand}, value: Some({value}), tags: &[], without: &[{heavy}], group: TallyGroup::One }}"),
+        // any_blue(p)
+        format!("TallyDef {{ zone: {tableau}, value: None, tags: &[{blue}], without: &[{heavy}], group: TallyGroup::One }}"),
+    ];
+    for f in &families {
+        assert!(natives.contains(f.as_str()), "no {f} in {natives}");
+    }
+    assert_eq!(natives.matches("TallyDef {").count(), families.len(), "only the lets' counts: {natives}");
+    let play = rules.actions.iter().position(|a| a.name == "play").expect("the fixture plays");
+    let lead = generated_fn(&code, &format!("lead_{play}_0"));
+    let walk = format!("ZoneId::new({tableau}), Some((match f.me {{ Some(p) => p, None => return Ok(None) }})), None).index()]; let len = cells.len();");
+    assert!(lead.contains(&walk) && lead.contains(&format!(".index()] >> {heavy}u32 & 1 != 0)")), "{lead}");
+    assert!(!lead.contains("tally_base"), "{lead}");
+    // A keyed read keeps the walk for another kind of key.
+    let reads = code.matches("it.lay.tally_base(").count();
+    assert!(reads >= families.len(), "{code}");
+    assert!(code.contains("match it.lay.tally_place("), "{code}");
+    assert!(code.contains("V::Tag(t) => {"), "{code}");
+    // `count(deck) > 0` in `turn_up`, a whole zone: its length.
+    let deck = zone("deck");
+    assert!(code.contains(&format!("it.lay.zone(ZoneId::new({deck}), None, None)")), "{code}");
+    // Die Grabräuber's dig asks `region_books(me, r) >= 1`: a tally.
+    let (rules, lead) = generated_function("rulesets/grabrauber/grabrauber.ruleset", |r| {
+        let dig = r.actions.iter().position(|a| a.name == "dig").expect("Die Grabräuber digs");
+        format!("lead_{dig}_1")
+    });
+    let tableau = rules.zone_named("tableau").expect("a tableau").index();
+    assert!(lead.contains(&format!("it.lay.zone(ZoneId::new({tableau}), ")), "{lead}");
+    assert!(lead.contains("it.lay.tally_base("), "{lead}");
+    // Akrotiri counts the cubes on a quad (`cubes_on[r]`, a zone per place)
+    // by colour: walked, never tallied.
+    let rules = load("rulesets/akrotiri/akrotiri.ruleset");
+    let code = compile::generate(&rules);
+    let cubes_on = rules.zone_named("cubes_on").expect("Akrotiri has it").index();
+    assert!(!code.contains(&format!("TallyDef {{ zone: {cubes_on},")), "{code}");
+}
+
+/// Components moved by hand (a position arranged for a test or a tool)
+/// are counted in the tallies too: in `tallies.ruleset`, cards put into a
+/// player's hand and tableau by hand change what both engines list and
+/// score alike.
+#[test]
+fn tallies_follow_components_moved_by_hand() {
+    let path = "tests/fixtures/valid/tallies.ruleset";
+    let (reference, compiled) = programs(path, compiled::natives(path).expect("the fixture is compiled"));
+    let rules = reference.rules();
+    let (hand, tableau) = (rules.zone_named("hand").unwrap(), rules.zone_named("tableau").unwrap());
+    for seed in 0..20u64 {
+        let (mut a, _) = Game::new(&reference, 3, seed).expect("set up");
+        let (mut b, _) = Game::new(&compiled, 3, seed).expect("set up");
+        // Every card of the deck to the first player's hand or tableau,
+        // by turns.
+        let me = a.current().expect("someone moves");
+        let deck = a.layout.zone(rules.zone_named("deck").unwrap(), None, None);
+        let cards: Vec<model::ComponentId> = a.cards(deck).collect();
+        for (i, c) in cards.into_iter().enumerate() {
+            let to = if i % 2 == 0 { hand } else { tableau };
+            let to = a.layout.zone(to, Some(me), None);
+            a.put(c, to, engine::At::Bottom);
+            b.put(c, to, engine::At::Bottom);
+        }
+        assert_eq!(a.choices(), b.choices(), "seed {seed}: the choices after cards moved by hand");
+        assert_eq!(a.scores().ok(), b.scores().ok(), "seed {seed}");
+        let choices = a.choices();
+        let pick = &choices[seed as usize % choices.len()];
+        assert_eq!(a.step(pick).is_ok(), b.step(pick).is_ok(), "seed {seed}");
+        assert_eq!(a.snapshot(), b.snapshot(), "seed {seed}");
+        assert_eq!(a.scores().ok(), b.scores().ok(), "seed {seed}");
+    }
+}
+
+/// A bot's sample deals the hidden components anew; the counts compiled
+/// rules keep are of the components dealt, never of those really hidden
+/// there. In `tallies.ruleset`, two games that differ only in another
+/// player's hand (swapped with cards of the deck, all alike face down)
+/// give the same sample, and the samples played on list the same choices
+/// whoever moves (`holding(me, red)` counts that hand).
+#[test]
+fn compiled_samples_count_the_components_dealt_not_those_hidden() {
+    use rand::SeedableRng;
+    let path = "tests/fixtures/valid/tallies.ruleset";
+    let (_, compiled) = programs(path, compiled::natives(path).expect("the fixture is compiled"));
+    let rules = compiled.rules();
+    let (hand, deck) = (rules.zone_named("hand").unwrap(), rules.zone_named("deck").unwrap());
+    for seed in 0..30u64 {
+        let (a, _) = Game::new(&compiled, 3, seed).expect("set up");
+        let mut b = a.clone();
+        let viewer = a.current().expect("someone moves");
+        let other = model::PlayerId::new((viewer.index() + 1) % 3);
+        let theirs: Vec<model::ComponentId> = b.cards(b.layout.zone(hand, Some(other), None)).collect();
+        let unseen: Vec<model::ComponentId> = b.cards(b.layout.zone(deck, None, None)).collect();
+        for (x, y) in theirs.iter().zip(unseen.iter().rev()) {
+            b.exchange(*x, *y);
+        }
+        assert_ne!(a.snapshot(), b.snapshot(), "seed {seed}: the hidden cards differ");
+        let mut sa = a.sample_for(viewer, &mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+        let mut sb = b.sample_for(viewer, &mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+        assert_eq!(sa.snapshot(), sb.snapshot(), "seed {seed}: the same sample");
+        for turn in 0..12 {
+            let (ca, cb) = (sa.choices(), sb.choices());
+            assert_eq!(ca, cb, "seed {seed}, turn {turn}: the same choices in both samples");
+            if ca.is_empty() {
+                break;
+            }
+            let pick = &ca[(seed as usize + turn) % ca.len()];
+            assert_eq!(sa.step(pick).is_ok(), sb.step(pick).is_ok(), "seed {seed}, turn {turn}");
+        }
+    }
+}
