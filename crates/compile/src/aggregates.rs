@@ -115,7 +115,7 @@ impl Gen<'_> {
             self.params[var] = outer;
         }
         let mut code = format!(
-            "({label}: {{ {head}let len = {len}; it.spend(len as u64, {})?; let mut count = 0i64; let mut sum = 0i64; let mut best: Option<i64> = None; for i in 0..len {{ {item}",
+            "({label}: {{ {head}let len = {len}; it.spend(len as u64, {})?; let mut count = 0i64; let mut sum = 0i64; let mut wraps = 0i64; let mut best: Option<i64> = None; for i in 0..len {{ {item}",
             span_code(domain.span)
         );
         // The interpreter's parts of the value and the filter read the
@@ -137,8 +137,7 @@ impl Gen<'_> {
         }
         code.push_str("count += 1; ");
         if let Some(v) = value_code {
-            write!(code, "let n: i64 = {v}; sum = sum.saturating_add(n); best = Some(match best {{ ")
-                .unwrap();
+            write!(code, "let n: i64 = {v}; let (next, wrapped) = sum.overflowing_add(n); sum = next; if wrapped {{ wraps += if n < 0 {{ -1 }} else {{ 1 }}; }} best = Some(match best {{ ").unwrap();
             match func {
                 Aggregate::Min => code.push_str("Some(b) => b.min(n), "),
                 Aggregate::Max => code.push_str("Some(b) => b.max(n), "),
@@ -146,10 +145,10 @@ impl Gen<'_> {
             }
             code.push_str("_ => n }); ");
         }
-        code.push_str("} let _ = (&mut count, &mut sum, &mut best); ");
+        code.push_str("} let _ = (&mut count, &mut sum, &mut wraps, &mut best); ");
         code.push_str(match func {
             Aggregate::Count => "V::Int(count)",
-            Aggregate::Sum => "V::Int(sum)",
+            Aggregate::Sum => "V::Int(summed(sum, wraps))",
             Aggregate::Min | Aggregate::Max => "V::Int(best.unwrap_or(0))",
             Aggregate::All => "V::Bool(true)",
             Aggregate::Any => "V::Bool(false)",

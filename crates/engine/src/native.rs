@@ -16,7 +16,7 @@
 //! The generated code sees only what this module exports.
 
 pub use crate::game::{Choice, Descent, Program, Searcher};
-pub use crate::interp::{too_many_repeats, MAX_LOOP};
+pub use crate::interp::{summed, too_many_repeats, MAX_LOOP};
 pub use crate::interp::{Fail, Frame, Interp, Places, R};
 pub use crate::state::{State, ZoneInst, V};
 pub use crate::tally::{TallyDef, TallyGroup};

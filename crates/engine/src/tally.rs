@@ -10,9 +10,9 @@
 //! generator lists the families its code reads (`native::TallyDef`), so
 //! the interpreter, which reads none, keeps none. The table holds what a
 //! walk of the zone gives, always (checked after every action in test
-//! builds: `Layout::assert_tallies`). A walk's sum saturates; a family
-//! is taken only where no sum of its values can (`fits`), so adding and
-//! taking parts gives the walk's sum exactly.
+//! builds: `Layout::assert_tallies`). A walk's sum is clamped into the
+//! range of numbers; a family is taken only where no sum of its values
+//! can pass it (`fits`), so adding and taking parts gives the walk's sum.
 
 use model::{AttrId, ComponentId, Ruleset, TagId, Value};
 
@@ -185,10 +185,10 @@ pub(crate) fn fits(d: &TallyDef, r: &Ruleset) -> bool {
 }
 
 /// Whether every sum of attribute `a` over any components stays within
-/// 64 bits (the sum of its magnitudes does), so that no walk's sum
-/// saturates. Always so for a checked ruleset (numbers within ±10^9, at
+/// 64 bits (the sum of its magnitudes does), so that no walk's sum is
+/// clamped. Always so for a checked ruleset (numbers within ±10^9, at
 /// most `MAX_COMPONENTS` components); checked because a tally could not
-/// follow a sum that saturated.
+/// follow a sum that was.
 fn bounded_sums(r: &Ruleset, a: u32) -> bool {
     let total: i128 = (0..r.components.len())
         .filter_map(|c| match attr(r, c, a) {

@@ -4,10 +4,11 @@ use super::*;
 
 #[test]
 fn simulate_averages_scores_at_the_edge_of_the_64_bit_range() {
-    // Every score is i64::MAX (the ruleset's arithmetic saturates, its
-    // `sum` of two saturated values and each player's total of two such
-    // scores too): a sum in 64 bits would panic or wrap and give a wrong
-    // total, mean and median.
+    // Every score is at the top of the range (the ruleset's arithmetic
+    // saturates; its `sum` of i64::MAX, i64::MAX and i64::MIN is exact,
+    // i64::MAX - 1; each player's total of two such scores is clamped to
+    // i64::MAX): a sum in 64 bits would panic or wrap and give a wrong
+    // score, total, mean and median.
     let dir = temp("edge");
     let plot = dir.join("plot.svg");
     let o = run(&[
@@ -32,6 +33,11 @@ fn simulate_averages_scores_at_the_edge_of_the_64_bit_range() {
     assert_eq!(v["summary"]["rules"][0]["mean_points"][1].as_f64(), Some(top));
     assert_eq!(v["summary"]["rules"][1]["mean_points"][1].as_f64(), Some(top));
     for game in v["records"].as_array().unwrap() {
+        assert_eq!(
+            game["rules"],
+            serde_json::json!([i64::MAX, i64::MAX, i64::MAX - 1, i64::MAX - 1]),
+            "{game}"
+        );
         assert_eq!(game["totals"], serde_json::json!([i64::MAX, i64::MAX]), "{game}");
     }
     assert!(std::fs::read_to_string(&plot).unwrap().contains("9223372036854775807"));

@@ -93,9 +93,10 @@ impl Game<'_> {
                 rows.push((name, points));
             }
         }
-        // Saturating, as all arithmetic in a game is.
-        let totals: Vec<i64> =
-            (0..n).map(|p| rows.iter().fold(0i64, |t, (_, v)| t.saturating_add(v[p]))).collect();
+        // Exact, then clamped into range (`interp::clamped`).
+        let totals: Vec<i64> = (0..n)
+            .map(|p| crate::interp::clamped(rows.iter().map(|(_, v)| i128::from(v[p])).sum()))
+            .collect();
         let best = totals.iter().copied().max().unwrap_or(0);
         let mut winners: Vec<PlayerId> = PlayerId::all(n).filter(|p| totals[p.index()] == best).collect();
         // Each tiebreak key in turn keeps the tied players who do best on it.

@@ -691,7 +691,10 @@ impl Interp<'_> {
 #[derive(Default)]
 pub(super) struct Tally {
     count: i64,
+    /// The sum, wrapping, and how many times it wrapped (up: +1, down:
+    /// -1): exact together (`interp::summed` clamps it).
     sum: i64,
+    wraps: i64,
     best: Option<i64>,
 }
 
@@ -701,7 +704,11 @@ impl Tally {
     pub(super) fn add(&mut self, func: Aggregate, value: Option<i64>) {
         self.count += 1;
         if let Some(n) = value {
-            self.sum = self.sum.saturating_add(n);
+            let (sum, wrapped) = self.sum.overflowing_add(n);
+            self.sum = sum;
+            if wrapped {
+                self.wraps += if n < 0 { -1 } else { 1 };
+            }
             self.best = Some(match (func, self.best) {
                 (Aggregate::Min, Some(b)) => b.min(n),
                 (Aggregate::Max, Some(b)) => b.max(n),
@@ -715,7 +722,7 @@ impl Tally {
     pub(super) fn result(&self, func: Aggregate) -> V {
         match func {
             Aggregate::Count => V::Int(self.count),
-            Aggregate::Sum => V::Int(self.sum),
+            Aggregate::Sum => V::Int(super::summed(self.sum, self.wraps)),
             Aggregate::Min | Aggregate::Max => V::Int(self.best.unwrap_or(0)),
             Aggregate::All => V::Bool(true),
             Aggregate::Any => V::Bool(false),

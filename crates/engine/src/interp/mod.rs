@@ -74,6 +74,26 @@ pub(crate) fn arith(op: BinaryOp, x: i64, y: i64, span: Span) -> R<i64> {
     }
 }
 
+/// A sum worked out exactly, brought into the range of numbers: beyond
+/// either end it is that end, as arithmetic saturates. A `sum` and a
+/// player's total add so, whatever the order of their terms.
+#[inline]
+pub(crate) fn clamped(x: i128) -> i64 {
+    x.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+}
+
+/// `clamped` of a sum kept as a wrapping 64-bit `sum` and the times it
+/// wrapped, up (+1) or down (-1): exact together, and cheaper in a loop
+/// than 128 bits. Compiled rules sum with it too.
+#[inline]
+pub fn summed(sum: i64, wraps: i64) -> i64 {
+    match wraps {
+        0 => sum,
+        w if w > 0 => i64::MAX,
+        _ => i64::MIN,
+    }
+}
+
 /// `x / y` rounding down (the one quotient beyond the range saturates);
 /// `None` for a division by zero. Compiled rules divide with it too.
 #[inline]
