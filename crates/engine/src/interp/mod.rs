@@ -803,6 +803,30 @@ mod tests {
     use crate::state::{ZoneInst, V};
     use model::{ComponentId, LetId, PlaceId, PlayerId, TagId};
 
+    /// The interpreter's `sum` (`eval::Tally`: a wrapping sum, its wraps
+    /// counted, `summed`) gives the exact sum clamped into range
+    /// (`clamped`), for terms near either end in every order tried, where
+    /// saturating at each step would not.
+    #[test]
+    fn a_sum_is_the_exact_sum_clamped_whatever_the_order_of_its_terms() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let ends = [i64::MAX, i64::MIN, i64::MAX - 1, i64::MIN + 1, 0, 1, -1];
+        let mut step_by_step_differs = false;
+        for _ in 0..2_000 {
+            let terms: Vec<i64> =
+                (0..rng.gen_range(0..8)).map(|_| ends[rng.gen_range(0..ends.len())]).collect();
+            let mut tally = super::eval::Tally::default();
+            for &n in &terms {
+                tally.add(model::Aggregate::Sum, Some(n));
+            }
+            let exact = super::clamped(terms.iter().map(|n| i128::from(*n)).sum());
+            assert_eq!(tally.result(model::Aggregate::Sum), V::Int(exact), "{terms:?}");
+            step_by_step_differs |= terms.iter().fold(0i64, |t, n| t.saturating_add(*n)) != exact;
+        }
+        assert!(step_by_step_differs, "the terms tried tell the two ways apart");
+    }
+
     /// Past the calls it compares one by one, the memo finds each call it
     /// keeps through its index, by arguments and kind of value; it keeps
     /// `MEMO_PER_LET` calls of a let, then forgets them and starts again,
