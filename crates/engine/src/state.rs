@@ -232,8 +232,8 @@ pub struct Layout {
     /// counter nobody owns); the same per piece instance.
     counter_decls: Vec<(u32, u32)>,
     piece_decls: Vec<(u32, u32)>,
-    /// The counts and sums compiled rules read kept up to date
-    /// (`crate::tally`); none for the interpreter.
+    /// The counts and sums rules read, kept up to date (`crate::tally`);
+    /// none when nothing reads any.
     pub(crate) tallies: Option<Box<crate::tally::Tallies>>,
 }
 

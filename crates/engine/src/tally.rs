@@ -4,19 +4,26 @@
 //! let's body, over a zone of no place, whose filter tests only fixed
 //! facts of the component (its tags) and at most one key (`c.G == k`, `G`
 //! a place attribute, or `c has t`, `t` a tag worked out at the time) is
-//! worked out by compiled rules from a table of the state: per zone
-//! instance, per key, the count or sum of the components there. Each move adds a component's part to the zone it
-//! enters and takes it from the zone it leaves (`Layout::tally`); the
-//! generator lists the families its code reads (`native::TallyDef`), so
-//! the interpreter, which reads none, keeps none. The table holds what a
-//! walk of the zone gives, always (checked after every action in test
-//! builds: `Layout::assert_tallies`). A walk's sum is clamped into the
-//! range of numbers; a family is taken only where no sum of its values
-//! can pass it (`fits`), so adding and taking parts gives the walk's sum.
+//! read from a table of the state instead of a walk of the zone: per zone
+//! instance, per key, the count or sum of the components there. Each move
+//! adds a component's part to the zone it enters and takes it from the
+//! zone it leaves (`Layout::tally`).
+//!
+//! Which families a program keeps: the generator lists the ones its code
+//! reads (`native::TallyDef`); without compiled rules, the program keeps
+//! the ones its lets' aggregates have (`chosen`, the same shapes). The
+//! interpreter reads any family kept wherever an aggregate's filter,
+//! worked out, asks what one counts (`Layout::tallied`).
+//!
+//! The table holds what a walk of the zone gives, always (checked after
+//! every action in test builds: `Layout::assert_tallies`). A walk's sum is
+//! clamped into the range of numbers; a family is taken only where no sum
+//! of its values can pass it (`fits`), so adding and taking parts gives
+//! the walk's sum.
 
-use model::{AttrId, ComponentId, Ruleset, TagId, Value};
+use model::{Aggregate, AttrId, BinaryOp, ComponentId, Expr, ExprKind, Ruleset, TagId, UnaryOp, Value};
 
-use crate::state::{Layout, State, ZoneInst};
+use crate::state::{Layout, State, ZoneInst, V};
 
 /// One family of tallies, as generated code lists it: over every instance
 /// of zone `zone`, the count (`value` none) or the sum of attribute
@@ -29,6 +36,44 @@ pub struct TallyDef {
     pub tags: &'static [u32],
     pub without: &'static [u32],
     pub group: TallyGroup,
+}
+
+/// One family of tallies a program keeps: `TallyDef`, owned (a program
+/// without compiled rules chooses its own).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Family {
+    pub zone: u32,
+    pub value: Option<u32>,
+    pub tags: Vec<u32>,
+    pub without: Vec<u32>,
+    pub group: TallyGroup,
+}
+
+impl From<&TallyDef> for Family {
+    fn from(d: &TallyDef) -> Family {
+        Family {
+            zone: d.zone,
+            value: d.value,
+            tags: d.tags.to_vec(),
+            without: d.without.to_vec(),
+            group: d.group,
+        }
+    }
+}
+
+/// What a family counts, as tag masks (`Layout::tallied`).
+#[derive(Clone, Copy, Debug)]
+struct Counts {
+    family: u32,
+    value: Option<u32>,
+    has: u64,
+    lacks: u64,
+    group: TallyGroup,
+}
+
+/// Tags as a mask, `None` when one is past the 64th.
+fn mask(tags: impl IntoIterator<Item = u32>) -> Option<u64> {
+    tags.into_iter().try_fold(0u64, |m, t| Some(m | 1u64.checked_shl(t)?))
 }
 
 /// How a family keeps its tallies apart.
@@ -47,6 +92,9 @@ pub enum TallyGroup {
 /// to them (part of a `Layout`).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Tallies {
+    /// Per tallied zone's row (`row`): what its families count, for the
+    /// interpreter to find one (`Layout::tallied`).
+    by_row: Vec<Vec<Counts>>,
     /// Per family: where its groups start in a zone instance's block.
     offset: Vec<u32>,
     /// Per family of `TallyGroup::Place`: per place, its group (`u32::MAX`:
@@ -69,7 +117,7 @@ pub(crate) struct Tallies {
 }
 
 impl Tallies {
-    pub(crate) fn new(r: &Ruleset, instances: &[crate::state::Instance], defs: &[TallyDef]) -> Tallies {
+    pub(crate) fn new(r: &Ruleset, instances: &[crate::state::Instance], defs: &[Family]) -> Tallies {
         let comps = r.components.len();
         let int = |c: usize, a: u32| match attr(r, c, a) {
             Some(Value::Int(n)) => *n,
@@ -117,11 +165,22 @@ impl Tallies {
         let mut rows = vec![u32::MAX; r.zones.len()];
         let mut range = Vec::new();
         let mut part = Vec::new();
+        let mut by_row = Vec::new();
         for z in 0..r.zones.len() {
             if block[z] == 0 {
                 continue;
             }
-            rows[z] = (range.len() / comps.max(1)) as u32;
+            rows[z] = by_row.len() as u32;
+            by_row.push(
+                defs.iter()
+                    .enumerate()
+                    .filter(|(_, d)| d.zone as usize == z)
+                    .filter_map(|(f, d)| {
+                        let (has, lacks) = (mask(d.tags.iter().copied())?, mask(d.without.iter().copied())?);
+                        Some(Counts { family: f as u32, value: d.value, has, lacks, group: d.group })
+                    })
+                    .collect(),
+            );
             for c in 0..comps {
                 let start = part.len() as u32;
                 for (f, d) in defs.iter().enumerate() {
@@ -166,22 +225,176 @@ impl Tallies {
                 (start, block[z])
             })
             .collect();
-        Tallies { offset, place_group, none_group, at, row, range, part, comps, len: len as usize }
+        Tallies { by_row, offset, place_group, none_group, at, row, range, part, comps, len: len as usize }
     }
 }
 
 /// Whether `d` names a zone, attributes and tags `r` has (compiled rules
 /// made from other rules are refused before this, by their fingerprint).
-pub(crate) fn fits(d: &TallyDef, r: &Ruleset) -> bool {
+pub(crate) fn fits(d: &Family, r: &Ruleset) -> bool {
     let attr = |a: u32| (a as usize) < r.attr_names.len();
     (d.zone as usize) < r.zones.len()
         && d.value.is_none_or(attr)
-        && d.tags.iter().chain(d.without).all(|t| (*t as usize) < r.tags.len())
+        && d.tags.iter().chain(&d.without).all(|t| (*t as usize) < r.tags.len())
         && match d.group {
             TallyGroup::Place(a) => attr(a),
             TallyGroup::One | TallyGroup::Tag => true,
         }
         && d.value.is_none_or(|a| bounded_sums(r, a))
+}
+
+/// The most groups a family keeps apart by place or by tag (a block per
+/// zone instance holds one for each): more, and the walk stays.
+const MOST_GROUPS: usize = 64;
+
+/// The families a program without compiled rules keeps: those of the
+/// aggregates in its lets' bodies that have a shape tallies keep, in the
+/// order they are met, each once. A let is what rules ask again and
+/// again, while an aggregate written in a statement is read where it
+/// stands, and keeping it would cost every move of its zone. `attrs` is
+/// the program's table of attribute values (`width` per component); none
+/// without it (the interpreter reads tallies through it).
+pub(crate) fn chosen(r: &Ruleset, attrs: &[V], width: usize) -> Vec<Family> {
+    let mut out: Vec<Family> = Vec::new();
+    if attrs.is_empty() {
+        return out;
+    }
+    let shapes = Shapes { r, attrs, width };
+    for l in &r.lets {
+        shapes.visit(&l.body, &mut out);
+    }
+    out.retain(|f| fits(f, r));
+    out
+}
+
+/// What `chosen` reads the shapes of aggregates with.
+struct Shapes<'a> {
+    r: &'a Ruleset,
+    attrs: &'a [V],
+    width: usize,
+}
+
+impl Shapes<'_> {
+    fn visit(&self, e: &Expr, out: &mut Vec<Family>) {
+        if let Some(f) = self.family(e) {
+            if !out.contains(&f) {
+                out.push(f);
+            }
+        }
+        e.for_each_child(|c| self.visit(c, out));
+    }
+
+    /// The family that keeps what aggregate `e` works out, when it has
+    /// the shape.
+    fn family(&self, e: &Expr) -> Option<Family> {
+        let ExprKind::Aggregate { func, value, var, domain, filter } = &e.kind else { return None };
+        let ExprKind::Zone { zone, .. } = &domain.kind else { return None };
+        // A count of a whole zone is its length: nothing to keep. A zone
+        // per place is many small ones: a walk of one is short.
+        if (value.is_none() && filter.is_none()) || self.r.zones[*zone].index.is_some() {
+            return None;
+        }
+        let value = match (func, value.as_deref()) {
+            (Aggregate::Count | Aggregate::Any, None) => None,
+            (Aggregate::Sum, Some(v)) => match &v.kind {
+                ExprKind::Attr { card, attr }
+                    if is_local(card, *var) && self.all(*attr, |v| matches!(v, V::Int(_))) =>
+                {
+                    Some(attr.index() as u32)
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let mut f = Family {
+            zone: zone.index() as u32,
+            value,
+            tags: Vec::new(),
+            without: Vec::new(),
+            group: TallyGroup::One,
+        };
+        if let Some(flt) = filter {
+            self.terms(flt, *var, &mut f)?;
+        }
+        Some(f)
+    }
+
+    /// The terms of a filter joined by `and`: tag tests of the component
+    /// in slot `var` into the family's tags, one key into its group.
+    fn terms(&self, e: &Expr, var: usize, f: &mut Family) -> Option<()> {
+        // A key is what the walk reads each time the same way: a local of
+        // the caller, a place, a tag.
+        let simple = |x: &Expr| match x.kind {
+            ExprKind::Local(s) => s != var,
+            ExprKind::Place(_) | ExprKind::Tag(_) => true,
+            _ => false,
+        };
+        match &e.kind {
+            ExprKind::Binary(BinaryOp::And, a, b) => {
+                self.terms(a, var, f)?;
+                self.terms(b, var, f)
+            }
+            ExprKind::Binary(BinaryOp::Has, a, b) if is_local(a, var) => match &b.kind {
+                ExprKind::Tag(t) => {
+                    f.tags.push(t.index() as u32);
+                    Some(())
+                }
+                _ if simple(b) && f.group == TallyGroup::One && self.r.tags.len() <= MOST_GROUPS => {
+                    f.group = TallyGroup::Tag;
+                    Some(())
+                }
+                _ => None,
+            },
+            ExprKind::Unary(UnaryOp::Not, x) => match &x.kind {
+                ExprKind::Binary(BinaryOp::Has, a, b) if is_local(a, var) => match b.kind {
+                    ExprKind::Tag(t) => {
+                        f.without.push(t.index() as u32);
+                        Some(())
+                    }
+                    _ => None,
+                },
+                _ => None,
+            },
+            ExprKind::Binary(BinaryOp::Eq, a, b) if f.group == TallyGroup::One => {
+                // `c.G == k` or `k == c.G`, `G` an attribute of places.
+                let attr = match (&a.kind, &b.kind) {
+                    (ExprKind::Attr { card, attr }, _) if is_local(card, var) && simple(b) => *attr,
+                    (_, ExprKind::Attr { card, attr }) if is_local(card, var) && simple(a) => *attr,
+                    _ => return None,
+                };
+                if !self.all(attr, |v| matches!(v, V::Place(_))) {
+                    return None;
+                }
+                let mut held: Vec<usize> = (0..self.r.components.len())
+                    .filter_map(|c| match self.attrs[c * self.width + attr.index()] {
+                        V::Place(p) => Some(p.index()),
+                        _ => None,
+                    })
+                    .collect();
+                held.sort_unstable();
+                held.dedup();
+                if held.len() > MOST_GROUPS {
+                    return None;
+                }
+                f.group = TallyGroup::Place(attr.index() as u32);
+                Some(())
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether every component's value of `attr` is `none` or passes `is`.
+    fn all(&self, attr: AttrId, is: impl Fn(&V) -> bool) -> bool {
+        attr.index() < self.width
+            && (0..self.r.components.len()).all(|c| {
+                let v = &self.attrs[c * self.width + attr.index()];
+                matches!(v, V::None) || is(v)
+            })
+    }
+}
+
+fn is_local(e: &Expr, var: usize) -> bool {
+    matches!(e.kind, ExprKind::Local(s) if s == var)
 }
 
 /// Whether every sum of attribute `a` over any components stays within
@@ -256,6 +469,49 @@ impl Layout {
         t.none_group[family]
     }
 
+    /// What the tallies kept give for an aggregate over zone instance `z`
+    /// of the components that have every tag of mask `has` and none of
+    /// mask `lacks` and, with `key` `(G, k)`, whose attribute `G` is place
+    /// `k` (`None`: `none`): their count (`value` none) or their sum of
+    /// attribute `value`. `None` when no family kept counts that.
+    #[inline]
+    pub(crate) fn tallied(
+        &self,
+        st: &State,
+        z: ZoneInst,
+        value: Option<u32>,
+        has: u64,
+        lacks: u64,
+        key: Option<(u32, Option<usize>)>,
+    ) -> Option<i64> {
+        let t = self.tallies.as_ref()?;
+        let row = *t.row.get(z.index())?;
+        for c in t.by_row.get(row as usize)? {
+            if c.value != value || c.lacks != lacks {
+                continue;
+            }
+            let i = c.family as usize;
+            let group = match (c.group, key) {
+                (TallyGroup::One, None) if c.has == has => 0,
+                (TallyGroup::Place(a), Some((attr, place))) if a == attr && c.has == has => match place {
+                    Some(p) => match t.place_group[i].get(p) {
+                        Some(&g) if g != u32::MAX => g,
+                        // A place no component holds: none there.
+                        _ => return Some(0),
+                    },
+                    None => t.none_group[i],
+                },
+                // The family's tags and one more, the group.
+                (TallyGroup::Tag, None) if c.has & !has == 0 && (has & !c.has).count_ones() == 1 => {
+                    (has & !c.has).trailing_zeros()
+                }
+                _ => continue,
+            };
+            return Some(st.tallies[(t.at[z.index()].0 + t.offset[i] + group) as usize]);
+        }
+        None
+    }
+
     /// The tallies worked out from the zones as they are: after a
     /// position is arranged by hand.
     pub(crate) fn recount(&self, st: &mut State) {
@@ -280,8 +536,8 @@ impl Layout {
         assert_eq!(st.tallies, fresh.tallies, "the tallies kept differ from the zones' contents");
     }
 
-    /// Keep the tallies `defs` lists (compiled rules).
-    pub(crate) fn keep_tallies(&mut self, r: &Ruleset, defs: &[TallyDef]) {
+    /// Keep the tallies `defs` lists (none: keep none).
+    pub(crate) fn keep_tallies(&mut self, r: &Ruleset, defs: &[Family]) {
         self.tallies = (!defs.is_empty()).then(|| Box::new(Tallies::new(r, &self.instances, defs)));
     }
 
@@ -292,7 +548,7 @@ impl Layout {
     }
 
     /// Per zone instance, where its tallies lie in a state's table (start,
-    /// length); empty for the interpreter.
+    /// length); empty when none are kept.
     #[inline]
     pub(crate) fn tally_at(&self) -> &[(u32, u32)] {
         self.tallies.as_ref().map_or(&[], |t| &t.at)

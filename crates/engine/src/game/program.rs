@@ -61,6 +61,9 @@ pub struct Program {
     /// How many let values a listing keeps for compiled code
     /// (`Natives::listing`); 0 without compiled rules.
     pub(super) listing: usize,
+    /// The families of counts and sums its layouts keep (`crate::tally`):
+    /// those the compiled rules read, or without them those its lets ask.
+    pub(super) tallies: Vec<crate::tally::Family>,
     /// The places next to each place.
     pub(super) neighbours: crate::interp::Neighbours,
     /// What each let reads of the state (for the `Memo`).
@@ -104,7 +107,15 @@ impl Program {
             })
             .collect();
         let (min, max) = (rules.game.min_players as usize, rules.game.max_players as usize);
-        let layouts = (min..=max.max(min)).map(|n| Layout::new(&rules, n)).collect();
+        // The counts and sums the lets ask kept as components move.
+        let families = crate::tally::chosen(&rules, &attrs, attr_empty.len());
+        let layouts = (min..=max.max(min))
+            .map(|n| {
+                let mut layout = Layout::new(&rules, n);
+                layout.keep_tallies(&rules, &families);
+                layout
+            })
+            .collect();
         let trials = TrialPlan::new(&rules);
         let mut names: std::collections::HashMap<(GroupId, &str), u32> = std::collections::HashMap::new();
         let likeness = rules
@@ -144,6 +155,7 @@ impl Program {
             leading: Vec::new(),
             searches: Vec::new(),
             bodies: Default::default(),
+            tallies: families,
             fixed_domains,
             search_slots,
             most_params,
@@ -191,12 +203,19 @@ impl Program {
                 natives.procedures.len(),
             ));
         }
-        if let Some(bad) = natives.tallies.iter().find(|d| !crate::tally::fits(d, &program.rules)) {
-            return Err(format!("the compiled rules keep counts these rules cannot have ({bad:?})"));
+        let families: Vec<crate::tally::Family> = natives.tallies.iter().map(Into::into).collect();
+        if let Some(bad) = families.iter().position(|d| !crate::tally::fits(d, &program.rules)) {
+            return Err(format!(
+                "the compiled rules keep counts these rules cannot have ({:?})",
+                natives.tallies[bad]
+            ));
         }
+        // The families the compiled code reads, in its order, instead of
+        // the interpreter's.
         for layout in &mut program.layouts {
-            layout.keep_tallies(&program.rules, natives.tallies);
+            layout.keep_tallies(&program.rules, &families);
         }
+        program.tallies = families;
         program.natives = natives.roots.to_vec();
         program.preconditions = natives.preconditions.to_vec();
         program.leading = natives.leading.iter().map(|l| l.to_vec()).collect();
@@ -209,6 +228,24 @@ impl Program {
             after_action: Some(natives.after_action),
         };
         Ok(program)
+    }
+
+    /// For tests: the families of counts and sums kept as components move
+    /// (`crate::tally`).
+    #[doc(hidden)]
+    pub fn tally_families(&self) -> &[crate::tally::Family] {
+        &self.tallies
+    }
+
+    /// For tests: the program keeping no counts, so that every aggregate
+    /// walks its zone.
+    #[doc(hidden)]
+    pub fn without_tallies(mut self) -> Program {
+        for layout in &mut self.layouts {
+            layout.keep_tallies(&self.rules, &[]);
+        }
+        self.tallies.clear();
+        self
     }
 
     /// Whether this program runs compiled rules.

@@ -488,6 +488,11 @@ impl Interp<'_> {
         // reading into tests for more than a few components.
         if let (V::Zone(z), FAST_FROM..) = (d, len) {
             if let Some(plan) = self.fast_plan(var, value, filter, f) {
+                if self.lay.tallies.is_some() {
+                    if let Some(v) = self.tallied(&plan, func, z, st) {
+                        return Ok(v);
+                    }
+                }
                 if let Some(v) = self.fast_aggregate(&plan, func, &st.zones[z]) {
                     return Ok(v);
                 }

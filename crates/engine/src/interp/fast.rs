@@ -20,7 +20,7 @@
 use model::{Aggregate, AttrId, BinaryOp, ComponentId, Expr, ExprKind, TagId, UnaryOp};
 
 use super::{Frame, Interp};
-use crate::state::V;
+use crate::state::{State, ZoneInst, V};
 
 /// The most tests a filter may have for the fast path.
 const MOST_TESTS: usize = 4;
@@ -180,6 +180,35 @@ impl Interp<'_> {
             Some(V::None) => Seen::Passes(0),
             Some(_) => Seen::Unsure,
         }
+    }
+
+    /// A count, sum or `any` by the plan over zone instance `z` read from
+    /// the tallies the layout keeps (`crate::tally`), when a family counts
+    /// what the plan tests; `None` otherwise (the caller has seen that
+    /// the layout keeps some).
+    pub(super) fn tallied(&self, plan: &Plan, func: Aggregate, z: ZoneInst, st: &State) -> Option<V> {
+        if !matches!(func, Aggregate::Count | Aggregate::Sum | Aggregate::Any) {
+            return None;
+        }
+        let (mut has, mut lacks, mut key) = (0u64, 0u64, None);
+        for test in &plan.tests[..plan.len] {
+            match *test {
+                Test::Has(t, true) => has |= 1u64.checked_shl(t.index() as u32)?,
+                Test::Has(t, false) => lacks |= 1u64.checked_shl(t.index() as u32)?,
+                // One key, a place or `none` (a family groups by places).
+                Test::Same(a, V::Place(p), true) if key.is_none() => {
+                    key = Some((a.index() as u32, Some(p.index())))
+                }
+                Test::Same(a, V::None, true) if key.is_none() => key = Some((a.index() as u32, None)),
+                _ => return None,
+            }
+        }
+        let value = plan.value.map(|a| a.index() as u32);
+        let n = self.lay.tallied(st, z, value, has, lacks, key)?;
+        Some(match func {
+            Aggregate::Any => V::Bool(n > 0),
+            _ => V::Int(n),
+        })
     }
 
     /// An aggregate over `cells` by the plan, as `aggregate` works it
