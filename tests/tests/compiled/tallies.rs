@@ -1,8 +1,10 @@
 //! Tallies (counts and sums kept as components move): which aggregates
-//! the generator reads from them, and that they follow every move, by
-//! hand and in a bot's sample.
+//! the generator reads from them, that the interpreter keeps the same ones
+//! and reads the walks' values from them, and that they follow every
+//! move, by hand and in a bot's sample.
 
 use super::*;
+use engine::V;
 
 /// A `count`, `sum` or `any` in a let's body over a zone of no place,
 /// filtered by tag tests and at most one key (a place attribute equal to
@@ -68,6 +70,87 @@ fn generator_reads_counts_and_sums_by_tag_and_key_from_tallies() {
     let code = compile::generate(&rules);
     let cubes_on = rules.zone_named("cubes_on").expect("Akrotiri has it").index();
     assert!(!code.contains(&format!("TallyDef {{ zone: {cubes_on},")), "{code}");
+}
+
+/// Without compiled rules a program keeps the counts and sums its lets
+/// ask (`engine::tally::chosen`), read by the same shapes as the
+/// generator's: for every compiled ruleset, the same families in the same
+/// order. Thebes and Die Grabräuber keep some; the test fails if none of
+/// the rulesets keeps any.
+#[test]
+fn the_interpreter_keeps_the_families_the_generator_reads() {
+    let mut kept = 0;
+    for (path, natives) in compiled::ALL {
+        let program = Program::new(load(path));
+        let read: Vec<engine::TallyFamily> = natives.tallies.iter().map(Into::into).collect();
+        assert_eq!(program.tally_families(), &read[..], "{path}");
+        kept += read.len();
+    }
+    assert!(kept >= 10, "only {kept} families kept in all");
+    for path in ["rulesets/thebes/thebes.ruleset", "rulesets/grabrauber/grabrauber.ruleset"] {
+        assert!(!Program::new(load(path)).tally_families().is_empty(), "{path} keeps none");
+    }
+}
+
+/// The interpreter reads a count, sum or `any` whose filter, worked out,
+/// asks what a family kept counts, from the tallies; every such read
+/// gives what a walk of the zone gives. Seeded random games on a program
+/// that keeps tallies and on one that keeps none (so every aggregate
+/// walks), in lockstep: the same choices, events and positions after
+/// every action, and in `tallies.ruleset` the same value of every let for
+/// every player and argument before every action (its lets are the five
+/// shapes, a key of `none` among them). Test builds also check the
+/// tallies against the zones after every action.
+#[test]
+fn interpreted_counts_read_from_tallies_are_what_walks_of_the_zones_give() {
+    let path = "tests/fixtures/valid/tallies.ruleset";
+    let rules = load(path);
+    let (walks, tallies) = (Program::new(rules.clone()).without_tallies(), Program::new(rules.clone()));
+    assert!(walks.tally_families().is_empty() && !tallies.tally_families().is_empty());
+    let tag =
+        |name: &str| V::Tag(model::TagId::new(rules.tags.iter().position(|t| t == name).expect("a tag")));
+    let site = |name: &str| V::Place(rules.place_named(name).expect("a site"));
+    let mut calls: Vec<(&str, Vec<V>)> = Vec::new();
+    for p in 0..4 {
+        let p = V::Player(model::PlayerId::new(p));
+        for t in ["red", "blue", "heavy"] {
+            calls.push(("holding", vec![p, tag(t)]));
+        }
+        for s in [site("North"), site("South"), site("East"), V::None] {
+            calls.push(("from_site", vec![p, s]));
+        }
+        for name in ["heavy_red", "light", "any_blue"] {
+            calls.push((name, vec![p]));
+        }
+    }
+    let mut asked = 0;
+    for players in 2..=4 {
+        for seed in 0..40 {
+            lockstep_with(path, &walks, &tallies, players, seed, &mut |a, b, _| {
+                for (name, args) in calls.iter().filter(|(_, args)| match &args[0] {
+                    V::Player(p) => p.index() < players,
+                    _ => true,
+                }) {
+                    let me = a.current();
+                    let (x, y) = (a.call_let(name, me, args.clone()), b.call_let(name, me, args.clone()));
+                    assert_eq!(x, y, "{name}{args:?}, {players} players, seed {seed}");
+                    asked += 1;
+                }
+            });
+        }
+    }
+    assert!(asked > 10_000, "only {asked} calls compared");
+    for (path, games) in
+        [("rulesets/grabrauber/grabrauber.ruleset", 15), ("rulesets/thebes/thebes.ruleset", 5)]
+    {
+        let rules = load(path);
+        let (walks, tallies) = (Program::new(rules.clone()).without_tallies(), Program::new(rules));
+        for players in walks.game.min_players as usize..=walks.game.max_players as usize {
+            for seed in 0..games {
+                lockstep(path, &walks, &tallies, players, seed);
+            }
+        }
+    }
 }
 
 /// Components moved by hand (a position arranged for a test or a tool)
