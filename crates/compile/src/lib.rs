@@ -368,7 +368,7 @@ struct Gen<'r> {
     bound: Vec<usize>,
     /// The families of tallies generated code reads (`tallies`), in the
     /// order of `Natives::tallies`.
-    tallies: Vec<tallies::Family>,
+    tallies: Vec<engine::TallyFamily>,
     /// Whether the root being generated is a let's body.
     in_let: bool,
 }

@@ -247,19 +247,41 @@ pub(crate) fn fits(d: &Family, r: &Ruleset) -> bool {
 /// zone instance holds one for each): more, and the walk stays.
 const MOST_GROUPS: usize = 64;
 
+/// An aggregate's family of tallies, with its key (`c.G == k` or `c has
+/// t`): the expression `k` or `t` and its path from the aggregate (each
+/// step the number of a child as `Expr::for_each_child` visits them).
+#[derive(Clone, Debug)]
+pub struct Shape<'e> {
+    pub family: Family,
+    pub key: Option<(&'e Expr, Vec<usize>)>,
+}
+
+/// The family of tallies that keeps what aggregate `e` works out, when
+/// it has a shape tallies keep: a `count`, `sum(c.A ...)` (`A` an
+/// attribute of numbers) or `any` over a zone of no place whose filter is
+/// tag tests of the component joined by `and` and at most one key, `c.G
+/// == k` (`G` an attribute of places, at most `MOST_GROUPS` of them
+/// held) or `c has t` (`t` worked out then), `k` and `t` a local of the
+/// caller, a place or a tag. The one reading of shapes: the generator
+/// takes it for the aggregates it reads from tallies, `chosen` for a
+/// program without compiled rules.
+pub fn shape<'e>(r: &Ruleset, e: &'e Expr) -> Option<Shape<'e>> {
+    Shapes::new(r).shape(e)
+}
+
 /// The families a program without compiled rules keeps: those of the
-/// aggregates in its lets' bodies that have a shape tallies keep, in the
+/// aggregates in its lets' bodies that have a shape (`shape`), in the
 /// order they are met, each once. A let is what rules ask again and
 /// again, while an aggregate written in a statement is read where it
-/// stands, and keeping it would cost every move of its zone. `attrs` is
-/// the program's table of attribute values (`width` per component); none
-/// without it (the interpreter reads tallies through it).
-pub(crate) fn chosen(r: &Ruleset, attrs: &[V], width: usize) -> Vec<Family> {
+/// stands, and keeping it would cost every move of its zone. None when
+/// the interpreter cannot read them (`readable` false: without the
+/// program's table of attribute values, which its reading goes through).
+pub(crate) fn chosen(r: &Ruleset, readable: bool) -> Vec<Family> {
     let mut out: Vec<Family> = Vec::new();
-    if attrs.is_empty() {
+    if !readable {
         return out;
     }
-    let shapes = Shapes { r, attrs, width };
+    let shapes = Shapes::new(r);
     for l in &r.lets {
         shapes.visit(&l.body, &mut out);
     }
@@ -267,30 +289,33 @@ pub(crate) fn chosen(r: &Ruleset, attrs: &[V], width: usize) -> Vec<Family> {
     out
 }
 
-/// What `chosen` reads the shapes of aggregates with.
+/// What `shape` reads the shapes of aggregates with.
 struct Shapes<'a> {
     r: &'a Ruleset,
-    attrs: &'a [V],
-    width: usize,
+    /// The value an attribute reads as on a component whose kind lacks it.
+    empty: Vec<V>,
 }
 
-impl Shapes<'_> {
+impl<'a> Shapes<'a> {
+    fn new(r: &'a Ruleset) -> Shapes<'a> {
+        Shapes { r, empty: crate::interp::attr_empty(r) }
+    }
+
     fn visit(&self, e: &Expr, out: &mut Vec<Family>) {
-        if let Some(f) = self.family(e) {
-            if !out.contains(&f) {
-                out.push(f);
+        if let Some(s) = self.shape(e) {
+            if !out.contains(&s.family) {
+                out.push(s.family);
             }
         }
         e.for_each_child(|c| self.visit(c, out));
     }
 
-    /// The family that keeps what aggregate `e` works out, when it has
-    /// the shape.
-    fn family(&self, e: &Expr) -> Option<Family> {
+    fn shape<'e>(&self, e: &'e Expr) -> Option<Shape<'e>> {
         let ExprKind::Aggregate { func, value, var, domain, filter } = &e.kind else { return None };
         let ExprKind::Zone { zone, .. } = &domain.kind else { return None };
         // A count of a whole zone is its length: nothing to keep. A zone
-        // per place is many small ones: a walk of one is short.
+        // per place is many small ones: a walk of one is short, and a
+        // table would hold a block for each place.
         if (value.is_none() && filter.is_none()) || self.r.zones[*zone].index.is_some() {
             return None;
         }
@@ -306,41 +331,55 @@ impl Shapes<'_> {
             },
             _ => return None,
         };
-        let mut f = Family {
-            zone: zone.index() as u32,
-            value,
-            tags: Vec::new(),
-            without: Vec::new(),
-            group: TallyGroup::One,
+        let mut shape = Shape {
+            family: Family {
+                zone: zone.index() as u32,
+                value,
+                tags: Vec::new(),
+                without: Vec::new(),
+                group: TallyGroup::One,
+            },
+            key: None,
         };
         if let Some(flt) = filter {
-            self.terms(flt, *var, &mut f)?;
+            // The filter follows the domain and the value.
+            let at = vec![if value.is_some() { 2 } else { 1 }];
+            self.terms(flt, at, *var, &mut shape)?;
         }
-        Some(f)
+        Some(shape)
     }
 
-    /// The terms of a filter joined by `and`: tag tests of the component
-    /// in slot `var` into the family's tags, one key into its group.
-    fn terms(&self, e: &Expr, var: usize, f: &mut Family) -> Option<()> {
+    /// The terms of a filter joined by `and` (`e`, at `path`): tag tests
+    /// of the component in slot `var` into the family's tags, one key
+    /// into its group.
+    fn terms<'e>(&self, e: &'e Expr, path: Vec<usize>, var: usize, s: &mut Shape<'e>) -> Option<()> {
         // A key is what the walk reads each time the same way: a local of
         // the caller, a place, a tag.
         let simple = |x: &Expr| match x.kind {
-            ExprKind::Local(s) => s != var,
+            ExprKind::Local(slot) => slot != var,
             ExprKind::Place(_) | ExprKind::Tag(_) => true,
             _ => false,
         };
+        let at = |k: usize| {
+            let mut p = path.clone();
+            p.push(k);
+            p
+        };
+        let f = &mut s.family;
         match &e.kind {
             ExprKind::Binary(BinaryOp::And, a, b) => {
-                self.terms(a, var, f)?;
-                self.terms(b, var, f)
+                self.terms(a, at(0), var, s)?;
+                self.terms(b, at(1), var, s)
             }
             ExprKind::Binary(BinaryOp::Has, a, b) if is_local(a, var) => match &b.kind {
                 ExprKind::Tag(t) => {
                     f.tags.push(t.index() as u32);
                     Some(())
                 }
-                _ if simple(b) && f.group == TallyGroup::One && self.r.tags.len() <= MOST_GROUPS => {
+                // One tally per tag: a few, as in the tag table.
+                _ if simple(b) && s.key.is_none() && self.r.tags.len() <= MOST_GROUPS => {
                     f.group = TallyGroup::Tag;
+                    s.key = Some((b, at(1)));
                     Some(())
                 }
                 _ => None,
@@ -355,18 +394,23 @@ impl Shapes<'_> {
                 },
                 _ => None,
             },
-            ExprKind::Binary(BinaryOp::Eq, a, b) if f.group == TallyGroup::One => {
+            ExprKind::Binary(BinaryOp::Eq, a, b) if s.key.is_none() => {
                 // `c.G == k` or `k == c.G`, `G` an attribute of places.
-                let attr = match (&a.kind, &b.kind) {
-                    (ExprKind::Attr { card, attr }, _) if is_local(card, var) && simple(b) => *attr,
-                    (_, ExprKind::Attr { card, attr }) if is_local(card, var) && simple(a) => *attr,
+                let (attr, key, k) = match (&a.kind, &b.kind) {
+                    (ExprKind::Attr { card, attr }, _) if is_local(card, var) && simple(b) => {
+                        (*attr, &**b, 1)
+                    }
+                    (_, ExprKind::Attr { card, attr }) if is_local(card, var) && simple(a) => {
+                        (*attr, &**a, 0)
+                    }
                     _ => return None,
                 };
                 if !self.all(attr, |v| matches!(v, V::Place(_))) {
                     return None;
                 }
-                let mut held: Vec<usize> = (0..self.r.components.len())
-                    .filter_map(|c| match self.attrs[c * self.width + attr.index()] {
+                // One tally per place a component holds: a few.
+                let mut held: Vec<usize> = ComponentId::all(self.r.components.len())
+                    .filter_map(|c| match crate::interp::attr_value(self.r, &self.empty, c, attr) {
                         V::Place(p) => Some(p.index()),
                         _ => None,
                     })
@@ -377,6 +421,7 @@ impl Shapes<'_> {
                     return None;
                 }
                 f.group = TallyGroup::Place(attr.index() as u32);
+                s.key = Some((key, at(k)));
                 Some(())
             }
             _ => None,
@@ -385,10 +430,10 @@ impl Shapes<'_> {
 
     /// Whether every component's value of `attr` is `none` or passes `is`.
     fn all(&self, attr: AttrId, is: impl Fn(&V) -> bool) -> bool {
-        attr.index() < self.width
-            && (0..self.r.components.len()).all(|c| {
-                let v = &self.attrs[c * self.width + attr.index()];
-                matches!(v, V::None) || is(v)
+        attr.index() < self.empty.len()
+            && ComponentId::all(self.r.components.len()).all(|c| {
+                let v = crate::interp::attr_value(self.r, &self.empty, c, attr);
+                matches!(v, V::None) || is(&v)
             })
     }
 }

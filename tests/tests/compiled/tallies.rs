@@ -73,9 +73,10 @@ fn generator_reads_counts_and_sums_by_tag_and_key_from_tallies() {
 }
 
 /// Without compiled rules a program keeps the counts and sums its lets
-/// ask (`engine::tally::chosen`), read by the same shapes as the
-/// generator's: for every compiled ruleset, the same families in the same
-/// order. Thebes and Die Grabräuber keep some; the test fails if none of
+/// ask (`engine::tally::chosen`): the shapes the generator reads from
+/// tallies (one reading of them, `engine::tally_shape`), taken from the
+/// same let bodies, met in the same order. For every compiled ruleset,
+/// the same families in the same order. Thebes and Die Grabräuber keep some; the test fails if none of
 /// the rulesets keeps any.
 #[test]
 fn the_interpreter_keeps_the_families_the_generator_reads() {

@@ -79,17 +79,7 @@ impl std::ops::Deref for Program {
 
 impl Program {
     pub fn new(rules: Ruleset) -> Program {
-        let attr_empty: Vec<V> = AttrId::all(rules.attr_names.len())
-            .map(|a| {
-                let ty =
-                    rules.kinds.iter().find_map(|k| k.slots.iter().find(|(id, _, _)| *id == a).map(|s| &s.1));
-                match ty {
-                    Some(Type::Int { .. }) => V::Int(0),
-                    Some(Type::Bool) => V::Bool(false),
-                    _ => V::None,
-                }
-            })
-            .collect();
+        let attr_empty = crate::interp::attr_empty(&rules);
         let attrs = attr_table(&rules, &attr_empty);
         let mut back_faces: Vec<Vec<&Value>> = Vec::new();
         let backs = rules
@@ -108,7 +98,7 @@ impl Program {
             .collect();
         let (min, max) = (rules.game.min_players as usize, rules.game.max_players as usize);
         // The counts and sums the lets ask kept as components move.
-        let families = crate::tally::chosen(&rules, &attrs, attr_empty.len());
+        let families = crate::tally::chosen(&rules, !attrs.is_empty());
         let layouts = (min..=max.max(min))
             .map(|n| {
                 let mut layout = Layout::new(&rules, n);

@@ -751,3 +751,19 @@ pub(crate) fn attr_value(r: &Ruleset, attr_empty: &[V], c: ComponentId, attr: At
         None => attr_empty[attr.index()],
     }
 }
+
+/// Per attribute, the value it reads as on a component whose kind lacks
+/// it: 0 for numbers, `false` for flags, `none` otherwise.
+pub(crate) fn attr_empty(rules: &Ruleset) -> Vec<V> {
+    AttrId::all(rules.attr_names.len())
+        .map(|a| {
+            let ty =
+                rules.kinds.iter().find_map(|k| k.slots.iter().find(|(id, _, _)| *id == a).map(|s| &s.1));
+            match ty {
+                Some(Type::Int { .. }) => V::Int(0),
+                Some(Type::Bool) => V::Bool(false),
+                _ => V::None,
+            }
+        })
+        .collect()
+}

@@ -764,7 +764,7 @@ mod grid;
 mod reads;
 mod zones;
 
-pub(crate) use eval::attr_value;
+pub(crate) use eval::{attr_empty, attr_value};
 pub use grid::{Neighbours, Places};
 pub use reads::{LetReads, Parts};
 pub use zones::find;
