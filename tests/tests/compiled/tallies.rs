@@ -188,21 +188,29 @@ fn tallies_follow_components_moved_by_hand() {
     }
 }
 
-/// A bot's sample deals the hidden components anew; the counts compiled
-/// rules keep are of the components dealt, never of those really hidden
-/// there. In `tallies.ruleset`, two games that differ only in another
-/// player's hand (swapped with cards of the deck, all alike face down)
-/// give the same sample, and the samples played on list the same choices
-/// whoever moves (`holding(me, red)` counts that hand).
+/// A bot's sample deals the hidden components anew; the counts both
+/// engines keep are of the components dealt, never of those really
+/// hidden there. In `tallies.ruleset`, two games that differ only in
+/// another player's hand (swapped with cards of the deck, all alike face
+/// down) give the same sample, and the samples played on list the same
+/// choices whoever moves (`holding(me, red)` counts that hand), on the
+/// compiled rules and on the interpreter.
 #[test]
-fn compiled_samples_count_the_components_dealt_not_those_hidden() {
-    use rand::SeedableRng;
+fn samples_count_the_components_dealt_not_those_hidden() {
     let path = "tests/fixtures/valid/tallies.ruleset";
-    let (_, compiled) = programs(path, compiled::natives(path).expect("the fixture is compiled"));
-    let rules = compiled.rules();
+    let (interpreted, compiled) = programs(path, compiled::natives(path).expect("the fixture is compiled"));
+    assert!(!interpreted.tally_families().is_empty(), "the interpreter keeps tallies");
+    for program in [&compiled, &interpreted] {
+        samples_alike(program);
+    }
+}
+
+fn samples_alike(program: &Program) {
+    use rand::SeedableRng;
+    let rules = program.rules();
     let (hand, deck) = (rules.zone_named("hand").unwrap(), rules.zone_named("deck").unwrap());
     for seed in 0..30u64 {
-        let (a, _) = Game::new(&compiled, 3, seed).expect("set up");
+        let (a, _) = Game::new(program, 3, seed).expect("set up");
         let mut b = a.clone();
         let viewer = a.current().expect("someone moves");
         let other = model::PlayerId::new((viewer.index() + 1) % 3);

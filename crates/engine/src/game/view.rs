@@ -106,7 +106,7 @@ impl<'p> Game<'p> {
                 }
             }
         }
-        // The counts compiled rules keep, of the components dealt: those
+        // The counts kept (tallies), of the components dealt: those
         // of the ones really hidden there would tell them.
         self.layout.recount(&mut g.state);
         *g.state.rng = ChaCha8Rng::seed_from_u64(rng.gen());
