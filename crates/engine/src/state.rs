@@ -757,6 +757,7 @@ impl State {
         assert_eq!(self.pieces, from.pieces, "journal: pieces");
         assert!(self.zones.iter().zip(&from.zones).all(|(a, b)| a == b), "journal: zones");
         assert_eq!(self.loc, from.loc, "journal: locations");
+        assert_eq!(self.tallies, from.tallies, "journal: tallies");
         assert_eq!(
             (&self.arrival, self.tick, &self.order, self.turn_seat, &self.rng),
             (&from.arrival, from.tick, &from.order, from.turn_seat, &from.rng),

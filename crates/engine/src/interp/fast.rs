@@ -187,8 +187,12 @@ impl Interp<'_> {
     /// what the plan tests; `None` otherwise (the caller has seen that
     /// the layout keeps some).
     pub(super) fn tallied(&self, plan: &Plan, func: Aggregate, z: ZoneInst, st: &State) -> Option<V> {
-        if !matches!(func, Aggregate::Count | Aggregate::Sum | Aggregate::Any) {
-            return None;
+        // A count or `any` of the components that pass, or a sum of a
+        // value of theirs.
+        match func {
+            Aggregate::Count | Aggregate::Any if plan.value.is_none() => {}
+            Aggregate::Sum if plan.value.is_some() => {}
+            _ => return None,
         }
         let (mut has, mut lacks, mut key) = (0u64, 0u64, None);
         for test in &plan.tests[..plan.len] {
