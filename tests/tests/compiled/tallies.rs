@@ -75,19 +75,23 @@ fn generator_reads_counts_and_sums_by_tag_and_key_from_tallies() {
 /// Without compiled rules a program keeps the counts and sums its lets
 /// ask (`engine::tally::chosen`): the shapes the generator reads from
 /// tallies (one reading of them, `engine::tally_shape`), taken from the
-/// same let bodies, met in the same order. For every compiled ruleset,
-/// the same families in the same order. Thebes and Die Grabräuber keep some; the test fails if none of
+/// same let bodies. For every compiled ruleset, the same families (each
+/// once; their order is each program's own). Thebes and Die Grabräuber keep some; the test fails if none of
 /// the rulesets keeps any.
 #[test]
 fn the_interpreter_keeps_the_families_the_generator_reads() {
-    let mut kept = 0;
+    let mut families = 0;
     for (path, natives) in compiled::ALL {
         let program = Program::new(load(path));
         let read: Vec<engine::TallyFamily> = natives.tallies.iter().map(Into::into).collect();
-        assert_eq!(program.tally_families(), &read[..], "{path}");
-        kept += read.len();
+        let kept = program.tally_families();
+        assert!(
+            kept.len() == read.len() && read.iter().all(|f| kept.contains(f)),
+            "{path}: the interpreter keeps {kept:?}, the compiled rules read {read:?}"
+        );
+        families += read.len();
     }
-    assert!(kept >= 10, "only {kept} families kept in all");
+    assert!(families >= 10, "only {families} families kept in all");
     for path in ["rulesets/thebes/thebes.ruleset", "rulesets/grabrauber/grabrauber.ruleset"] {
         assert!(!Program::new(load(path)).tally_families().is_empty(), "{path} keeps none");
     }
