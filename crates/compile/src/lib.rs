@@ -37,6 +37,7 @@ pub fn generate(rules: &Ruleset) -> String {
     let roots = engine::native::roots(rules);
     let mut g = Gen {
         r: rules,
+        shapes: engine::TallyShapes::new(rules),
         out: String::new(),
         label: 0,
         tables_used: vec![false; rules.tables.len()],
@@ -329,6 +330,8 @@ impl Env {
 
 struct Gen<'r> {
     r: &'r Ruleset,
+    /// Which aggregates tallies keep (`tallies.rs`).
+    shapes: engine::TallyShapes<'r>,
     /// Helper functions (tables).
     out: String,
     /// For unique labels and variables.

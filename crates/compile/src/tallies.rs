@@ -4,7 +4,7 @@
 //! a zone of no place whose filter is tag tests of the component and at
 //! most one key, `c.G == k` (`G` a place attribute) or `c has t` (`t` a
 //! tag worked out then), with `k` and `t` a local, a place or a tag: the
-//! shapes `engine::tally_shape` reads.
+//! shapes `engine::TallyShapes` reads.
 
 use std::fmt::Write;
 
@@ -17,7 +17,7 @@ impl Gen<'_> {
     /// The aggregate `e` (at `path`) read from the tallies, with `walk`,
     /// its walk of the zone, for a key of another kind than the family's
     /// (the walk's outcome, an error among them); `None` when its shape is
-    /// not one the tallies keep (`engine::tally_shape`, which the
+    /// not one the tallies keep (`engine::TallyShapes`, which the
     /// interpreter's programs choose their families by too).
     pub(crate) fn tallied(&mut self, e: &Expr, path: &[usize], env: &Env, walk: &str) -> Option<String> {
         // Only in a let's body: a let is what rules ask again and again
@@ -27,7 +27,7 @@ impl Gen<'_> {
         if !(self.in_let || self.depth > 0) {
             return None;
         }
-        let shape = engine::tally_shape(self.r, e)?;
+        let shape = self.shapes.shape(e)?;
         let ExprKind::Aggregate { func, domain, .. } = &e.kind else { return None };
         let i = match self.tallies.iter().position(|f| *f == shape.family) {
             Some(i) => i,

@@ -26,4 +26,4 @@ pub use game::{Choice, Game, Program, ScoreSheet, View, ZoneView, MAX_SETS};
 pub use interp::{Fail, Traced, TracedKind, MAX_WORK};
 pub use position::{At, Snapshot};
 pub use state::{Instance, Layout, Text, ZoneInst, V};
-pub use tally::{shape as tally_shape, Family as TallyFamily, Shape as TallyShape, TallyDef, TallyGroup};
+pub use tally::{Family as TallyFamily, Shape as TallyShape, Shapes as TallyShapes, TallyDef, TallyGroup};

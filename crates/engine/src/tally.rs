@@ -1,19 +1,20 @@
 //! Counts and sums kept up to date as components move (tallies).
 //!
-//! A `count(c in ZONE where F)` or `sum(c.A for c in ZONE where F)` in a
-//! let's body, over a zone of no place, whose filter tests only fixed
-//! facts of the component (its tags) and at most one key (`c.G == k`, `G`
-//! a place attribute, or `c has t`, `t` a tag worked out at the time) is
-//! read from a table of the state instead of a walk of the zone: per zone
-//! instance, per key, the count or sum of the components there. Each move
-//! adds a component's part to the zone it enters and takes it from the
-//! zone it leaves (`Layout::tally`).
+//! A `count(c in ZONE where F)`, `sum(c.A for c in ZONE where F)` or
+//! `any(c in ZONE where F)` in a let's body, over a zone of no place,
+//! whose filter tests only fixed facts of the component (its tags) and at
+//! most one key (`c.G == k`, `G` a place attribute, or `c has t`, `t` a
+//! tag worked out at the time) is read from a table of the state instead
+//! of a walk of the zone (`shape` reads which are): per zone instance,
+//! per key, the count or sum of the components there. Each move adds a
+//! component's part to the zone it enters and takes it from the zone it
+//! leaves (`Layout::tally`).
 //!
 //! Which families a program keeps: the generator lists the ones its code
 //! reads (`native::TallyDef`); without compiled rules, the program keeps
-//! the ones its lets' aggregates have (`chosen`, the same shapes). The
-//! interpreter reads any family kept wherever an aggregate's filter,
-//! worked out, asks what one counts (`Layout::tallied`).
+//! those of its lets' aggregates (`chosen`: the same list), and the
+//! interpreter reads each such aggregate, found by its address
+//! (`sites`), from the table.
 //!
 //! The table holds what a walk of the zone gives, always (checked after
 //! every action in test builds: `Layout::assert_tallies`). A walk's sum is
@@ -61,21 +62,6 @@ impl From<&TallyDef> for Family {
     }
 }
 
-/// What a family counts, as tag masks (`Layout::tallied`).
-#[derive(Clone, Copy, Debug)]
-struct Counts {
-    family: u32,
-    value: Option<u32>,
-    has: u64,
-    lacks: u64,
-    group: TallyGroup,
-}
-
-/// Tags as a mask, `None` when one is past the 64th.
-fn mask(tags: impl IntoIterator<Item = u32>) -> Option<u64> {
-    tags.into_iter().try_fold(0u64, |m, t| Some(m | 1u64.checked_shl(t)?))
-}
-
 /// How a family keeps its tallies apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TallyGroup {
@@ -92,9 +78,6 @@ pub enum TallyGroup {
 /// to them (part of a `Layout`).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Tallies {
-    /// Per tallied zone's row (`row`): what its families count, for the
-    /// interpreter to find one (`Layout::tallied`).
-    by_row: Vec<Vec<Counts>>,
     /// Per family: where its groups start in a zone instance's block.
     offset: Vec<u32>,
     /// Per family of `TallyGroup::Place`: per place, its group (`u32::MAX`:
@@ -165,22 +148,11 @@ impl Tallies {
         let mut rows = vec![u32::MAX; r.zones.len()];
         let mut range = Vec::new();
         let mut part = Vec::new();
-        let mut by_row = Vec::new();
         for z in 0..r.zones.len() {
             if block[z] == 0 {
                 continue;
             }
-            rows[z] = by_row.len() as u32;
-            by_row.push(
-                defs.iter()
-                    .enumerate()
-                    .filter(|(_, d)| d.zone as usize == z)
-                    .filter_map(|(f, d)| {
-                        let (has, lacks) = (mask(d.tags.iter().copied())?, mask(d.without.iter().copied())?);
-                        Some(Counts { family: f as u32, value: d.value, has, lacks, group: d.group })
-                    })
-                    .collect(),
-            );
+            rows[z] = (range.len() / comps.max(1)) as u32;
             for c in 0..comps {
                 let start = part.len() as u32;
                 for (f, d) in defs.iter().enumerate() {
@@ -225,7 +197,7 @@ impl Tallies {
                 (start, block[z])
             })
             .collect();
-        Tallies { by_row, offset, place_group, none_group, at, row, range, part, comps, len: len as usize }
+        Tallies { offset, place_group, none_group, at, row, range, part, comps, len: len as usize }
     }
 }
 
@@ -256,31 +228,24 @@ pub struct Shape<'e> {
     pub key: Option<(&'e Expr, Vec<usize>)>,
 }
 
-/// The family of tallies that keeps what aggregate `e` works out, when
-/// it has a shape tallies keep: a `count`, `sum(c.A ...)` (`A` an
-/// attribute of numbers) or `any` over a zone of no place whose filter is
-/// tag tests of the component joined by `and` and at most one key, `c.G
-/// == k` (`G` an attribute of places, at most `MOST_GROUPS` of them
-/// held) or `c has t` (`t` worked out then), `k` and `t` a local of the
-/// caller, a place or a tag. The one reading of shapes: the generator
-/// takes it for the aggregates it reads from tallies, `chosen` for a
-/// program without compiled rules.
-pub fn shape<'e>(r: &Ruleset, e: &'e Expr) -> Option<Shape<'e>> {
-    Shapes::new(r).shape(e)
+/// Reads which aggregates of a ruleset tallies keep (`Shapes::shape`),
+/// each attribute's values looked at once.
+pub struct Shapes<'a> {
+    r: &'a Ruleset,
+    /// Per attribute: whether every component's value is a number or
+    /// `none` (`ints`), and whether every one is a place or `none` with at
+    /// most `MOST_GROUPS` places among them (`places`).
+    ints: Vec<bool>,
+    places: Vec<bool>,
 }
 
 /// The families a program without compiled rules keeps: those of the
 /// aggregates in its lets' bodies that have a shape (`shape`), in the
 /// order they are met, each once. A let is what rules ask again and
 /// again, while an aggregate written in a statement is read where it
-/// stands, and keeping it would cost every move of its zone. None when
-/// the interpreter cannot read them (`readable` false: without the
-/// program's table of attribute values, which its reading goes through).
-pub(crate) fn chosen(r: &Ruleset, readable: bool) -> Vec<Family> {
+/// stands, and keeping it would cost every move of its zone.
+pub(crate) fn chosen(r: &Ruleset) -> Vec<Family> {
     let mut out: Vec<Family> = Vec::new();
-    if !readable {
-        return out;
-    }
     let shapes = Shapes::new(r);
     for l in &r.lets {
         shapes.visit(&l.body, &mut out);
@@ -289,16 +254,99 @@ pub(crate) fn chosen(r: &Ruleset, readable: bool) -> Vec<Family> {
     out
 }
 
-/// What `shape` reads the shapes of aggregates with.
-struct Shapes<'a> {
-    r: &'a Ruleset,
-    /// The value an attribute reads as on a component whose kind lacks it.
-    empty: Vec<V>,
+/// An aggregate in a let's body that a kept family counts, found by its
+/// address (`sites`): the interpreter reads it from the tallies without
+/// reading its filter (`Interp::site`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Site {
+    pub family: u32,
+    pub key: SiteKey,
+}
+
+/// How a site's group is found.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum SiteKey {
+    /// The family keeps one tally per zone instance.
+    One,
+    /// By place (`c.G == k`): `k`'s value, a place or `none`.
+    Place(KeyValue),
+    /// By tag (`c has t`): `t`'s value.
+    Tag(KeyValue),
+}
+
+/// Where a key's value is: a local of the caller, or written in the rules.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum KeyValue {
+    Local(usize),
+    Fixed(V),
+}
+
+/// The aggregates of `r`'s lets' bodies that a family of `families`
+/// counts, by address, sorted. The addresses are those of expressions
+/// the program owns and never changes (its lets' bodies, in the
+/// ruleset's heap lists): no other expression has one while it lives,
+/// and an expression not found takes the general path.
+pub(crate) fn sites(r: &Ruleset, families: &[Family]) -> Vec<(usize, Site)> {
+    fn visit(shapes: &Shapes, families: &[Family], e: &Expr, out: &mut Vec<(usize, Site)>) {
+        if let Some(s) = shapes.shape(e) {
+            if let Some(family) = families.iter().position(|f| *f == s.family) {
+                let value = s.key.and_then(|(k, _)| match k.kind {
+                    ExprKind::Local(slot) => Some(KeyValue::Local(slot)),
+                    ExprKind::Place(p) => Some(KeyValue::Fixed(V::Place(p))),
+                    ExprKind::Tag(t) => Some(KeyValue::Fixed(V::Tag(t))),
+                    _ => None,
+                });
+                let key = match (s.family.group, value) {
+                    (TallyGroup::One, _) => Some(SiteKey::One),
+                    (TallyGroup::Place(_), Some(v)) => Some(SiteKey::Place(v)),
+                    (TallyGroup::Tag, Some(v)) => Some(SiteKey::Tag(v)),
+                    _ => None,
+                };
+                if let Some(key) = key {
+                    out.push((e as *const Expr as usize, Site { family: family as u32, key }));
+                }
+            }
+        }
+        e.for_each_child(|c| visit(shapes, families, c, out));
+    }
+    let mut out = Vec::new();
+    if families.is_empty() {
+        return out;
+    }
+    let shapes = Shapes::new(r);
+    for l in &r.lets {
+        visit(&shapes, families, &l.body, &mut out);
+    }
+    out.sort_unstable_by_key(|(at, _)| *at);
+    out
 }
 
 impl<'a> Shapes<'a> {
-    fn new(r: &'a Ruleset) -> Shapes<'a> {
-        Shapes { r, empty: crate::interp::attr_empty(r) }
+    pub fn new(r: &'a Ruleset) -> Shapes<'a> {
+        let empty = crate::interp::attr_empty(r);
+        let (mut ints, mut places) = (vec![true; empty.len()], vec![true; empty.len()]);
+        let mut held: Vec<Vec<usize>> = vec![Vec::new(); empty.len()];
+        for c in ComponentId::all(r.components.len()) {
+            for a in AttrId::all(empty.len()) {
+                match crate::interp::attr_value(r, &empty, c, a) {
+                    V::None => {}
+                    V::Int(_) => places[a.index()] = false,
+                    V::Place(p) if places[a.index()] => {
+                        ints[a.index()] = false;
+                        let held = &mut held[a.index()];
+                        if !held.contains(&p.index()) {
+                            held.push(p.index());
+                        }
+                        // One tally per place a component holds: a few.
+                        if held.len() > MOST_GROUPS {
+                            places[a.index()] = false;
+                        }
+                    }
+                    _ => (ints[a.index()], places[a.index()]) = (false, false),
+                }
+            }
+        }
+        Shapes { r, ints, places }
     }
 
     fn visit(&self, e: &Expr, out: &mut Vec<Family>) {
@@ -310,7 +358,16 @@ impl<'a> Shapes<'a> {
         e.for_each_child(|c| self.visit(c, out));
     }
 
-    fn shape<'e>(&self, e: &'e Expr) -> Option<Shape<'e>> {
+    /// The family of tallies that keeps what aggregate `e` works out, when
+    /// it has a shape tallies keep: a `count`, `sum(c.A ...)` (`A` an
+    /// attribute of numbers) or `any` over a zone of no place whose filter is
+    /// tag tests of the component joined by `and` and at most one key, `c.G
+    /// == k` (`G` an attribute of places, at most `MOST_GROUPS` of them
+    /// held) or `c has t` (`t` worked out then), `k` and `t` a local of the
+    /// caller, a place or a tag. The one reading of shapes: the generator
+    /// takes it for the aggregates it reads from tallies, `chosen` for a
+    /// program without compiled rules.
+    pub fn shape<'e>(&self, e: &'e Expr) -> Option<Shape<'e>> {
         let ExprKind::Aggregate { func, value, var, domain, filter } = &e.kind else { return None };
         let ExprKind::Zone { zone, .. } = &domain.kind else { return None };
         // A count of a whole zone is its length: nothing to keep. A zone
@@ -323,7 +380,7 @@ impl<'a> Shapes<'a> {
             (Aggregate::Count | Aggregate::Any, None) => None,
             (Aggregate::Sum, Some(v)) => match &v.kind {
                 ExprKind::Attr { card, attr }
-                    if is_local(card, *var) && self.all(*attr, |v| matches!(v, V::Int(_))) =>
+                    if is_local(card, *var) && self.ints.get(attr.index()) == Some(&true) =>
                 {
                     Some(attr.index() as u32)
                 }
@@ -405,19 +462,8 @@ impl<'a> Shapes<'a> {
                     }
                     _ => return None,
                 };
-                if !self.all(attr, |v| matches!(v, V::Place(_))) {
-                    return None;
-                }
                 // One tally per place a component holds: a few.
-                let mut held: Vec<usize> = ComponentId::all(self.r.components.len())
-                    .filter_map(|c| match crate::interp::attr_value(self.r, &self.empty, c, attr) {
-                        V::Place(p) => Some(p.index()),
-                        _ => None,
-                    })
-                    .collect();
-                held.sort_unstable();
-                held.dedup();
-                if held.len() > MOST_GROUPS {
+                if self.places.get(attr.index()) != Some(&true) {
                     return None;
                 }
                 f.group = TallyGroup::Place(attr.index() as u32);
@@ -426,15 +472,6 @@ impl<'a> Shapes<'a> {
             }
             _ => None,
         }
-    }
-
-    /// Whether every component's value of `attr` is `none` or passes `is`.
-    fn all(&self, attr: AttrId, is: impl Fn(&V) -> bool) -> bool {
-        attr.index() < self.empty.len()
-            && ComponentId::all(self.r.components.len()).all(|c| {
-                let v = crate::interp::attr_value(self.r, &self.empty, c, attr);
-                matches!(v, V::None) || is(&v)
-            })
     }
 }
 
@@ -495,7 +532,7 @@ impl Layout {
     /// state's table (generated code adds the group).
     #[inline]
     pub fn tally_base(&self, family: usize, z: ZoneInst) -> usize {
-        let t = self.tallies.as_ref().expect("compiled rules keep tallies");
+        let t = self.tallies.as_ref().expect("the program keeps tallies");
         (t.at[z.index()].0 + t.offset[family]) as usize
     }
 
@@ -503,58 +540,21 @@ impl Layout {
     /// (`TallyGroup::Place`), `u32::MAX` when no component holds it.
     #[inline]
     pub fn tally_place(&self, family: usize, place: usize) -> u32 {
-        let t = self.tallies.as_ref().expect("compiled rules keep tallies");
+        let t = self.tallies.as_ref().expect("the program keeps tallies");
         t.place_group[family].get(place).copied().unwrap_or(u32::MAX)
     }
 
     /// The group of `none` in family `family` (`TallyGroup::Place`).
     #[inline]
     pub fn tally_none(&self, family: usize) -> u32 {
-        let t = self.tallies.as_ref().expect("compiled rules keep tallies");
+        let t = self.tallies.as_ref().expect("the program keeps tallies");
         t.none_group[family]
     }
 
-    /// What the tallies kept give for an aggregate over zone instance `z`
-    /// of the components that have every tag of mask `has` and none of
-    /// mask `lacks` and, with `key` `(G, k)`, whose attribute `G` is place
-    /// `k` (`None`: `none`): their count (`value` none) or their sum of
-    /// attribute `value`. `None` when no family kept counts that.
+    /// Family `family`'s tally of group `group` in zone instance `z`.
     #[inline]
-    pub(crate) fn tallied(
-        &self,
-        st: &State,
-        z: ZoneInst,
-        value: Option<u32>,
-        has: u64,
-        lacks: u64,
-        key: Option<(u32, Option<usize>)>,
-    ) -> Option<i64> {
-        let t = self.tallies.as_ref()?;
-        let row = *t.row.get(z.index())?;
-        for c in t.by_row.get(row as usize)? {
-            if c.value != value || c.lacks != lacks {
-                continue;
-            }
-            let i = c.family as usize;
-            let group = match (c.group, key) {
-                (TallyGroup::One, None) if c.has == has => 0,
-                (TallyGroup::Place(a), Some((attr, place))) if a == attr && c.has == has => match place {
-                    Some(p) => match t.place_group[i].get(p) {
-                        Some(&g) if g != u32::MAX => g,
-                        // A place no component holds: none there.
-                        _ => return Some(0),
-                    },
-                    None => t.none_group[i],
-                },
-                // The family's tags and one more, the group.
-                (TallyGroup::Tag, None) if c.has & !has == 0 && (has & !c.has).count_ones() == 1 => {
-                    (has & !c.has).trailing_zeros()
-                }
-                _ => continue,
-            };
-            return Some(st.tallies[(t.at[z.index()].0 + t.offset[i] + group) as usize]);
-        }
-        None
+    pub(crate) fn tally_of(&self, st: &State, family: usize, z: ZoneInst, group: u32) -> i64 {
+        st.tallies[self.tally_base(family, z) + group as usize]
     }
 
     /// The tallies worked out from the zones as they are: after a

@@ -74,7 +74,7 @@ fn generator_reads_counts_and_sums_by_tag_and_key_from_tallies() {
 
 /// Without compiled rules a program keeps the counts and sums its lets
 /// ask (`engine::tally::chosen`): the shapes the generator reads from
-/// tallies (one reading of them, `engine::tally_shape`), taken from the
+/// tallies (one reading of them, `engine::TallyShapes`), taken from the
 /// same let bodies. For every compiled ruleset, the same families (each
 /// once; their order is each program's own). Thebes and Die Grabräuber keep some; the test fails if none of
 /// the rulesets keeps any.
@@ -97,9 +97,9 @@ fn the_interpreter_keeps_the_families_the_generator_reads() {
     }
 }
 
-/// The interpreter reads a count, sum or `any` whose filter, worked out,
-/// asks what a family kept counts, from the tallies; every such read
-/// gives what a walk of the zone gives. Seeded random games on a program
+/// The interpreter reads each count, sum or `any` of its lets that a
+/// family kept counts (found by its address) from the tallies; every
+/// such read gives what a walk of the zone gives. Seeded random games on a program
 /// that keeps tallies and on one that keeps none (so every aggregate
 /// walks), in lockstep: the same choices, events and positions after
 /// every action, and in `tallies.ruleset` the same value of every let for

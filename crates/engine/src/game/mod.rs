@@ -270,6 +270,7 @@ impl<'p> Game<'p> {
             lay: self.layout,
             attr_empty: &self.program.attr_empty,
             attrs: &self.program.attrs,
+            sites: &self.program.sites,
             consts: &self.consts,
             events: if record { Some(Vec::new()) } else { None },
             reasons: true,

@@ -64,6 +64,10 @@ pub struct Program {
     /// The families of counts and sums its layouts keep (`crate::tally`):
     /// those the compiled rules read, or without them those its lets ask.
     pub(super) tallies: Vec<crate::tally::Family>,
+    /// The aggregates of its lets the interpreter reads from those
+    /// families without reading their filters (`tally::sites`); none with
+    /// compiled rules, whose lets run natively.
+    pub(super) sites: Vec<(usize, crate::tally::Site)>,
     /// The places next to each place.
     pub(super) neighbours: crate::interp::Neighbours,
     /// What each let reads of the state (for the `Memo`).
@@ -98,7 +102,7 @@ impl Program {
             .collect();
         let (min, max) = (rules.game.min_players as usize, rules.game.max_players as usize);
         // The counts and sums the lets ask kept as components move.
-        let families = crate::tally::chosen(&rules, !attrs.is_empty());
+        let families = crate::tally::chosen(&rules);
         let layouts = (min..=max.max(min))
             .map(|n| {
                 let mut layout = Layout::new(&rules, n);
@@ -130,7 +134,7 @@ impl Program {
             rules.actions.iter().flat_map(|a| &a.params).any(|p| matches!(p.domain, ParamDomain::SetOf(_)));
         let neighbours = crate::interp::Neighbours::new(&rules);
         let reads = crate::interp::LetReads::new(&rules);
-        Program {
+        let mut program = Program {
             reads,
             neighbours,
             rules,
@@ -146,13 +150,17 @@ impl Program {
             searches: Vec::new(),
             bodies: Default::default(),
             tallies: families,
+            sites: Vec::new(),
             fixed_domains,
             search_slots,
             most_params,
             all_params,
             chooses_sets,
             listing: 0,
-        }
+        };
+        // Found in the rules where the program keeps them: by address.
+        program.sites = crate::tally::sites(&program.rules, &program.tallies);
+        program
     }
 
     /// A program that runs compiled rules (`crate::native`) where the
@@ -170,6 +178,8 @@ impl Program {
             ));
         }
         let mut program = Program::new(rules);
+        // The lets run natively; their aggregates change place below.
+        program.sites.clear();
         let mut next = 0u32;
         crate::native::wrap_roots(&mut program.rules, &mut next);
         crate::native::wrap_plan_roots(&mut program.trials, &mut next);
@@ -235,6 +245,7 @@ impl Program {
             layout.keep_tallies(&self.rules, &[]);
         }
         self.tallies.clear();
+        self.sites.clear();
         self
     }
 

@@ -76,7 +76,12 @@ impl Interp<'_> {
                 _ => self.call(*id, args, e, st, f, Self::eval)?,
             },
             ExprKind::Aggregate { func, value, var, domain, filter } => {
-                self.aggregate(*func, value.as_deref(), *var, domain, filter.as_deref(), st, f)?
+                match self.site(e, *func, domain, st, f)? {
+                    Some(v) => v,
+                    None => {
+                        self.aggregate(*func, value.as_deref(), *var, domain, filter.as_deref(), st, f)?
+                    }
+                }
             }
             ExprKind::If(c, a, b) => {
                 if self.bool(c, st, f)? {
@@ -488,11 +493,6 @@ impl Interp<'_> {
         // reading into tests for more than a few components.
         if let (V::Zone(z), FAST_FROM..) = (d, len) {
             if let Some(plan) = self.fast_plan(var, value, filter, f) {
-                if self.lay.tallies.is_some() {
-                    if let Some(v) = self.tallied(&plan, func, z, st) {
-                        return Ok(v);
-                    }
-                }
                 if let Some(v) = self.fast_aggregate(&plan, func, &st.zones[z]) {
                     return Ok(v);
                 }

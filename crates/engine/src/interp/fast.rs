@@ -19,8 +19,10 @@
 
 use model::{Aggregate, AttrId, BinaryOp, ComponentId, Expr, ExprKind, TagId, UnaryOp};
 
+use super::R;
+
 use super::{Frame, Interp};
-use crate::state::{State, ZoneInst, V};
+use crate::state::{State, V};
 
 /// The most tests a filter may have for the fast path.
 const MOST_TESTS: usize = 4;
@@ -182,37 +184,52 @@ impl Interp<'_> {
         }
     }
 
-    /// A count, sum or `any` by the plan over zone instance `z` read from
-    /// the tallies the layout keeps (`crate::tally`), when a family counts
-    /// what the plan tests; `None` otherwise (the caller has seen that
-    /// the layout keeps some).
-    pub(super) fn tallied(&self, plan: &Plan, func: Aggregate, z: ZoneInst, st: &State) -> Option<V> {
-        // A count or `any` of the components that pass, or a sum of a
-        // value of theirs.
-        match func {
-            Aggregate::Count | Aggregate::Any if plan.value.is_none() => {}
-            Aggregate::Sum if plan.value.is_some() => {}
-            _ => return None,
+    /// Aggregate `e` (of `func` over `domain`) read from the tallies when
+    /// it is a site of the program's (`crate::tally::sites`): its key
+    /// worked out, then its zone and the work a walk would spend. `None`
+    /// otherwise, or for a key of another kind than its family's (the
+    /// walk then gives its value or error), with nothing spent.
+    #[inline]
+    pub(super) fn site(
+        &self,
+        e: &Expr,
+        func: Aggregate,
+        domain: &Expr,
+        st: &State,
+        f: &mut Frame,
+    ) -> R<Option<V>> {
+        use crate::tally::{KeyValue, SiteKey};
+        if self.sites.is_empty() {
+            return Ok(None);
         }
-        let (mut has, mut lacks, mut key) = (0u64, 0u64, None);
-        for test in &plan.tests[..plan.len] {
-            match *test {
-                Test::Has(t, true) => has |= 1u64.checked_shl(t.index() as u32)?,
-                Test::Has(t, false) => lacks |= 1u64.checked_shl(t.index() as u32)?,
-                // One key, a place or `none` (a family groups by places).
-                Test::Same(a, V::Place(p), true) if key.is_none() => {
-                    key = Some((a.index() as u32, Some(p.index())))
-                }
-                Test::Same(a, V::None, true) if key.is_none() => key = Some((a.index() as u32, None)),
-                _ => return None,
-            }
-        }
-        let value = plan.value.map(|a| a.index() as u32);
-        let n = self.lay.tallied(st, z, value, has, lacks, key)?;
-        Some(match func {
+        let at = e as *const Expr as usize;
+        let Ok(i) = self.sites.binary_search_by_key(&at, |(a, _)| *a) else { return Ok(None) };
+        let site = self.sites[i].1;
+        let family = site.family as usize;
+        let key = |k: KeyValue| match k {
+            KeyValue::Local(slot) => f.get(slot),
+            KeyValue::Fixed(v) => v,
+        };
+        // The group, or `u32::MAX` for a place no component holds.
+        let group = match site.key {
+            SiteKey::One => 0,
+            SiteKey::Place(k) => match key(k) {
+                V::Place(p) => self.lay.tally_place(family, p.index()),
+                V::None => self.lay.tally_none(family),
+                _ => return Ok(None),
+            },
+            SiteKey::Tag(k) => match key(k) {
+                V::Tag(t) => t.index() as u32,
+                _ => return Ok(None),
+            },
+        };
+        let V::Zone(z) = self.eval(domain, st, f)? else { return Ok(None) };
+        self.spend(st.zones[z].len() as u64, domain.span)?;
+        let n = if group == u32::MAX { 0 } else { self.lay.tally_of(st, family, z, group) };
+        Ok(Some(match func {
             Aggregate::Any => V::Bool(n > 0),
             _ => V::Int(n),
-        })
+        }))
     }
 
     /// An aggregate over `cells` by the plan, as `aggregate` works it

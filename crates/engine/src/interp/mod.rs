@@ -143,6 +143,9 @@ pub struct Interp<'a> {
     /// `attr_empty.len()` per component); empty for a ruleset too large,
     /// whose components are read one by one.
     pub attrs: &'a [V],
+    /// The aggregates of lets read from the tallies by address
+    /// (`crate::tally::sites`), sorted; empty without.
+    pub(crate) sites: &'a [(usize, crate::tally::Site)],
     /// Per let: its value, when it is fixed for the whole game (see
     /// `TrialPlan::constant_lets`); worked out once at setup.
     pub consts: &'a [Option<V>],
