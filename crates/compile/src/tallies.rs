@@ -31,6 +31,7 @@ impl Gen<'_> {
         let ExprKind::Aggregate { func, domain, .. } = &e.kind else { return None };
         let i = match self.tallies.iter().position(|f| *f == shape.family) {
             Some(i) => i,
+            None if self.tallies.len() >= engine::TallyShapes::MOST_FAMILIES => return None,
             None => {
                 self.tallies.push(shape.family.clone());
                 self.tallies.len() - 1

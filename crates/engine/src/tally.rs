@@ -229,19 +229,20 @@ pub struct Shape<'e> {
 }
 
 /// Reads which aggregates of a ruleset tallies keep (`Shapes::shape`),
-/// each attribute's values looked at once.
+/// each attribute's values looked at once, when first asked.
 pub struct Shapes<'a> {
     r: &'a Ruleset,
-    /// Per attribute: whether every component's value is a number or
-    /// `none` (`ints`), and whether every one is a place or `none` with at
-    /// most `MOST_GROUPS` places among them (`places`).
-    ints: Vec<bool>,
-    places: Vec<bool>,
+    /// The value an attribute reads as on a component whose kind lacks it.
+    empty: Vec<V>,
+    /// Per attribute, once asked (`kind_of`): whether every component's
+    /// value is a number or `none`, and whether every one is a place or
+    /// `none`, with at most `MOST_GROUPS` places among them.
+    kinds: std::cell::RefCell<Vec<Option<(bool, bool)>>>,
 }
 
 /// The families a program without compiled rules keeps: those of the
 /// aggregates in its lets' bodies that have a shape (`shape`), in the
-/// order they are met, each once. A let is what rules ask again and
+/// order they are met, each once, the first `Shapes::MOST_FAMILIES`. A let is what rules ask again and
 /// again, while an aggregate written in a statement is read where it
 /// stands, and keeping it would cost every move of its zone.
 pub(crate) fn chosen(r: &Ruleset) -> Vec<Family> {
@@ -322,36 +323,55 @@ pub(crate) fn sites(r: &Ruleset, families: &[Family]) -> Vec<(usize, Site)> {
 }
 
 impl<'a> Shapes<'a> {
+    /// The most families a program keeps: a ruleset with more shapes
+    /// walks the zones of the rest. Each family costs every move of its
+    /// zone, and the layout a table entry per component of each zone it
+    /// counts.
+    pub const MOST_FAMILIES: usize = 64;
+
     pub fn new(r: &'a Ruleset) -> Shapes<'a> {
         let empty = crate::interp::attr_empty(r);
-        let (mut ints, mut places) = (vec![true; empty.len()], vec![true; empty.len()]);
-        let mut held: Vec<Vec<usize>> = vec![Vec::new(); empty.len()];
-        for c in ComponentId::all(r.components.len()) {
-            for a in AttrId::all(empty.len()) {
-                match crate::interp::attr_value(r, &empty, c, a) {
-                    V::None => {}
-                    V::Int(_) => places[a.index()] = false,
-                    V::Place(p) if places[a.index()] => {
-                        ints[a.index()] = false;
-                        let held = &mut held[a.index()];
-                        if !held.contains(&p.index()) {
-                            held.push(p.index());
-                        }
+        let kinds = std::cell::RefCell::new(vec![None; empty.len()]);
+        Shapes { r, empty, kinds }
+    }
+
+    /// Whether attribute `attr` holds numbers only (or `none`), and
+    /// whether places only (or `none`), few of them: each attribute's
+    /// values looked at once, when first asked.
+    fn kind_of(&self, attr: AttrId) -> (bool, bool) {
+        if let Some(Some(k)) = self.kinds.borrow().get(attr.index()) {
+            return *k;
+        }
+        if attr.index() >= self.empty.len() {
+            return (false, false);
+        }
+        let (mut ints, mut places) = (true, true);
+        let mut held: Vec<usize> = Vec::new();
+        for c in ComponentId::all(self.r.components.len()) {
+            match crate::interp::attr_value(self.r, &self.empty, c, attr) {
+                V::None => {}
+                V::Int(_) => places = false,
+                V::Place(p) => {
+                    ints = false;
+                    if places && !held.contains(&p.index()) {
+                        held.push(p.index());
                         // One tally per place a component holds: a few.
-                        if held.len() > MOST_GROUPS {
-                            places[a.index()] = false;
-                        }
+                        places = held.len() <= MOST_GROUPS;
                     }
-                    _ => (ints[a.index()], places[a.index()]) = (false, false),
                 }
+                _ => (ints, places) = (false, false),
+            }
+            if !ints && !places {
+                break;
             }
         }
-        Shapes { r, ints, places }
+        self.kinds.borrow_mut()[attr.index()] = Some((ints, places));
+        (ints, places)
     }
 
     fn visit(&self, e: &Expr, out: &mut Vec<Family>) {
         if let Some(s) = self.shape(e) {
-            if !out.contains(&s.family) {
+            if out.len() < Self::MOST_FAMILIES && !out.contains(&s.family) {
                 out.push(s.family);
             }
         }
@@ -379,9 +399,7 @@ impl<'a> Shapes<'a> {
         let value = match (func, value.as_deref()) {
             (Aggregate::Count | Aggregate::Any, None) => None,
             (Aggregate::Sum, Some(v)) => match &v.kind {
-                ExprKind::Attr { card, attr }
-                    if is_local(card, *var) && self.ints.get(attr.index()) == Some(&true) =>
-                {
+                ExprKind::Attr { card, attr } if is_local(card, *var) && self.kind_of(*attr).0 => {
                     Some(attr.index() as u32)
                 }
                 _ => return None,
@@ -463,7 +481,7 @@ impl<'a> Shapes<'a> {
                     _ => return None,
                 };
                 // One tally per place a component holds: a few.
-                if self.places.get(attr.index()) != Some(&true) {
+                if !self.kind_of(attr).1 {
                     return None;
                 }
                 f.group = TallyGroup::Place(attr.index() as u32);

@@ -158,6 +158,49 @@ fn interpreted_counts_read_from_tallies_are_what_walks_of_the_zones_give() {
     }
 }
 
+/// A ruleset whose lets have more shapes than a program keeps
+/// (`TallyShapes::MOST_FAMILIES`) keeps the first of them and walks the
+/// zones of the rest, on both engines: 100 lets, each counting the cards
+/// of a hand with one of 100 tags. The interpreter keeps 64 families; its
+/// games are those of a program that keeps none; the generator reads 64
+/// families too.
+#[test]
+fn a_program_keeps_at_most_the_most_families_and_walks_the_rest() {
+    let n = 100;
+    let mut text =
+        String::from("game many \"Many\" { players 2..3 }\nkind card { value: 1..4  tags: tags }\n");
+    text += &format!("cards deck_cards of card total {n} {{\n");
+    for i in 0..n {
+        text += &format!("  \"C{i}\" {{ value: {}  tags: [t{i}] }}\n", 1 + i % 4);
+    }
+    text += "}\nzone deck: deck\nzone hand: hand per player\ncounter points per player = 0\n";
+    text += "setup {\n  move all c in deck_cards to deck\n  shuffle deck\n  for p in players { draw 3 from deck to p.hand }\n}\nturns clockwise\n";
+    for i in 0..n {
+        text += &format!("let has_{i}(p: player) = count(c in p.hand where c has t{i})\n");
+    }
+    text += "action take() {\n  require count(deck) > 0 else \"the deck is empty\"\n  move first c in deck to me.hand\n";
+    for i in 0..n {
+        text += &format!("  advance me.points by has_{i}(me) * {}\n", i % 7);
+    }
+    text += "}\nend when count(deck) == 0\nscore total = me.points\n";
+    let checked = ruleset::check_source(&text);
+    let rules = checked.ruleset.unwrap_or_else(|| panic!("the ruleset checks: {:?}", checked.diagnostics));
+    let most = engine::TallyShapes::MOST_FAMILIES;
+    assert!(n > most);
+    let (walks, tallies) = (Program::new(rules.clone()).without_tallies(), Program::new(rules.clone()));
+    assert_eq!(tallies.tally_families().len(), most);
+    for players in 2..=3 {
+        for seed in 0..5 {
+            let played = lockstep("many.ruleset", &walks, &tallies, players, seed);
+            assert!(played.actions > 20 && !played.rule_error, "{players} players, seed {seed}");
+        }
+    }
+    let code = compile::generate(&rules);
+    let natives =
+        code.lines().find(|l| l.starts_with("pub static NATIVES")).expect("the natives are exported");
+    assert_eq!(natives.matches("TallyDef {").count(), most, "{natives}");
+}
+
 /// Components moved by hand (a position arranged for a test or a tool)
 /// are counted in the tallies too: in `tallies.ruleset`, cards put into a
 /// player's hand and tableau by hand change what both engines list and
