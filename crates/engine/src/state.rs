@@ -530,9 +530,9 @@ pub struct State {
     pub asks: Vec<(PlayerId, ActionId)>,
     /// `end turn` ran during the action being applied.
     pub turn_ended: bool,
-    /// The counts and sums compiled rules read, per zone instance
+    /// The counts and sums the rules read, per zone instance
     /// (`crate::tally`; where each instance's lie: `Layout::tally_at`),
-    /// kept up to date as components move. Empty for the interpreter.
+    /// kept up to date as components move. Empty when none are kept.
     pub tallies: Vec<i64>,
     /// On a trial's copy: what the trial wrote (`restore_to`).
     pub(crate) journal: Journal,
