@@ -16,12 +16,14 @@
 //! A `move`'s filter is left to the tree walk: read into tests there too,
 //! 20 random games of each bundled game took more instructions, not
 //! fewer (docs/performance.md).
+//!
+//! Before either, an aggregate of a let that a family of tallies the
+//! program keeps counts is read from the state's table, found by its
+//! address (`Interp::site`, `crate::tally::sites`), with no loop at all.
 
 use model::{Aggregate, AttrId, BinaryOp, ComponentId, Expr, ExprKind, TagId, UnaryOp};
 
-use super::R;
-
-use super::{Frame, Interp};
+use super::{Frame, Interp, R};
 use crate::state::{State, V};
 
 /// The most tests a filter may have for the fast path.
