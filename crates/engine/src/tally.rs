@@ -74,33 +74,54 @@ pub enum TallyGroup {
     Tag,
 }
 
-/// Where a ruleset's tallies lie in a state, and what each component adds
-/// to them (part of a `Layout`).
-#[derive(Clone, Debug, Default)]
+/// Where a ruleset's tallies lie in a state (part of a `Layout`), and,
+/// shared by every layout of the program, what each component adds to
+/// them.
+#[derive(Clone, Debug)]
 pub(crate) struct Tallies {
+    parts: std::sync::Arc<Parts>,
+    /// `Parts::offset`, copied: read at every read of a tally.
+    offset: Vec<u32>,
+    /// Per zone instance: where its block starts and how long it is (0:
+    /// a zone nothing tallies).
+    at: Vec<(u32, u32)>,
+    /// Per zone instance: its zone's row of `Parts::range`.
+    row: Vec<u32>,
+    /// The length of the state's table.
+    len: usize,
+}
+
+/// What a program's tallies are, whatever the number of players: each
+/// family's groups in a zone's block, and what each component adds there
+/// (`parts`).
+#[derive(Debug)]
+pub(crate) struct Parts {
     /// Per family: where its groups start in a zone instance's block.
     offset: Vec<u32>,
     /// Per family of `TallyGroup::Place`: per place, its group (`u32::MAX`:
     /// no component holds it); then the group of `none` (`none_group`).
     place_group: Vec<Vec<u32>>,
     none_group: Vec<u32>,
-    /// Per zone instance: where its block starts and how long it is (0:
-    /// a zone nothing tallies).
-    at: Vec<(u32, u32)>,
-    /// Per zone instance: its zone's row of `range`.
-    row: Vec<u32>,
+    /// Per zone: the length of its instances' blocks (0: nothing tallies
+    /// it), and its row of `range` (`u32::MAX`: none).
+    block: Vec<u32>,
+    rows: Vec<u32>,
     /// Per tallied zone's row and component (`row * comps + c`): the range
     /// of `part` that is the component's.
     range: Vec<(u32, u32)>,
     /// (place in the block, what the component adds).
     part: Vec<(u32, i64)>,
     comps: usize,
-    /// The length of the state's table.
-    len: usize,
 }
 
-impl Tallies {
-    pub(crate) fn new(r: &Ruleset, instances: &[crate::state::Instance], defs: &[Family]) -> Tallies {
+/// What families `defs` of `r` keep, for every layout of the program;
+/// `None` for none.
+pub(crate) fn parts(r: &Ruleset, defs: &[Family]) -> Option<std::sync::Arc<Parts>> {
+    (!defs.is_empty()).then(|| std::sync::Arc::new(Parts::new(r, defs)))
+}
+
+impl Parts {
+    fn new(r: &Ruleset, defs: &[Family]) -> Parts {
         let comps = r.components.len();
         let int = |c: usize, a: u32| match attr(r, c, a) {
             Some(Value::Int(n)) => *n,
@@ -179,6 +200,13 @@ impl Tallies {
                 range.push((start, part.len() as u32));
             }
         }
+        Parts { offset, place_group, none_group, block, rows, range, part, comps }
+    }
+}
+
+impl Tallies {
+    /// Where `parts`' tallies lie for a layout's zone instances.
+    pub(crate) fn new(parts: std::sync::Arc<Parts>, instances: &[crate::state::Instance]) -> Tallies {
         let mut len = 0u32;
         let mut row = Vec::with_capacity(instances.len());
         let at: Vec<(u32, u32)> = instances
@@ -191,13 +219,13 @@ impl Tallies {
                         return (0, 0);
                     }
                 };
-                row.push(rows[z]);
+                row.push(parts.rows[z]);
                 let start = len;
-                len += block[z];
-                (start, block[z])
+                len += parts.block[z];
+                (start, parts.block[z])
             })
             .collect();
-        Tallies { offset, place_group, none_group, at, row, range, part, comps, len: len as usize }
+        Tallies { offset: parts.offset.clone(), parts, at, row, len: len as usize }
     }
 }
 
@@ -516,10 +544,11 @@ impl Tallies {
     /// `Layout::tally` for a zone instance that has tallies.
     fn add(&self, st: &mut State, z: ZoneInst, cards: &[ComponentId], add: bool) {
         let start = self.at[z.index()].0;
-        let row = self.row[z.index()] as usize * self.comps;
+        let parts = &*self.parts;
+        let row = self.row[z.index()] as usize * parts.comps;
         for c in cards {
-            let (a, b) = self.range[row + c.index()];
-            for &(at, amount) in &self.part[a as usize..b as usize] {
+            let (a, b) = parts.range[row + c.index()];
+            for &(at, amount) in &parts.part[a as usize..b as usize] {
                 let cell = &mut st.tallies[(start + at) as usize];
                 *cell = if add { cell.wrapping_add(amount) } else { cell.wrapping_sub(amount) };
             }
@@ -559,14 +588,14 @@ impl Layout {
     #[inline]
     pub fn tally_place(&self, family: usize, place: usize) -> u32 {
         let t = self.tallies.as_ref().expect("the program keeps tallies");
-        t.place_group[family].get(place).copied().unwrap_or(u32::MAX)
+        t.parts.place_group[family].get(place).copied().unwrap_or(u32::MAX)
     }
 
     /// The group of `none` in family `family` (`TallyGroup::Place`).
     #[inline]
     pub fn tally_none(&self, family: usize) -> u32 {
         let t = self.tallies.as_ref().expect("the program keeps tallies");
-        t.none_group[family]
+        t.parts.none_group[family]
     }
 
     /// Family `family`'s tally of group `group` in zone instance `z`.
@@ -599,9 +628,9 @@ impl Layout {
         assert_eq!(st.tallies, fresh.tallies, "the tallies kept differ from the zones' contents");
     }
 
-    /// Keep the tallies `defs` lists (none: keep none).
-    pub(crate) fn keep_tallies(&mut self, r: &Ruleset, defs: &[Family]) {
-        self.tallies = (!defs.is_empty()).then(|| Box::new(Tallies::new(r, &self.instances, defs)));
+    /// Keep the tallies of `parts` (`tally::parts`; none: keep none).
+    pub(crate) fn keep_tallies(&mut self, parts: Option<&std::sync::Arc<Parts>>) {
+        self.tallies = parts.map(|p| Box::new(Tallies::new(p.clone(), &self.instances)));
     }
 
     /// A new state's table of tallies: all zero (zones start empty but

@@ -103,10 +103,11 @@ impl Program {
         let (min, max) = (rules.game.min_players as usize, rules.game.max_players as usize);
         // The counts and sums the lets ask kept as components move.
         let families = crate::tally::chosen(&rules);
+        let parts = crate::tally::parts(&rules, &families);
         let layouts = (min..=max.max(min))
             .map(|n| {
                 let mut layout = Layout::new(&rules, n);
-                layout.keep_tallies(&rules, &families);
+                layout.keep_tallies(parts.as_ref());
                 layout
             })
             .collect();
@@ -212,8 +213,9 @@ impl Program {
         }
         // The families the compiled code reads, in its order, instead of
         // the interpreter's.
+        let parts = crate::tally::parts(&program.rules, &families);
         for layout in &mut program.layouts {
-            layout.keep_tallies(&program.rules, &families);
+            layout.keep_tallies(parts.as_ref());
         }
         program.tallies = families;
         program.natives = natives.roots.to_vec();
@@ -242,7 +244,7 @@ impl Program {
     #[doc(hidden)]
     pub fn without_tallies(mut self) -> Program {
         for layout in &mut self.layouts {
-            layout.keep_tallies(&self.rules, &[]);
+            layout.keep_tallies(None);
         }
         self.tallies.clear();
         self.sites.clear();
