@@ -2,6 +2,17 @@
 
 use super::*;
 
+/// A 2-player Thebes game of bots (seed 21) saved into `dir`: the save's
+/// path and text.
+fn save_a_game(dir: &std::path::Path) -> (std::path::PathBuf, String) {
+    let save = dir.join("game.txt");
+    let a =
+        run(&["play", THEBES, "--players", "2", "--seed", "21", "--quiet", "--save", save.to_str().unwrap()]);
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    let text = std::fs::read_to_string(&save).unwrap();
+    (save, text)
+}
+
 #[test]
 fn bots_play_a_whole_game_unattended() {
     let o = run(&["play", THEBES, "--players", "3", "--seed", "7", "--quiet"]);
@@ -59,11 +70,7 @@ fn a_human_who_stops_is_told_how_to_go_on_and_keeps_the_seat_when_going_on() {
 #[test]
 fn a_save_refuses_a_changed_ruleset_and_lines_after_the_end() {
     let dir = temp("save-guards");
-    let save = dir.join("game.txt");
-    let a =
-        run(&["play", THEBES, "--players", "2", "--seed", "21", "--quiet", "--save", save.to_str().unwrap()]);
-    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
-    let text = std::fs::read_to_string(&save).unwrap();
+    let (save, text) = save_a_game(&dir);
     // Replayed under another ruleset (an edition of it): refused, by hash.
     let es = "rulesets/thebes/editions/es.ruleset";
     let b = run(&["play", es, "--script", save.to_str().unwrap(), "--quiet"]);
@@ -89,11 +96,7 @@ fn a_save_refuses_a_changed_ruleset_and_lines_after_the_end() {
 #[test]
 fn a_bad_line_in_a_script_that_is_also_the_save_leaves_the_save_whole() {
     let dir = temp("save-same");
-    let save = dir.join("game.txt");
-    let a =
-        run(&["play", THEBES, "--players", "2", "--seed", "21", "--quiet", "--save", save.to_str().unwrap()]);
-    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
-    let whole = std::fs::read_to_string(&save).unwrap();
+    let (save, whole) = save_a_game(&dir);
     // Break a line in the middle of the save, then replay it onto itself.
     let lines: Vec<&str> = whole.lines().collect();
     let middle = lines.len() - 10;
@@ -141,11 +144,7 @@ fn a_rule_error_that_leaves_a_player_without_choices_is_shown_with_its_line() {
 #[test]
 fn play_refuses_to_write_its_log_or_save_over_a_file_it_reads() {
     let dir = temp("clobber");
-    let save = dir.join("game.txt");
-    let a =
-        run(&["play", THEBES, "--players", "2", "--seed", "21", "--quiet", "--save", save.to_str().unwrap()]);
-    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
-    let whole = std::fs::read_to_string(&save).unwrap();
+    let (save, whole) = save_a_game(&dir);
     let rules = std::fs::read_to_string(root().join(THEBES)).unwrap();
     // The same file through another spelling of its path still counts.
     let spelled = format!("{}/../{}/game.txt", dir.display(), dir.file_name().unwrap().to_str().unwrap());
