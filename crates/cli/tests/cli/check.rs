@@ -91,23 +91,20 @@ fn check_refuses_non_utf8_bytes() {
 
 #[test]
 fn show_thebes_for_two_players() {
-    let o = run(&["show", THEBES, "--players", "2"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    insta::assert_snapshot!("show_thebes_2p", stdout(&o));
+    let out = run_ok(&["show", THEBES, "--players", "2"]);
+    insta::assert_snapshot!("show_thebes_2p", out);
 }
 
 #[test]
 fn show_thebes_for_three_players() {
-    let o = run(&["show", THEBES, "--players", "3"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    insta::assert_snapshot!("show_thebes_3p", stdout(&o));
+    let out = run_ok(&["show", THEBES, "--players", "3"]);
+    insta::assert_snapshot!("show_thebes_3p", out);
 }
 
 #[test]
 fn show_thebes_for_four_players() {
-    let o = run(&["show", THEBES, "--players", "4"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    insta::assert_snapshot!("show_thebes_4p", stdout(&o));
+    let out = run_ok(&["show", THEBES, "--players", "4"]);
+    insta::assert_snapshot!("show_thebes_4p", out);
 }
 
 #[test]

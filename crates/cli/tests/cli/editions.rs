@@ -56,9 +56,7 @@ fn diff_json_lists_changes_with_both_sources() {
 
 #[test]
 fn show_says_what_an_edition_changed() {
-    let o = run(&["show", "rulesets/thebes/house/no-zeppelins.ruleset", "--players", "2"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
+    let out = run_ok(&["show", "rulesets/thebes/house/no-zeppelins.ruleset", "--players", "2"]);
     assert!(
         out.contains("everything not listed below comes from rulesets/thebes/house/../thebes.ruleset")
             || out.contains("everything not listed below comes from rulesets/thebes/thebes.ruleset"),

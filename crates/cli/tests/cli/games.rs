@@ -6,9 +6,8 @@ use super::*;
 
 #[test]
 fn show_grabrauber_for_four_players() {
-    let o = run(&["show", GRABRAUBER, "--players", "4"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    insta::assert_snapshot!("show_grabrauber_4p", stdout(&o));
+    let out = run_ok(&["show", GRABRAUBER, "--players", "4"]);
+    insta::assert_snapshot!("show_grabrauber_4p", out);
 }
 
 #[test]
@@ -73,9 +72,7 @@ const AKROTIRI: &str = "rulesets/akrotiri/akrotiri.ruleset";
 fn akrotiri_checks_and_show_draws_its_starting_board_as_a_map() {
     let o = run(&["check", AKROTIRI]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let o = run(&["show", AKROTIRI]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
+    let out = run_ok(&["show", AKROTIRI]);
     // The grids by their size, not their 845 places one by one.
     assert!(out.contains("cell (169): a grid of 13 x 13, cell_0_0 .. cell_12_12"), "{out}");
     assert!(!out.contains("cell_5_5,"), "{out}");
@@ -91,9 +88,7 @@ fn akrotiri_checks_and_show_draws_its_starting_board_as_a_map() {
 
 #[test]
 fn akrotiri_plays_with_bots_and_the_table_draws_the_grid_with_coordinates() {
-    let o = run(&["play", AKROTIRI, "--seed", "5"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
+    let out = run_ok(&["play", AKROTIRI, "--seed", "5"]);
     assert!(out.contains("Final score"), "{out}");
     // A human seat sees the maps on its turns.
     let o = run_with_input(&["play", AKROTIRI, "--seed", "5", "--seats", "human"], "1\n1\nquit\nn\n");

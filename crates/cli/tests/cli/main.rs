@@ -26,6 +26,14 @@ fn run(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// `run`, which must succeed (exit 0; its errors shown otherwise): its
+/// output.
+fn run_ok(args: &[&str]) -> String {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    stdout(&o)
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }

@@ -15,9 +15,7 @@ fn save_a_game(dir: &std::path::Path) -> (std::path::PathBuf, String) {
 
 #[test]
 fn bots_play_a_whole_game_unattended() {
-    let o = run(&["play", THEBES, "--players", "3", "--seed", "7", "--quiet"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
+    let out = run_ok(&["play", THEBES, "--players", "3", "--seed", "7", "--quiet"]);
     assert!(out.contains("Final score"), "{out}");
     assert!(out.contains("artifacts"), "{out}");
     assert!(out.contains(" win"), "{out}");

@@ -63,9 +63,8 @@ fn simulate_checks_its_outputs_and_counts_before_playing() {
 fn simulate_json(args: &[&str]) -> serde_json::Value {
     let mut all = vec!["simulate", THEBES, "--players", "2", "--format", "json"];
     all.extend_from_slice(args);
-    let o = run(&all);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    serde_json::from_str(&stdout(&o)).expect("simulate --format json prints JSON")
+    let out = run_ok(&all);
+    serde_json::from_str(&out).expect("simulate --format json prints JSON")
 }
 
 #[test]
@@ -92,9 +91,8 @@ fn simulate_shards_merge_into_the_whole_run() {
     }
     let mut args = vec!["simulate", "merge", "--format", "json"];
     args.extend(files.iter().map(String::as_str));
-    let o = run(&args);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let merged: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let out = run_ok(&args);
+    let merged: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(merged["records"], whole["records"]);
     assert_eq!(merged["summary"], whole["summary"]);
     // One shard alone is not the run.
