@@ -11,7 +11,7 @@ use std::fmt::Write;
 use engine::{TallyFamily, TallyGroup};
 use model::*;
 
-use crate::{span_code, Env, Gen};
+use crate::{span_code, sub, Env, Gen};
 
 impl Gen<'_> {
     /// The aggregate `e` (at `path`) read from the tallies, with `walk`,
@@ -38,9 +38,7 @@ impl Gen<'_> {
             }
         };
         // As the walk: the zone, then its length counted as work.
-        let mut at = path.to_vec();
-        at.push(0);
-        let z = self.zone(domain, &at, env);
+        let z = self.zone(domain, &sub(path, 0), env);
         let open = format!(
             "let z = {z}; it.spend(st.zones[z.index()].len() as u64, {})?; let base = it.lay.tally_base({i}, z);",
             span_code(domain.span)
