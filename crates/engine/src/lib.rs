@@ -11,6 +11,7 @@
 
 mod choice;
 pub mod event;
+mod fold;
 pub mod game;
 mod interp;
 pub mod legality;

@@ -278,11 +278,16 @@ pub fn let_roots(r: &Ruleset) -> usize {
 /// `repeat`'s condition, a procedure call's arguments; the end
 /// condition; each score's expressions and each tiebreak. The generator and [`Program::with_natives`] both walk this.
 pub fn roots_mut(r: &mut Ruleset, f: &mut dyn FnMut(&mut Expr)) {
-    let mut visit = |e: &mut Expr| {
+    each_root_mut(r, &mut |e: &mut Expr| {
         if worth_compiling(e) {
             f(e)
         }
-    };
+    })
+}
+
+/// Call `f` on every root expression of the rules, in [`roots_mut`]'s
+/// order, leaves too.
+pub(crate) fn each_root_mut(r: &mut Ruleset, mut visit: &mut dyn FnMut(&mut Expr)) {
     for l in &mut r.lets {
         visit(&mut l.body);
     }
@@ -351,11 +356,19 @@ pub fn roots_mut(r: &mut Ruleset, f: &mut dyn FnMut(&mut Expr)) {
 /// weight, then the right side): after [`roots_mut`]'s, in the numbering
 /// of the compiled roots.
 pub fn plan_roots_mut(plan: &mut crate::legality::TrialPlan, f: &mut dyn FnMut(&mut Expr)) {
-    let mut visit = |e: &mut Expr| {
+    each_plan_root_mut(plan, &mut |e: &mut Expr| {
         if worth_compiling(e) {
             f(e)
         }
-    };
+    })
+}
+
+/// Call `f` on every expression of the legality plan, in
+/// [`plan_roots_mut`]'s order, leaves too.
+pub(crate) fn each_plan_root_mut(
+    plan: &mut crate::legality::TrialPlan,
+    mut visit: &mut dyn FnMut(&mut Expr),
+) {
     for p in plan.pre.iter_mut().flatten() {
         p.exprs_mut(&mut visit);
     }

@@ -12,6 +12,7 @@ use engine::native::Natives;
 use engine::{Game, Program};
 use rand::{Rng, SeedableRng};
 
+mod folding;
 mod generator;
 mod tallies;
 

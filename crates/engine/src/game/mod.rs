@@ -188,7 +188,7 @@ impl<'p> Game<'p> {
         seed: u64,
         record: bool,
     ) -> Result<(Game<'p>, Vec<Event>), Fail> {
-        let rules = program.rules();
+        let rules = program.walked();
         let layout = program.layout(players).ok_or_else(|| Fail::Rule {
             message: format!(
                 "{} is for {} to {} players, not {players}",

@@ -15,7 +15,12 @@ use crate::state::{Layout, V};
 /// A `Program` reads as its ruleset (`program.components`, ...).
 #[derive(Debug)]
 pub struct Program {
+    /// The rules games walk: for an interpreted program, with their
+    /// constants folded (`crate::fold`); for a compiled one, wrapped.
     pub(super) rules: Ruleset,
+    /// The rules as written, when folding changed them: what `rules()`
+    /// gives, and what a compiled program is made from.
+    written: Option<Box<Ruleset>>,
     pub(super) trials: TrialPlan,
     /// One per player count from the ruleset's minimum to its maximum.
     pub(super) layouts: Vec<Layout>,
@@ -77,12 +82,26 @@ pub struct Program {
 impl std::ops::Deref for Program {
     type Target = Ruleset;
     fn deref(&self) -> &Ruleset {
-        &self.rules
+        self.rules()
     }
 }
 
 impl Program {
+    /// A program interpreting `rules`: everything worked out from them
+    /// (the legality plan among it) is worked out from them as written;
+    /// then the rules games walk have their constants folded.
     pub fn new(rules: Ruleset) -> Program {
+        let mut program = Program::build(rules);
+        let written = program.rules.clone();
+        if crate::fold::fold(&mut program.rules, &mut program.trials) {
+            program.written = Some(Box::new(written));
+        }
+        // Found in the rules where the program keeps them: by address.
+        program.sites = crate::tally::sites(&program.rules, &program.tallies);
+        program
+    }
+
+    fn build(rules: Ruleset) -> Program {
         let attr_empty = crate::interp::attr_empty(&rules);
         let attrs = attr_table(&rules, &attr_empty);
         let mut back_faces: Vec<Vec<&Value>> = Vec::new();
@@ -135,10 +154,11 @@ impl Program {
             rules.actions.iter().flat_map(|a| &a.params).any(|p| matches!(p.domain, ParamDomain::SetOf(_)));
         let neighbours = crate::interp::Neighbours::new(&rules);
         let reads = crate::interp::LetReads::new(&rules);
-        let mut program = Program {
+        Program {
             reads,
             neighbours,
             rules,
+            written: None,
             trials,
             layouts,
             attr_empty,
@@ -158,10 +178,7 @@ impl Program {
             all_params,
             chooses_sets,
             listing: 0,
-        };
-        // Found in the rules where the program keeps them: by address.
-        program.sites = crate::tally::sites(&program.rules, &program.tallies);
-        program
+        }
     }
 
     /// A program that runs compiled rules (`crate::native`) where the
@@ -178,9 +195,8 @@ impl Program {
                 natives.fingerprint
             ));
         }
-        let mut program = Program::new(rules);
-        // The lets run natively; their aggregates change place below.
-        program.sites.clear();
+        // Not folded: the compiled roots are those of the rules as written.
+        let mut program = Program::build(rules);
         let mut next = 0u32;
         crate::native::wrap_roots(&mut program.rules, &mut next);
         crate::native::wrap_plan_roots(&mut program.trials, &mut next);
@@ -256,8 +272,25 @@ impl Program {
         !self.natives.is_empty()
     }
 
+    /// The rules as written (wrapped, in a compiled program): what tools
+    /// show, and what compiled rules are made from.
     pub fn rules(&self) -> &Ruleset {
+        self.written.as_deref().unwrap_or(&self.rules)
+    }
+
+    /// The rules games walk (`rules` with its constants folded).
+    #[doc(hidden)]
+    pub fn walked(&self) -> &Ruleset {
         &self.rules
+    }
+
+    /// For tests: a program interpreting `rules` walked as written, its
+    /// constants not folded.
+    #[doc(hidden)]
+    pub fn unfolded(rules: Ruleset) -> Program {
+        let mut program = Program::build(rules);
+        program.sites = crate::tally::sites(&program.rules, &program.tallies);
+        program
     }
 
     /// What a legality trial runs, per action.

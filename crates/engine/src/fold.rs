@@ -1,0 +1,152 @@
+//! Constants folded into the expressions an interpreted program walks:
+//! options, lets whose value is a number or yes/no written out, and what
+//! they make known (a branch chosen, `x or false`). Each fold gives the
+//! value the tree walk would, in every way the walk reads it (a number, a
+//! yes/no, a value), so games are the same; it only spares the walk the
+//! nodes. Compiled rules are not folded: their compiler does that.
+
+use model::*;
+
+use crate::interp::arith;
+
+/// Fold the constants of `rules` and of the legality plan made from them
+/// (whose preconditions hold copies of their expressions). Whether
+/// anything was folded.
+pub(crate) fn fold(rules: &mut Ruleset, plan: &mut crate::legality::TrialPlan) -> bool {
+    let options: Vec<Option<ExprKind>> = rules.options.iter().map(|o| literal(&o.value)).collect();
+    // A let without parameters whose body folds to a literal is that
+    // literal; lets name lets, so until nothing more folds (each round
+    // folds one more let at least, or stops).
+    let mut lets: Vec<Option<ExprKind>> = vec![None; rules.lets.len()];
+    let mut changed = false;
+    loop {
+        let mut more = false;
+        for (id, l) in rules.lets.iter_mut().enumerate() {
+            changed |= fold_expr(&mut l.body, &options, &lets);
+            if lets[id].is_none() && l.params.is_empty() {
+                if let ExprKind::Int(_) | ExprKind::Bool(_) = l.body.kind {
+                    lets[id] = Some(l.body.kind.clone());
+                    more = true;
+                }
+            }
+        }
+        if !more {
+            break;
+        }
+    }
+    let mut visit = |e: &mut Expr| changed |= fold_expr(e, &options, &lets);
+    crate::native::each_root_mut(rules, &mut visit);
+    crate::native::each_plan_root_mut(plan, &mut visit);
+    changed
+}
+
+/// A value written out as an expression the walk answers as a leaf.
+fn literal(v: &Value) -> Option<ExprKind> {
+    match v {
+        Value::Int(n) => Some(ExprKind::Int(*n)),
+        Value::Bool(b) => Some(ExprKind::Bool(*b)),
+        _ => None,
+    }
+}
+
+/// Whether every way the walk reads `e` goes through its yes/no: a value
+/// read of it is `V::Bool` of that (`Interp::eval_node`), so it may stand
+/// for `e or false` anywhere.
+fn yes_no(e: &Expr) -> bool {
+    use BinaryOp as B;
+    match &e.kind {
+        ExprKind::Bool(_) | ExprKind::Unary(UnaryOp::Not, _) => true,
+        ExprKind::Binary(op, ..) => !matches!(op, B::Add | B::Sub | B::Mul | B::Div | B::Rem),
+        _ => false,
+    }
+}
+
+/// Fold `e`, its parts first. Whether anything changed.
+fn fold_expr(e: &mut Expr, options: &[Option<ExprKind>], lets: &[Option<ExprKind>]) -> bool {
+    use BinaryOp as B;
+    let mut changed = false;
+    e.for_each_child_mut(|c| changed |= fold_expr(c, options, lets));
+    let lit = |x: &Expr| match x.kind {
+        ExprKind::Int(n) => Some(Lit::Int(n)),
+        ExprKind::Bool(b) => Some(Lit::Bool(b)),
+        _ => None,
+    };
+    // What `e` becomes: a literal (keeping `e`'s span), or one of its parts.
+    enum To {
+        Kind(ExprKind),
+        Left,
+        Right,
+        Then,
+        Else,
+    }
+    let to = match &e.kind {
+        ExprKind::Option(id) => options.get(id.index()).cloned().flatten().map(To::Kind),
+        ExprKind::Let { id, args } if args.is_empty() => {
+            lets.get(id.index()).cloned().flatten().map(To::Kind)
+        }
+        ExprKind::If(c, ..) => match lit(c) {
+            Some(Lit::Bool(true)) => Some(To::Then),
+            Some(Lit::Bool(false)) => Some(To::Else),
+            _ => None,
+        },
+        ExprKind::Unary(UnaryOp::Not, x) => match lit(x) {
+            Some(Lit::Bool(b)) => Some(To::Kind(ExprKind::Bool(!b))),
+            _ => None,
+        },
+        ExprKind::Unary(UnaryOp::Neg, x) => match lit(x) {
+            Some(Lit::Int(n)) => Some(To::Kind(ExprKind::Int(n.saturating_neg()))),
+            _ => None,
+        },
+        ExprKind::Binary(op, a, b) => match (op, lit(a), lit(b)) {
+            // `true or x` is true without x; `false or x` is x.
+            (B::Or, Some(Lit::Bool(true)), _) => Some(To::Kind(ExprKind::Bool(true))),
+            (B::And, Some(Lit::Bool(false)), _) => Some(To::Kind(ExprKind::Bool(false))),
+            (B::Or, Some(Lit::Bool(false)), _) | (B::And, Some(Lit::Bool(true)), _) if yes_no(b) => {
+                Some(To::Right)
+            }
+            // `x or false` is x, which is still read first (x may fail).
+            (B::Or, _, Some(Lit::Bool(false))) | (B::And, _, Some(Lit::Bool(true))) if yes_no(a) => {
+                Some(To::Left)
+            }
+            (B::Add | B::Sub | B::Mul | B::Div | B::Rem, Some(Lit::Int(x)), Some(Lit::Int(y))) => {
+                // A division by zero stays, to fail where it is read.
+                arith(*op, x, y, e.span).ok().map(|n| To::Kind(ExprKind::Int(n)))
+            }
+            (B::Lt | B::Le | B::Gt | B::Ge | B::Eq | B::Ne, Some(Lit::Int(x)), Some(Lit::Int(y))) => {
+                let holds = match op {
+                    B::Lt => x < y,
+                    B::Le => x <= y,
+                    B::Gt => x > y,
+                    B::Ge => x >= y,
+                    B::Eq => x == y,
+                    _ => x != y,
+                };
+                Some(To::Kind(ExprKind::Bool(holds)))
+            }
+            (B::Eq | B::Ne, Some(Lit::Bool(x)), Some(Lit::Bool(y))) => {
+                Some(To::Kind(ExprKind::Bool((x == y) == (*op == B::Eq))))
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some(to) = to else { return changed };
+    let span = e.span;
+    let part = |x: &mut Box<Expr>| std::mem::replace(&mut **x, Expr { kind: ExprKind::None, span });
+    let new = match (to, &mut e.kind) {
+        (To::Kind(kind), _) => Expr { kind, span },
+        (To::Left, ExprKind::Binary(_, a, _)) => part(a),
+        (To::Right, ExprKind::Binary(_, _, b)) => part(b),
+        (To::Then, ExprKind::If(_, a, _)) => part(a),
+        (To::Else, ExprKind::If(_, _, b)) => part(b),
+        _ => return changed,
+    };
+    *e = new;
+    true
+}
+
+#[derive(Clone, Copy)]
+enum Lit {
+    Int(i64),
+    Bool(bool),
+}
