@@ -335,7 +335,12 @@ impl Interp<'_> {
             ExprKind::Binary(op, a, b) => {
                 return Ok(match op {
                     B::And => self.bool(a, st, f)? && self.bool(b, st, f)?,
-                    B::Or => self.bool(a, st, f)? || self.bool(b, st, f)?,
+                    // `not flag or ...` (a `require` of an option the
+                    // player may take): the flag read here.
+                    B::Or => match not_flag(a, f) {
+                        Some(not) => not || self.bool(b, st, f)?,
+                        None => self.bool(a, st, f)? || self.bool(b, st, f)?,
+                    },
                     B::Eq => self.eval(a, st, f)?.same(&self.eval(b, st, f)?),
                     B::Ne => !self.eval(a, st, f)?.same(&self.eval(b, st, f)?),
                     B::Has => {
@@ -766,4 +771,16 @@ pub(crate) fn attr_empty(rules: &Ruleset) -> Vec<V> {
             }
         })
         .collect()
+}
+
+/// `not x` of a local `x` holding yes/no: its value, read without a call
+/// into the tree walk (`bool_node`'s `or`).
+#[inline(always)]
+fn not_flag(e: &Expr, f: &Frame) -> Option<bool> {
+    let ExprKind::Unary(UnaryOp::Not, x) = &e.kind else { return None };
+    let ExprKind::Local(slot) = x.kind else { return None };
+    match f.peek(slot) {
+        Some(V::Bool(b)) => Some(!*b),
+        _ => None,
+    }
 }
