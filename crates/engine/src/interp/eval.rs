@@ -334,7 +334,12 @@ impl Interp<'_> {
             ExprKind::Bool(b) => return Ok(*b),
             ExprKind::Binary(op, a, b) => {
                 return Ok(match op {
-                    B::And => self.bool(a, st, f)? && self.bool(b, st, f)?,
+                    // `c has t and ...` (a filter's first test): the
+                    // component's tags read here.
+                    B::And => match self.card_has(a, f) {
+                        Some(has) => has && self.bool(b, st, f)?,
+                        None => self.bool(a, st, f)? && self.bool(b, st, f)?,
+                    },
                     // `not flag or ...` (a `require` of an option the
                     // player may take): the flag read here.
                     B::Or => match not_flag(a, f) {
@@ -392,6 +397,20 @@ impl Interp<'_> {
             _ => self.eval(e, st, f)?,
         };
         self.to_bool(v, e.span)
+    }
+
+    /// `c has t` of a local `c` holding a component and a tag written
+    /// out: whether it has it, read without a call into the tree walk
+    /// (`bool_node`'s `and`); `None` for anything else, which the walk
+    /// answers.
+    #[inline(always)]
+    fn card_has(&self, e: &Expr, f: &Frame) -> Option<bool> {
+        let ExprKind::Binary(BinaryOp::Has, x, t) = &e.kind else { return None };
+        let (ExprKind::Local(slot), ExprKind::Tag(tag)) = (&x.kind, &t.kind) else { return None };
+        match f.peek(*slot) {
+            Some(V::Card(c)) => Some(self.r.components[*c].tags.contains(tag)),
+            _ => None,
+        }
     }
 
     /// Evaluate a tag.
