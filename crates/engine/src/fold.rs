@@ -7,8 +7,6 @@
 
 use model::*;
 
-use crate::interp::arith;
-
 /// Fold the constants of `rules` and of the legality plan made from them
 /// (whose preconditions hold copies of their expressions). Whether
 /// anything was folded.
@@ -108,9 +106,16 @@ fn fold_expr(e: &mut Expr, options: &[Option<ExprKind>], lets: &[Option<ExprKind
             (B::Or, _, Some(Lit::Bool(false))) | (B::And, _, Some(Lit::Bool(true))) if yes_no(a) => {
                 Some(To::Left)
             }
-            (B::Add | B::Sub | B::Mul | B::Div | B::Rem, Some(Lit::Int(x)), Some(Lit::Int(y))) => {
-                // A division by zero stays, to fail where it is read.
-                arith(*op, x, y, e.span).ok().map(|n| To::Kind(ExprKind::Int(n)))
+            // Saturating, as the walk's `arith`; a division is left to the
+            // walk (a division by zero fails where it is read).
+            (B::Add, Some(Lit::Int(x)), Some(Lit::Int(y))) => {
+                Some(To::Kind(ExprKind::Int(x.saturating_add(y))))
+            }
+            (B::Sub, Some(Lit::Int(x)), Some(Lit::Int(y))) => {
+                Some(To::Kind(ExprKind::Int(x.saturating_sub(y))))
+            }
+            (B::Mul, Some(Lit::Int(x)), Some(Lit::Int(y))) => {
+                Some(To::Kind(ExprKind::Int(x.saturating_mul(y))))
             }
             (B::Lt | B::Le | B::Gt | B::Ge | B::Eq | B::Ne, Some(Lit::Int(x)), Some(Lit::Int(y))) => {
                 let holds = match op {

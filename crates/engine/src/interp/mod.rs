@@ -57,9 +57,7 @@ fn rule<T>(span: Span, message: impl Into<String>) -> R<T> {
 
 /// Arithmetic on numbers: saturating, division rounding down. The one
 /// quotient beyond the range, the smallest number divided by -1, saturates
-/// too (its remainder is 0, as for every division by -1). Inlined into
-/// its callers, the tree walk's among them, as when it had only that one.
-#[inline(always)]
+/// too (its remainder is 0, as for every division by -1).
 pub(crate) fn arith(op: BinaryOp, x: i64, y: i64, span: Span) -> R<i64> {
     use BinaryOp as B;
     let quotient = match op {
