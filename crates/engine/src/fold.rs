@@ -13,28 +13,52 @@ use model::*;
 pub(crate) fn fold(rules: &mut Ruleset, plan: &mut crate::legality::TrialPlan) -> bool {
     let options: Vec<Option<ExprKind>> = rules.options.iter().map(|o| literal(&o.value)).collect();
     // A let without parameters whose body folds to a literal is that
-    // literal; lets name lets, so until nothing more folds (each round
-    // folds one more let at least, or stops).
+    // literal: each let is folded after the lets it names, once.
     let mut lets: Vec<Option<ExprKind>> = vec![None; rules.lets.len()];
+    let mut seen = vec![false; rules.lets.len()];
     let mut changed = false;
-    loop {
-        let mut more = false;
-        for (id, l) in rules.lets.iter_mut().enumerate() {
-            changed |= fold_expr(&mut l.body, &options, &lets);
-            if lets[id].is_none() && l.params.is_empty() {
-                if let ExprKind::Int(_) | ExprKind::Bool(_) = l.body.kind {
-                    lets[id] = Some(l.body.kind.clone());
-                    more = true;
-                }
-            }
-        }
-        if !more {
-            break;
-        }
+    for id in 0..rules.lets.len() {
+        changed |= settle(id, rules, &options, &mut lets, &mut seen);
     }
     let mut visit = |e: &mut Expr| changed |= fold_expr(e, &options, &lets);
     crate::native::each_root_mut(rules, &mut visit);
     crate::native::each_plan_root_mut(plan, &mut visit);
+    changed
+}
+
+/// Fold let `id`'s body after the lets without arguments it names (how
+/// deep lets name lets is bounded by the checker, `MAX_EVAL_DEPTH`; a let
+/// met again, which the checker refuses, folds as it is), and note it in
+/// `lets` when it folds to a literal. Whether anything changed.
+fn settle(
+    id: usize,
+    rules: &mut Ruleset,
+    options: &[Option<ExprKind>],
+    lets: &mut [Option<ExprKind>],
+    seen: &mut [bool],
+) -> bool {
+    if std::mem::replace(&mut seen[id], true) {
+        return false;
+    }
+    fn named(e: &Expr, out: &mut Vec<usize>) {
+        if let ExprKind::Let { id, args } = &e.kind {
+            if args.is_empty() {
+                out.push(id.index());
+            }
+        }
+        e.for_each_child(|c| named(c, out));
+    }
+    let mut first = Vec::new();
+    named(&rules.lets[id].body, &mut first);
+    let mut changed = false;
+    for other in first {
+        changed |= settle(other, rules, options, lets, seen);
+    }
+    let l = &mut rules.lets[id];
+    changed |= fold_expr(&mut l.body, options, lets);
+    if l.params.is_empty() && matches!(l.body.kind, ExprKind::Int(_) | ExprKind::Bool(_)) {
+        lets[id] = Some(l.body.kind.clone());
+    }
     changed
 }
 

@@ -37,6 +37,8 @@ fn a_program_folds_its_constants_and_gives_its_rules_as_written() {
     let body = |name: &str| &walked.lets[walked.let_named(name).expect("a let")].body.kind;
     assert!(matches!(body("base"), ExprKind::Int(3)));
     assert!(matches!(body("doubled"), ExprKind::Int(8)), "{:?}", body("doubled"));
+    // `early = late + 1`, `late` declared after it.
+    assert!(matches!(body("early"), ExprKind::Int(3)), "{:?}", body("early"));
     // `if strict then base else doubled - 1`, strict being `no`.
     assert!(matches!(body("cap"), ExprKind::Int(7)), "{:?}", body("cap"));
     // `cap > limit - 2`: 7 > 7.
@@ -82,7 +84,7 @@ fn folded_constants_play_the_games_of_the_rules_as_written() {
                     assert_eq!(x, y, "{name}{args:?}, {players} players, seed {seed}");
                     asked += 1;
                 };
-                for name in ["base", "doubled", "cap", "high_bar", "never"] {
+                for name in ["base", "doubled", "cap", "high_bar", "never", "early"] {
                     ask(name, vec![]);
                 }
                 for p in 0..players {
