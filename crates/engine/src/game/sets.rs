@@ -73,9 +73,21 @@ impl<'p> Game<'p> {
             match &b.weight {
                 None => weights.resize(start + pool.len(), 1),
                 Some((w, var)) => {
+                    // An attribute of each component read from the table;
+                    // anything else (or a value that is no number) walked.
+                    let attr = it.weight_attr(w, *var);
                     for v in pool {
-                        frame.set(*var, *v);
-                        weights.push(it.int(w, &self.state, frame).map_err(|f| *f)?);
+                        let read = match (attr, v) {
+                            (Some(a), V::Card(c)) => it.attr_number(*c, a),
+                            _ => None,
+                        };
+                        match read {
+                            Some(n) => weights.push(n),
+                            None => {
+                                frame.set(*var, *v);
+                                weights.push(it.int(w, &self.state, frame).map_err(|f| *f)?);
+                            }
+                        }
                     }
                 }
             }

@@ -266,6 +266,32 @@ impl Interp<'_> {
         }
         Some(tally.result(func))
     }
+
+    /// `var.attr` as a number, for each component a weight is read of
+    /// (`Game::weigh`: a set's bound such as `sum(c.trade for c in s) <=
+    /// ...`): the attribute when `w` is one of `var` (compiled or not),
+    /// read from the program's table. `None` when it is not, or for a
+    /// value the tree walk must read (it then says why).
+    pub(crate) fn weight_attr(&self, w: &Expr, var: usize) -> Option<AttrId> {
+        if self.attrs.is_empty() {
+            return None;
+        }
+        match &w.kind {
+            ExprKind::Native(_, inner) => own_attr(inner, var),
+            _ => own_attr(w, var),
+        }
+    }
+
+    /// Component `c`'s `attr` as a number (`none` counts as 0), from the
+    /// table `weight_attr` found it in; `None` for any other kind of value.
+    #[inline]
+    pub(crate) fn attr_number(&self, c: ComponentId, attr: AttrId) -> Option<i64> {
+        match self.attrs.get(c.index() * self.attr_empty.len() + attr.index())? {
+            V::Int(n) => Some(*n),
+            V::None => Some(0),
+            _ => None,
+        }
+    }
 }
 
 /// Whether `e` is the local `var`.
