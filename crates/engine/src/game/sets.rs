@@ -129,26 +129,35 @@ impl<'p> Game<'p> {
         scratch: &mut SetScratch,
         out: &mut crate::interp::Sets,
     ) -> Result<(), Fail> {
-        let SetScratch { rank, names, starts, copies, counts, totals, weights, maxes, .. } = scratch;
+        let SetScratch { rank, names, name_of, starts, copies, counts, totals, weights, maxes, .. } = scratch;
         // Per pool entry: its name (numbered in the order names first
         // appear) and its place among that name's copies (a set of counts
         // holds the copies ranked below each count).
         rank.clear();
         rank.resize(pool.len(), (0, usize::MAX));
-        // Each name's first copy and how many copies it has.
+        // Each name's first copy and how many copies it has; where each
+        // likeness is among them (`name_of`, by likeness, reset after).
         names.clear();
+        let like = &self.program.likeness;
+        name_of.resize(like.len(), u32::MAX);
         for (i, v) in pool.iter().enumerate() {
             let V::Card(c) = v else { continue };
-            match names.iter().position(|(first, _)| self.alike(*first, *c)) {
-                Some(k) => {
-                    rank[i] = (k, names[k].1);
-                    names[k].1 += 1;
-                }
-                None => {
+            let Some(&l) = like.get(c.index()) else { continue };
+            match name_of[l as usize] {
+                u32::MAX => {
+                    name_of[l as usize] = names.len() as u32;
                     rank[i] = (names.len(), 0);
                     names.push((*c, 1));
                 }
+                k => {
+                    let k = k as usize;
+                    rank[i] = (k, names[k].1);
+                    names[k].1 += 1;
+                }
             }
+        }
+        for (first, _) in names.iter() {
+            name_of[like[first.index()] as usize] = u32::MAX;
         }
         // Each name's copies (as pool indexes), name after name: name k's
         // are `copies[starts[k]..starts[k + 1]]`.
@@ -341,6 +350,9 @@ impl SetSearch<'_> {
 pub(super) struct SetScratch {
     rank: Vec<(usize, usize)>,
     names: Vec<(ComponentId, usize)>,
+    /// Per likeness (`Program::likeness`), its place in `names`, or
+    /// `u32::MAX`: every entry is `u32::MAX` between calls.
+    name_of: Vec<u32>,
     starts: Vec<usize>,
     copies: Vec<usize>,
     counts: Vec<usize>,
