@@ -549,7 +549,15 @@ pub(crate) struct Journal {
     base: u64,
     counters: Vec<u32>,
     pieces: Vec<u32>,
+    /// The zone instances written, each once (`note_zone`).
     zones: Vec<u32>,
+    /// Per zone instance, the round of notes in which `zones` last named
+    /// it: a zone is written many times over (a refill writes the deck,
+    /// the row and what was drawn to at every card), and named once.
+    noted: Vec<u32>,
+    /// This round of notes: a new one each time `zones` is emptied (0:
+    /// none yet).
+    round: u32,
     /// The random generator was drawn from.
     rng: bool,
     /// Something other than a counter, a piece, a zone or the random
@@ -563,7 +571,39 @@ impl Journal {
         (self.on, self.base, self.wide, self.rng) = (on, base, false, false);
         self.counters.clear();
         self.pieces.clear();
+        self.clear_zones();
+    }
+
+    /// No zone named: a new round of notes.
+    fn clear_zones(&mut self) {
         self.zones.clear();
+        self.round = self.round.wrapping_add(1);
+        if self.round == 0 {
+            self.noted.fill(0);
+            self.round = 1;
+        }
+    }
+
+    /// Name zone instance `z` as written, unless this round named it.
+    #[inline]
+    fn note_zone(&mut self, z: usize) {
+        match self.noted.get_mut(z) {
+            Some(r) if *r == self.round => {}
+            Some(r) => {
+                *r = self.round;
+                self.zones.push(z as u32);
+            }
+            None => self.note_new_zone(z),
+        }
+    }
+
+    /// `note_zone` of a zone past the table's end (its first write).
+    #[cold]
+    #[inline(never)]
+    fn note_new_zone(&mut self, z: usize) {
+        self.noted.resize(z + 1, 0);
+        self.noted[z] = self.round;
+        self.zones.push(z as u32);
     }
 }
 
@@ -633,7 +673,7 @@ impl State {
     #[inline]
     pub(crate) fn touch_zone(&mut self, inst: ZoneInst) {
         if self.journal.on {
-            self.journal.zones.push(inst.index() as u32);
+            self.journal.note_zone(inst.index());
         }
     }
 
@@ -657,8 +697,8 @@ impl State {
             }
             // Each component moved lies in a zone written: where those
             // lay is put back with them.
-            for z in j.zones.drain(..) {
-                let z = z as usize;
+            for k in 0..j.zones.len() {
+                let z = j.zones[k] as usize;
                 if !self.zones[z].same(&from.zones[z]) {
                     for c in self.zones[z].iter().flatten() {
                         self.loc[c.index()] = from.loc[c.index()];
@@ -667,6 +707,7 @@ impl State {
                     copy_tallies(&mut self.tallies, &from.tallies, tally_at, z);
                 }
             }
+            j.clear_zones();
         } else {
             self.restore(from);
         }
