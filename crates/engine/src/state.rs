@@ -885,6 +885,29 @@ mod tests {
     }
 
     #[test]
+    fn a_journal_names_each_zone_written_once_until_its_notes_are_emptied() {
+        let mut j = Journal::default();
+        j.reset(true, GAME_STATE);
+        for z in [3, 1, 3, 3, 0, 1, 7] {
+            j.note_zone(z);
+        }
+        assert_eq!(j.zones, [3, 1, 0, 7]);
+        j.clear_zones();
+        for z in [1, 1, 3] {
+            j.note_zone(z);
+        }
+        assert_eq!(j.zones, [1, 3], "a new round names them again");
+        // The rounds' count wrapping round starts the table afresh.
+        j.round = u32::MAX;
+        j.note_zone(2);
+        j.clear_zones();
+        j.note_zone(2);
+        j.note_zone(1);
+        j.note_zone(2);
+        assert_eq!(j.zones, [2, 1]);
+    }
+
+    #[test]
     fn removing_a_cell_from_shared_contents_leaves_the_sharer_as_it_was() {
         let mut mine = cells(&[1, 2, 3, 4]);
         let theirs = mine.clone();
