@@ -427,8 +427,14 @@ impl<'p> Game<'p> {
     /// Empty a list of domains, keeping the lists worked out for their
     /// allocations (`domains_into` fills them again).
     fn recycle_domains(&self, domains: &mut Vec<std::borrow::Cow<'_, [V]>>) {
+        let mut spare = self.spare.borrow_mut();
         for d in domains.drain(..) {
-            self.recycle_domain(d);
+            if let std::borrow::Cow::Owned(mut list) = d {
+                if spare.lists.len() < SPARE_LISTS {
+                    list.clear();
+                    spare.lists.push(list);
+                }
+            }
         }
     }
 
