@@ -120,7 +120,10 @@ impl Gen<'_> {
         );
         // The interpreter's parts of the value and the filter read the
         // local in the frame; an inlined let's body keeps it in a variable.
-        if !env.own_locals {
+        // Code that reads neither the frame's slot nor hands the frame on
+        // is given the value only.
+        let read = |c: &Option<String>| c.as_deref().is_some_and(|c| crate::reads_local(c, var));
+        if !env.own_locals && (read(&value_code) || read(&filter_code)) {
             write!(code, "f.set({var}, {bind}); ").unwrap();
         }
         if let Some(flt) = filter_code {

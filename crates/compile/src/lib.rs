@@ -515,6 +515,18 @@ fn bound_slots(e: &Expr, out: &mut Vec<usize>) {
     e.for_each_child(|c| bound_slots(c, out));
 }
 
+/// Whether generated `code` may read local `slot` from the frame: it
+/// reads the slot itself, or hands the frame to code that may (the
+/// interpreter, a compiled root or let, which all take `st, f`).
+/// Conservative: any other slot read so, or any mention of the frame
+/// given on, counts.
+pub(crate) fn reads_local(code: &str, slot: usize) -> bool {
+    code.contains("st, f")
+        || code.contains("st, &f")
+        || code.contains(&format!("f.get({slot})"))
+        || code.contains(&format!("f.peek({slot})"))
+}
+
 /// Code reaching the sub-expression at `path` from the root `e`.
 fn path_code(path: &[usize]) -> String {
     path.iter().fold("e".to_string(), |acc, k| format!("child({acc}, {k})"))

@@ -273,7 +273,14 @@ impl StmtGen<'_> {
                     Some(flt) => (format!("let {e} = part({at}, 2); "), self.screened(flt, *var, &e)),
                     None => (String::new(), "true".to_string()),
                 };
-                let pick = format!("f.set({var}, V::Card(c)); if {pass} {{ cards.push(c);{first} }}");
+                // The component bound in the frame only for code that may
+                // read it there (`reads_local`).
+                let bind = if crate::reads_local(&pass, *var) {
+                    format!("f.set({var}, V::Card(c)); ")
+                } else {
+                    String::new()
+                };
+                let pick = format!("{bind}if {pass} {{ cards.push(c);{first} }}");
                 match domain.kind {
                     // A set a player chose, read from the frame one
                     // component at a time as the interpreter reads it (the

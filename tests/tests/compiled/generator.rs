@@ -89,9 +89,10 @@ fn generator_picks_a_moves_components_in_one_function_screened_by_its_tag_tests(
     let rules = load("tests/fixtures/valid/effects.ruleset");
     let tour = function(&compile::generate(&rules), "body_2");
     let shiny = tag(&rules, "shiny");
-    let alone =
-        format!("V::Card(c)); if (TAGS[c.index()] >> {shiny}u32 & 1 != 0) {{ cards.push(c); break; }}");
+    let alone = format!("if (TAGS[c.index()] >> {shiny}u32 & 1 != 0) {{ cards.push(c); break; }}");
     assert!(tour.contains(&alone), "a lone tag test is the filter: {tour}");
+    // Nothing there reads the frame: the component is not bound in it.
+    assert!(!tour.contains(&format!("V::Card(c)); {alone}")), "{tour}");
     assert!(!tour.contains("pick_"), "{tour}");
 }
 
