@@ -252,7 +252,7 @@ impl LetReads {
         // Per parameter: the players whose parts read through it changed.
         let mut by_param = [0u64; ARGS];
         for (base, w) in &p.keyed {
-            let players = (0..self.players).filter(|q| has(changed, base + q)).fold(0u64, |m, q| m | 1 << q);
+            let players = bits(changed, *base, self.players);
             match w {
                 Whose::Param(k) if *k < ARGS => by_param[*k] |= players,
                 Whose::Me if me.is_none_or(|q| players >> q.index() & 1 != 0) => return Touched::All,
@@ -303,12 +303,43 @@ fn set(parts: &mut Parts, b: usize) {
     parts[b / 64] |= 1 << (b % 64);
 }
 
+/// The `n` bits (at most 64) of `parts` from bit `base` on, the first
+/// lowest: which of `n` players' parts from `base` are set, in a few
+/// shifts rather than a test per player.
 #[inline]
-fn has(parts: &Parts, b: usize) -> bool {
-    parts[b / 64] & (1 << (b % 64)) != 0
+fn bits(parts: &Parts, base: usize, n: usize) -> u64 {
+    let (word, shift) = (base / 64, base % 64);
+    let low = parts.get(word).map_or(0, |w| w >> shift);
+    // The bits past the first word's end, from the next one.
+    let high = match shift {
+        0 => 0,
+        _ => parts.get(word + 1).map_or(0, |w| w << (64 - shift)),
+    };
+    let mask = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    (low | high) & mask
 }
 
 #[inline]
 fn meets(a: &Parts, b: &Parts) -> bool {
     a.iter().zip(b).any(|(x, y)| x & y != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `bits` gives bit `base + q` of the parts as bit `q`, for every
+    /// start (within a word and across two) and every width up to 64.
+    #[test]
+    fn bits_read_the_players_parts_from_any_start_across_words() {
+        let parts: Parts =
+            [0x8000_0000_0000_0001, 0xdead_beef_0123_4567, 0xffff_0000_ffff_0000, 0x5555_5555_aaaa_aaaa];
+        let one = |b: usize| parts.get(b / 64).is_some_and(|w| w >> (b % 64) & 1 != 0);
+        for base in 0..PART_WORDS * 64 {
+            for n in [1, 2, 4, 7, 31, 63, 64] {
+                let want = (0..n).filter(|q| one(base + q)).fold(0u64, |m, q| m | 1 << q);
+                assert_eq!(bits(&parts, base, n), want, "base {base}, {n} bits");
+            }
+        }
+    }
 }
