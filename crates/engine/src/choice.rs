@@ -57,6 +57,11 @@ impl ChoiceSets {
         room: Vec<ComponentId>,
         sets: impl Iterator<Item = &'a [ComponentId]> + Clone,
     ) -> ChoiceSets {
+        // One set (most choices with sets): packed as it is.
+        let mut first = sets.clone();
+        if let (Some(set), None) = (first.next(), first.next()) {
+            return ChoiceSets::one_in(room, set);
+        }
         // Gone through once when there are a few (a choice has a set or
         // two): the sets may be found by a search through the values.
         let mut few: [&[ComponentId]; FEW_SETS] = [&[]; FEW_SETS];
@@ -69,6 +74,20 @@ impl ChoiceSets {
             count += 1;
         }
         ChoiceSets::packed_in(room, few[..count].iter().copied())
+    }
+
+    /// `from_slices_in` of one set.
+    fn one_in(room: Vec<ComponentId>, set: &[ComponentId]) -> ChoiceSets {
+        let mut packed = room;
+        packed.clear();
+        let need = set.len() + 2;
+        if packed.capacity() < need {
+            packed.reserve_exact(need.max(ROOM));
+        }
+        packed.extend_from_slice(set);
+        packed.push(ComponentId::new(set.len()));
+        packed.push(ComponentId::new(1));
+        ChoiceSets { packed }
     }
 
     /// `from_slices_in`, each set gone through twice more.
@@ -395,6 +414,13 @@ mod tests {
         assert_eq!(ChoiceSets::from_slices(lists.iter().map(|l| &l[..])), sets, "built at once as pushed");
         let only_empty: ChoiceSets = [ids(&[])].into_iter().collect();
         assert_eq!((only_empty.len(), only_empty.get(0)), (1, Some(&[][..])), "one set, empty");
+        // One set (packed on its own way) built at once as pushed, empty or not.
+        for one in [ids(&[]), ids(&[9, 4, 6])] {
+            let pushed: ChoiceSets = [one.clone()].into_iter().collect();
+            let built = ChoiceSets::from_slices_in(ids(&[1, 2, 3, 4, 5]), std::iter::once(&one[..]));
+            assert_eq!(built, pushed, "one set {one:?}, in a room that held others");
+            assert_eq!((built.len(), built.get(0)), (1, Some(&one[..])));
+        }
         assert!(ChoiceSets::new().is_empty());
         assert_eq!(ChoiceSets::from_slices(std::iter::empty()), ChoiceSets::new());
         assert_ne!(sets, lists[..3].iter().cloned().collect::<ChoiceSets>());
