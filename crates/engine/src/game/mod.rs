@@ -158,6 +158,20 @@ impl Clone for Spare<'_> {
     }
 }
 
+impl Spare<'_> {
+    /// A domain's list kept, emptied, for the next (a borrowed domain
+    /// has none).
+    #[inline]
+    fn keep_list(&mut self, d: std::borrow::Cow<'_, [V]>) {
+        if let std::borrow::Cow::Owned(mut list) = d {
+            if self.lists.len() < SPARE_LISTS {
+                list.clear();
+                self.lists.push(list);
+            }
+        }
+    }
+}
+
 /// How many lists of earlier choices' sets a game keeps for their room:
 /// more than the choices with sets of any bundled game's listing.
 const SPARE_SET_ROOMS: usize = 256;
@@ -427,25 +441,17 @@ impl<'p> Game<'p> {
     /// Empty a list of domains, keeping the lists worked out for their
     /// allocations (`domains_into` fills them again).
     fn recycle_domains(&self, domains: &mut Vec<std::borrow::Cow<'_, [V]>>) {
+        // One borrow for them all (a listing has a domain per parameter).
         let mut spare = self.spare.borrow_mut();
         for d in domains.drain(..) {
-            if let std::borrow::Cow::Owned(mut list) = d {
-                if spare.lists.len() < SPARE_LISTS {
-                    list.clear();
-                    spare.lists.push(list);
-                }
-            }
+            spare.keep_list(d);
         }
     }
 
     /// One domain's list kept for the next (`recycle_domains`).
     fn recycle_domain(&self, d: std::borrow::Cow<'_, [V]>) {
-        if let std::borrow::Cow::Owned(mut list) = d {
-            let mut spare = self.spare.borrow_mut();
-            if spare.lists.len() < SPARE_LISTS {
-                list.clear();
-                spare.lists.push(list);
-            }
+        if let std::borrow::Cow::Owned(_) = d {
+            self.spare.borrow_mut().keep_list(d);
         }
     }
 
