@@ -12,8 +12,9 @@
 //! a few percent of their time; the compiled engine is also timed playing
 //! from a copy of a set-up game, as the reference does);
 //! docs/performance.md has the figures. Before criterion's
-//! measurements, both run 200 games on the same seeds and the ratio is
-//! printed. Die Grabräuber's and Archaeology's random games are measured
+//! measurements, both run 200 games on the same seeds, in seven
+//! interleaved rounds, and the ratio is printed (`ratio`). Die
+//! Grabräuber's, Archaeology's and Akrotiri's random games are measured
 //! too (they have no reference simulator).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -70,48 +71,94 @@ fn reference_game(start: &chronoscope_tests::reference::Thebes, seed: u64) -> us
     n
 }
 
-/// Both simulators in this process, one after the other: games per second
-/// of each and their ratio, printed for the README. The engine plays seeds
-/// 1..=`games`; the reference, a hundred times faster, plays each of those
-/// starts 20 times over (with other draws), so that its time is long enough
-/// to measure.
+/// The simulators in this process, in rounds: each round plays seeds
+/// 1..=`games` on the interpreter and the compiled engine (from the start
+/// and from a copy of a set-up game), and the reference, a hundred times
+/// faster, plays each of those starts 20 times over (with other draws),
+/// so that its time is long enough to measure. Printed for the README:
+/// games per second of each over all rounds, and the ratio of reference
+/// to compiled in each round (its median and range). The simulators take
+/// turns at chunks of 20 seeds, so a machine whose speed drifts moves both
+/// sides of a ratio alike (measured one simulator after the other, each
+/// over a whole run, they drifted apart), and each runs long enough at a
+/// time to work from its own caches (taking turns at every seed cost the
+/// compiled engine about 15% against its criterion figure; see
+/// docs/performance.md).
 fn ratio(rules: &engine::Program, compiled: &engine::Program, players: usize, games: u64) {
     const REPLAYS: u64 = 20;
-    let time = |n: u64, f: &dyn Fn(u64)| {
+    const ROUNDS: usize = 7;
+    const CHUNK: usize = 20;
+    let time = |f: &dyn Fn()| {
         let start = std::time::Instant::now();
-        for i in 1..=n {
-            f(i);
-        }
-        n as f64 / start.elapsed().as_secs_f64()
+        f();
+        start.elapsed().as_secs_f64()
     };
-    let engine = time(games, &|seed| {
-        random_game(rules, players, seed);
-    });
-    let native = time(games, &|seed| {
-        random_game(compiled, players, seed);
-    });
     // As the reference plays: from a copy of a game set up outside the
     // timed play, the copy timed.
     let set_up: Vec<_> =
         (1..=games).map(|seed| Game::start(compiled, players, seed).expect("setup")).collect();
-    let native_play = time(games, &|seed| {
-        play_out(set_up[(seed - 1) as usize].clone(), seed);
-    });
     let starts: Vec<_> = (1..=games).map(|seed| reference_start(rules, players, seed)).collect();
-    let reference = time(games * REPLAYS, &|i| {
-        reference_game(&starts[(i % games) as usize], i);
-    });
+    // Seconds per round: interpreter, compiled, compiled from a copy,
+    // reference; each playing `CHUNK` seeds in turn, chunk after chunk.
+    let rounds: Vec<[f64; 4]> = (0..ROUNDS)
+        .map(|_| {
+            let mut round = [0.0; 4];
+            for chunk in (1..=games).collect::<Vec<_>>().chunks(CHUNK) {
+                round[0] += time(&|| {
+                    for &seed in chunk {
+                        random_game(rules, players, seed);
+                    }
+                });
+                round[1] += time(&|| {
+                    for &seed in chunk {
+                        random_game(compiled, players, seed);
+                    }
+                });
+                round[2] += time(&|| {
+                    for &seed in chunk {
+                        play_out(set_up[(seed - 1) as usize].clone(), seed);
+                    }
+                });
+                // The reference replays one start twenty times in a row,
+                // as a simulator that set up its own game would find it:
+                // in the cache. Replays going through the 200 starts in
+                // turn read each from memory and ran at about 39,000
+                // games/s; through 8 starts in turn, about 60,000, as in
+                // a row (63,000).
+                round[3] += time(&|| {
+                    for &seed in chunk {
+                        for r in 0..REPLAYS {
+                            reference_game(&starts[(seed - 1) as usize], seed * REPLAYS + r);
+                        }
+                    }
+                });
+            }
+            round
+        })
+        .collect();
+    let rate = |k: usize, n: u64| (n * ROUNDS as u64) as f64 / rounds.iter().map(|r| r[k]).sum::<f64>();
+    let (engine, native, native_play) = (rate(0, games), rate(1, games), rate(2, games));
+    let reference = rate(3, games * REPLAYS);
+    // Reference games/s over compiled games/s, round by round.
+    let spread = |k: usize| {
+        let mut r: Vec<f64> =
+            rounds.iter().map(|t| t[k] / games as f64 / (t[3] / (games * REPLAYS) as f64)).collect();
+        r.sort_by(f64::total_cmp);
+        format!("{:.2}x (rounds {:.2}x to {:.2}x)", r[r.len() / 2], r[0], r[r.len() - 1])
+    };
     println!(
-        "random {players}-player Thebes, seeds 1..={games}: interpreter {engine:.1} games/s (setup included), \
-         compiled {native:.1} games/s ({:.2}x the interpreter), \
+        "random {players}-player Thebes, seeds 1..={games}, {ROUNDS} rounds: interpreter {engine:.1} games/s \
+         (setup included), compiled {native:.1} games/s ({:.2}x the interpreter), \
          reference {reference:.1} games/s ({REPLAYS} games from each of the engine's setups), \
-         reference / interpreter {:.2}x, reference / compiled {:.2}x; \
+         reference / interpreter {:.2}x, reference / compiled {:.2}x, median of rounds {}; \
          compiled from a copy of a set-up game, as the reference plays, {native_play:.1} games/s, \
-         reference / compiled {:.2}x",
+         reference / compiled {:.2}x, median of rounds {}",
         native / engine,
         reference / engine,
         reference / native,
-        reference / native_play
+        spread(1),
+        reference / native_play,
+        spread(2),
     );
 }
 
