@@ -12,8 +12,8 @@
 //! a few percent of their time; the compiled engine is also timed playing
 //! from a copy of a set-up game, as the reference does);
 //! docs/performance.md has the figures. Before criterion's
-//! measurements, both run 200 games on the same seeds, in seven
-//! interleaved rounds, and the ratio is printed (`ratio`). Die
+//! measurements, both run 200 games on the same seeds, taking turns at
+//! chunks of them in seven rounds, and the ratio is printed (`ratio`). Die
 //! Grabräuber's, Archaeology's and Akrotiri's random games are measured
 //! too (they have no reference simulator).
 
@@ -75,9 +75,9 @@ fn reference_game(start: &chronoscope_tests::reference::Thebes, seed: u64) -> us
 /// 1..=`games` on the interpreter and the compiled engine (from the start
 /// and from a copy of a set-up game), and the reference, a hundred times
 /// faster, plays each of those starts 20 times over (with other draws),
-/// so that its time is long enough to measure. Printed for the README:
-/// games per second of each over all rounds, and the ratio of reference
-/// to compiled in each round (its median and range). The simulators take
+/// so that its time is long enough to measure. Printed: games per second
+/// of each over all rounds, and the ratio of reference to compiled in
+/// each round (its median and range). The simulators take
 /// turns at chunks of 20 seeds, so a machine whose speed drifts moves both
 /// sides of a ratio alike (measured one simulator after the other, each
 /// over a whole run, they drifted apart), and each runs long enough at a
@@ -100,10 +100,11 @@ fn ratio(rules: &engine::Program, compiled: &engine::Program, players: usize, ga
     let starts: Vec<_> = (1..=games).map(|seed| reference_start(rules, players, seed)).collect();
     // Seconds per round: interpreter, compiled, compiled from a copy,
     // reference; each playing `CHUNK` seeds in turn, chunk after chunk.
+    let seeds: Vec<u64> = (1..=games).collect();
     let rounds: Vec<[f64; 4]> = (0..ROUNDS)
         .map(|_| {
             let mut round = [0.0; 4];
-            for chunk in (1..=games).collect::<Vec<_>>().chunks(CHUNK) {
+            for chunk in seeds.chunks(CHUNK) {
                 round[0] += time(&|| {
                     for &seed in chunk {
                         random_game(rules, players, seed);
