@@ -80,10 +80,9 @@ fn reference_game(start: &chronoscope_tests::reference::Thebes, seed: u64) -> us
 /// each round (its median and range). The simulators take
 /// turns at chunks of 20 seeds, so a machine whose speed drifts moves both
 /// sides of a ratio alike (measured one simulator after the other, each
-/// over a whole run, they drifted apart), and each runs long enough at a
-/// time to work from its own caches (taking turns at every seed cost the
-/// compiled engine about 15% against its criterion figure; see
-/// docs/performance.md).
+/// over a whole run, they drifted apart), each playing 20 games at a time,
+/// closer to how it plays alone (taking turns at every seed measured the
+/// same within the noise; docs/performance.md).
 fn ratio(rules: &engine::Program, compiled: &engine::Program, players: usize, games: u64) {
     const REPLAYS: u64 = 20;
     const ROUNDS: usize = 7;
