@@ -448,7 +448,9 @@ impl<'p> Game<'p> {
         }
     }
 
-    /// One domain's list kept for the next (`recycle_domains`).
+    /// One domain's list kept for the next (`recycle_domains`). A borrowed
+    /// domain (a flag's, a range's: most of those a choice is checked
+    /// against) leaves the spares unborrowed.
     fn recycle_domain(&self, d: std::borrow::Cow<'_, [V]>) {
         if let std::borrow::Cow::Owned(_) = d {
             self.spare.borrow_mut().keep_list(d);
