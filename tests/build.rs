@@ -18,6 +18,7 @@ const RULESETS: &[(&str, &str)] = &[
     ("fixture_effects", "tests/fixtures/valid/effects.ruleset"),
     ("fixture_enumerations", "tests/fixtures/valid/enumerations.ruleset"),
     ("fixture_filters", "tests/fixtures/valid/filters.ruleset"),
+    ("fixture_heights", "tests/fixtures/valid/heights.ruleset"),
     ("fixture_folding", "tests/fixtures/valid/folding.ruleset"),
     ("fixture_kept", "tests/fixtures/valid/kept.ruleset"),
     ("fixture_lets", "tests/fixtures/valid/lets.ruleset"),

@@ -21,6 +21,7 @@ compiled!(
     fixture_effects,
     fixture_enumerations,
     fixture_filters,
+    fixture_heights,
     fixture_folding,
     fixture_kept,
     fixture_lets,

@@ -59,6 +59,14 @@ fn akrotiri_let_values_and_regions_kept_past_an_action_equal_fresh_ones() {
     both("rulesets/akrotiri/akrotiri.ruleset", 2, 1);
 }
 
+/// A link's steps are kept past an action that wrote, of what the link
+/// reads, only some places' counters and zones (`heights`: a cell raised,
+/// a stone dropped or lifted); the steps that read those places go.
+#[test]
+fn heights_steps_kept_past_a_change_of_one_place_equal_fresh_ones() {
+    both("tests/fixtures/valid/heights.ruleset", 2, 20);
+}
+
 /// Lets that read `me` and the state directly, with no argument: their
 /// values stay while the same player moves on, and go when the player to
 /// move changes or the action wrote what they read.

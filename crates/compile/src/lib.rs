@@ -53,6 +53,7 @@ pub fn generate(rules: &Ruleset) -> String {
         bound: Vec::new(),
         tallies: Vec::new(),
         in_let: false,
+        noting: false,
     };
     let mut body = String::new();
     // The rules with their roots wrapped as the program runs them: the
@@ -61,9 +62,11 @@ pub fn generate(rules: &Ruleset) -> String {
     let mut wrapped = rules.clone();
     engine::native::wrap_roots(&mut wrapped, &mut 0);
     let picks = stmts::picks(&wrapped);
-    let let_roots = engine::native::let_roots(rules);
+    let let_roots = engine::native::root_lets(rules);
+    let noting = engine::native::noting_lets(rules);
     for (i, e) in roots.iter().enumerate() {
-        g.in_let = i < let_roots;
+        g.in_let = i < let_roots.len();
+        g.noting = let_roots.get(i).is_some_and(|id| noting[id.index()]);
         let (code, vars) = g.root(e, None);
         // The values of calls worked out once, none yet.
         let (allow, kept) = if vars.is_empty() {
@@ -83,6 +86,7 @@ pub fn generate(rules: &Ruleset) -> String {
     // picks (`Gen::cse`, the picked component's slot bound) worked out once
     // for the whole move: the state does not change while a move picks.
     g.in_let = false;
+    g.noting = false;
     for &(i, var) in &picks {
         let (code, vars) = g.root(&roots[i], Some(var));
         let one = tallied(&format!("    Ok({code})\n"), "V", "it.eval(e, st, f)");
@@ -374,6 +378,10 @@ struct Gen<'r> {
     tallies: Vec<engine::TallyFamily>,
     /// Whether the root being generated is a let's body.
     in_let: bool,
+    /// Whether it is the body of a let a walk may call while it notes
+    /// what a link reads (`engine::native::noting_lets`): its reads of
+    /// zones and counters per place are noted (`Interp::read_zone`).
+    noting: bool,
 }
 
 /// A constant table generated code may read (`Gen::need`).

@@ -187,7 +187,12 @@ impl Gen<'_> {
                     }
                     None => "None".into(),
                 };
-                format!("it.lay.zone(ZoneId::new({}), {p}, {q})", zone.index())
+                let z = format!("it.lay.zone(ZoneId::new({}), {p}, {q})", zone.index());
+                match index {
+                    // Noted for a walk that notes reads.
+                    Some(_) if self.noting => format!("it.read_zone({z})"),
+                    _ => z,
+                }
             }
             ExprKind::Group(g) => format!("it.lay.group(GroupId::new({}))", g.index()),
             _ => {
@@ -205,7 +210,12 @@ impl Gen<'_> {
             Some(q) => format!("Some({})", self.place(q, &sub(path, k), env)),
             None => "None".into(),
         };
-        Some(format!("it.lay.counter(CounterId::new({}), {p}, {q})", counter.index()))
+        let c = format!("it.lay.counter(CounterId::new({}), {p}, {q})", counter.index());
+        Some(match index {
+            // Noted for a walk that notes reads.
+            Some(_) if self.noting => format!("it.read_counter({c})"),
+            _ => c,
+        })
     }
 
     /// Code binding each of `parts` (the parts of the expression at

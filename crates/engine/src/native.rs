@@ -270,6 +270,43 @@ pub fn let_roots(r: &Ruleset) -> usize {
     r.lets.iter().filter(|l| worth_compiling(&l.body)).count()
 }
 
+/// The lets whose bodies are roots, in the order of their roots (the
+/// first [`let_roots`]).
+pub fn root_lets(r: &Ruleset) -> Vec<LetId> {
+    LetId::all(r.lets.len()).filter(|id| worth_compiling(&r.lets[*id].body)).collect()
+}
+
+/// Per let: whether a walk of a region may call it while it notes what a
+/// link reads (`Interp::reads`): every let that can be a link (the checker
+/// lets `connected` name a let of two places of one class), and every let
+/// those call, at any depth. Their code must note the reads of zones and
+/// counters per place (`Interp::read_zone`).
+pub fn noting_lets(r: &Ruleset) -> Vec<bool> {
+    fn calls(e: &Expr, out: &mut Vec<LetId>) {
+        if let ExprKind::Let { id, .. } = e.kind {
+            out.push(id);
+        }
+        e.for_each_child(|x| calls(x, out));
+    }
+    let place = |p: &model::Param| match &p.domain {
+        model::ParamDomain::Type(model::Type::Place(Some(c))) => Some(*c),
+        _ => None,
+    };
+    let mut todo: Vec<LetId> = LetId::all(r.lets.len())
+        .filter(|id| match &r.lets[*id].params[..] {
+            [a, b] => place(a).is_some() && place(a) == place(b),
+            _ => false,
+        })
+        .collect();
+    let mut noting = vec![false; r.lets.len()];
+    while let Some(id) = todo.pop() {
+        if !std::mem::replace(&mut noting[id.index()], true) {
+            calls(&r.lets[id].body, &mut todo);
+        }
+    }
+    noting
+}
+
 /// Call `f` on every root expression worth compiling, in a fixed order:
 /// the body of each let; in every statement of setup, the procedures, the
 /// actions and `after action`, a `require`'s condition, a `let`'s, `set`'s

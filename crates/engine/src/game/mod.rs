@@ -296,6 +296,7 @@ impl<'p> Game<'p> {
             neighbours: &self.program.neighbours,
             picked: &self.picked,
             listing: &[],
+            reads: None,
         }
     }
 
@@ -316,12 +317,17 @@ impl<'p> Game<'p> {
         let reads = &self.program.reads;
         if !memo.keeps(from) {
             // Nothing to forget: still the game's memo, empty.
-            memo.advance(reads, from, self.state.changes, &crate::interp::Parts::default(), None);
+            memo.advance(reads, from, self.state.changes, &crate::interp::Parts::default(), None, None);
         } else {
             let next = self.current();
             let order = before.order != self.state.order;
             if let Some(changed) = reads.written(self.layout, &self.state, order, !memo.serves(next)) {
-                memo.advance(reads, from, self.state.changes, &changed, Some(next));
+                let written = self.state.written().map(|(zones, counters, _)| crate::interp::Written {
+                    zones,
+                    counters,
+                    counters_from: self.layout.instances.len(),
+                });
+                memo.advance(reads, from, self.state.changes, &changed, written.as_ref(), Some(next));
             }
         }
     }

@@ -634,6 +634,7 @@ impl Interp<'_> {
                             format!("`{}` is not a place of this zone's class", self.r.places[place].name),
                         );
                     }
+                    return Ok(self.read_zone(self.lay.zone(*zone, p, Some(place))));
                 }
                 Ok(self.lay.zone(*zone, p, place))
             }
@@ -649,7 +650,10 @@ impl Interp<'_> {
             ExprKind::Counter { counter, player, index } => {
                 let p = self.player_opt(player.as_deref(), st, f)?;
                 let place = self.place_opt(index.as_deref(), st, f)?;
-                Ok(self.lay.counter(*counter, p, place))
+                match place {
+                    Some(_) => Ok(self.read_counter(self.lay.counter(*counter, p, place))),
+                    None => Ok(self.lay.counter(*counter, p, place)),
+                }
             }
             _ => rule(e.span, "not a counter"),
         }

@@ -154,6 +154,12 @@ impl Interp<'_> {
         // One frame for every step of the walk: the link binds its two
         // places, and any local of its own, before reading them.
         let mut call = Frame::new(me);
+        // A step kept is worked out with no memo, noting the instances of
+        // declarations per place it reads (`Memo::advance` forgets it when
+        // an action writes one of them).
+        let noted = std::cell::RefCell::new(Vec::new());
+        let noting = Interp { events: None, memo: None, listing: &[], reads: Some(&noted), ..*self };
+        let it = if own.is_some() { &noting } else { self };
         let walked = self.walk(link, start, span, me, steps, |here, k, there| {
             if let Some(holds) = fixed {
                 return Ok(holds);
@@ -166,23 +172,24 @@ impl Interp<'_> {
                 return Ok(holds);
             }
             // Where the link it asks first is kept as false, so is this
-            // one (`and` stops there).
-            let holds = if first.as_ref().is_some_and(|s| s.get(at) == Some(false)) {
-                false
-            } else {
-                self.spend(1, body.span)?;
-                call.set(0, V::Place(here));
-                call.set(1, V::Place(there));
-                match native {
-                    Some((native, inner)) => match native(self, inner, st, &mut call)? {
-                        V::Bool(b) => b,
-                        _ => self.bool(body, st, &mut call)?,
-                    },
-                    None => self.bool(body, st, &mut call)?,
-                }
+            // one (`and` stops there); not kept for this one, which did
+            // not read what that one did.
+            if first.as_ref().is_some_and(|s| s.get(at) == Some(false)) {
+                return Ok(false);
+            }
+            self.spend(1, body.span)?;
+            call.set(0, V::Place(here));
+            call.set(1, V::Place(there));
+            noted.borrow_mut().clear();
+            let holds = match native {
+                Some((native, inner)) => match native(it, inner, st, &mut call)? {
+                    V::Bool(b) => b,
+                    _ => it.bool(body, st, &mut call)?,
+                },
+                None => it.bool(body, st, &mut call)?,
             };
             if let Some(s) = own.as_mut() {
-                s.keep(at, holds);
+                s.keep_read(at, holds, &noted.borrow());
             }
             Ok(holds)
         });

@@ -12,7 +12,7 @@ use model::*;
 use std::cell::Cell;
 
 use crate::event::Event;
-use crate::state::{Layout, V};
+use crate::state::{Layout, ZoneInst, V};
 
 /// Why running rules stopped.
 #[derive(Clone, Debug, PartialEq)]
@@ -181,6 +181,32 @@ pub struct Interp<'a> {
     /// parameter as it is (a place per value), each worked out at its
     /// first use (`Natives::listing`). Empty elsewhere: nothing is kept.
     pub listing: &'a [std::cell::Cell<Option<V>>],
+    /// While a walk works out one step of a link to keep (`connected`):
+    /// where the instances of zones and counters declared per place it
+    /// reads are noted (`Read`), with no memo, so that every read is
+    /// made, and noted, in the call. `None` elsewhere.
+    pub reads: Option<&'a std::cell::RefCell<Vec<Read>>>,
+}
+
+impl Interp<'_> {
+    /// A zone instance of a declaration per place, read: noted when a
+    /// walk notes reads (`reads`). Compiled rules call it too.
+    #[inline(always)]
+    pub fn read_zone(&self, z: ZoneInst) -> ZoneInst {
+        if let Some(reads) = self.reads {
+            reads.borrow_mut().push(z.index() as Read);
+        }
+        z
+    }
+
+    /// A counter instance of a declaration per place, read (`read_zone`).
+    #[inline(always)]
+    pub fn read_counter(&self, c: usize) -> usize {
+        if let Some(reads) = self.reads {
+            reads.borrow_mut().push((self.lay.instances.len() + c) as Read);
+        }
+        c
+    }
 }
 
 /// How many arguments a let call may have to be remembered (`Memo`).
@@ -233,12 +259,60 @@ pub(super) struct LinkSteps {
     /// The entries worked out, so that forgetting them costs what
     /// keeping them did, whatever the size of the board.
     set: Vec<u32>,
+    /// Per instance of a declaration per place (`Read`): the entries
+    /// whose link read it. A change that wrote, of what the link reads,
+    /// only such instances forgets those entries alone (`forget_read`):
+    /// a tile laid changes the steps on and beside its cell, not the
+    /// board's.
+    by_read: Vec<Vec<u32>>,
 }
 
 impl LinkSteps {
+    fn new(link: LetId, len: usize) -> LinkSteps {
+        LinkSteps { link, known: vec![0; len], set: Vec::new(), by_read: Vec::new() }
+    }
+
     fn forget(&mut self) {
         for at in self.set.drain(..) {
             self.known[at as usize] = 0;
+        }
+        self.by_read.iter_mut().for_each(Vec::clear);
+    }
+
+    /// Forget the entries whose link read any of `written`.
+    fn forget_read(&mut self, written: &Written) {
+        let mut forgot = false;
+        for read in written.reads() {
+            if let Some(entries) = self.by_read.get_mut(read) {
+                for at in entries.drain(..) {
+                    self.known[at as usize] = 0;
+                    forgot = true;
+                }
+            }
+        }
+        if forgot {
+            let known = &self.known;
+            self.set.retain(|at| known[*at as usize] != 0);
+        }
+    }
+
+    /// Keep what the link gave at entry `at`, having read `reads` (the
+    /// instances of declarations per place, `Read`) and nothing else of
+    /// those declarations.
+    pub(super) fn keep_read(&mut self, at: usize, holds: bool, reads: &[u32]) {
+        if self.get(at).is_some() {
+            return;
+        }
+        self.keep(at, holds);
+        for &read in reads {
+            let read = read as usize;
+            if self.by_read.len() <= read {
+                self.by_read.resize_with(read + 1, Vec::new);
+            }
+            let entries = &mut self.by_read[read];
+            if entries.last() != Some(&(at as u32)) {
+                entries.push(at as u32);
+            }
         }
     }
 
@@ -254,7 +328,7 @@ impl LinkSteps {
 
     /// Keep what the link gave at entry `at`.
     #[inline]
-    pub(super) fn keep(&mut self, at: usize, holds: bool) {
+    fn keep(&mut self, at: usize, holds: bool) {
         if let Some(k) = self.known.get_mut(at) {
             if *k == 0 {
                 self.set.push(at as u32);
@@ -422,7 +496,7 @@ impl Memo {
         if self.stamp == Some(changes) && self.by_let.len() == lets {
             if self.me != me {
                 // Only what reads who `me` is goes.
-                self.forget(reads, &reads.me());
+                self.forget(reads, &reads.me(), None);
                 self.me = me;
             }
             return;
@@ -449,10 +523,11 @@ impl Memo {
         from: u64,
         to: u64,
         changed: &Parts,
+        written: Option<&Written>,
         me: Option<Option<PlayerId>>,
     ) {
         if self.stamp == Some(from) {
-            self.forget(reads, changed);
+            self.forget(reads, changed, written);
             self.stamp = Some(to);
             if let Some(me) = me {
                 self.me = me;
@@ -483,8 +558,10 @@ impl Memo {
     }
 
     /// Forget the values of lets, and the regions of links, that read any
-    /// of `changed`.
-    fn forget(&mut self, reads: &LetReads, changed: &Parts) {
+    /// of `changed`; and the steps of links that did, only those that
+    /// read an instance `written` names when all they read of `changed`
+    /// is of declarations per place (`LetReads::place_reads_only`).
+    fn forget(&mut self, reads: &LetReads, changed: &Parts, written: Option<&Written>) {
         let (by_let, me) = (&mut self.by_let, self.me);
         self.kept.retain(|id| {
             let known = &mut by_let[id.index()];
@@ -503,7 +580,10 @@ impl Memo {
         });
         self.regions.retain(|(link, _, _)| !reads.touched(*link, changed));
         for s in self.steps.iter_mut().filter(|s| !s.set.is_empty() && reads.touched(s.link, changed)) {
-            s.forget();
+            match written {
+                Some(written) if reads.place_reads_only(s.link, changed) => s.forget_read(written),
+                _ => s.forget(),
+            }
         }
     }
 
@@ -521,7 +601,7 @@ impl Memo {
     /// memo at each step. A walk of the same link inside it finds none
     /// kept (the outer one's are given back last).
     pub(super) fn take_steps(&mut self, link: LetId, len: usize) -> LinkSteps {
-        self.take_kept_steps(link).unwrap_or_else(|| LinkSteps { link, known: vec![0; len], set: Vec::new() })
+        self.take_kept_steps(link).unwrap_or_else(|| LinkSteps::new(link, len))
     }
 
     /// `take_steps`, only when the memo has a list for `link` (one it
@@ -769,7 +849,7 @@ mod zones;
 
 pub(crate) use eval::{attr_empty, attr_value};
 pub use grid::{Neighbours, Places};
-pub use reads::{LetReads, Parts};
+pub use reads::{LetReads, Parts, Read, Written};
 pub use zones::find;
 
 /// A value in words: `the number 3`, `the place \`NAME\``, `P2`, ...

@@ -60,6 +60,9 @@ pub struct LetReads {
     /// Whether the parts fit (see `PART_WORDS`).
     fits: bool,
     lets: Vec<Pattern>,
+    /// The parts of zones and counters declared per place (`laid[c]`):
+    /// read one instance at a time, which a link's walk notes (`Read`).
+    by_place: Parts,
 }
 
 impl LetReads {
@@ -81,8 +84,18 @@ impl LetReads {
         let pieces = bases(&mut r.pieces.iter().map(|p| p.per_player));
         let (me, turn) = (next, next + 1);
         let fits = turn < 64 * PART_WORDS;
+        let mut by_place = [0; PART_WORDS];
+        if fits {
+            let decls = (zones.iter().zip(r.zones.iter().map(|z| (z.index, z.per_player))))
+                .chain(counters.iter().zip(r.counters.iter().map(|c| (c.index, c.per_player))));
+            for (base, (index, each)) in decls {
+                if index.is_some() {
+                    (*base..base + if each { players } else { 1 }).for_each(|b| set(&mut by_place, b));
+                }
+            }
+        }
         let mut reads =
-            LetReads { zones, groups, counters, pieces, players, me, turn, fits, lets: Vec::new() };
+            LetReads { zones, groups, counters, pieces, players, me, turn, fits, lets: Vec::new(), by_place };
         if !fits {
             return reads;
         }
@@ -263,9 +276,44 @@ impl LetReads {
         Touched::Players(by_param)
     }
 
+    /// Whether all that let `id` may read of `changed` is of zones and
+    /// counters declared per place: then which of its calls read what
+    /// changed is told by the instances each read (`Read`).
+    pub fn place_reads_only(&self, id: LetId, changed: &Parts) -> bool {
+        self.fits
+            && self.lets.get(id.index()).is_some_and(|p| {
+                p.any.iter().zip(changed).zip(&self.by_place).all(|((a, c), k)| a & c & !k == 0)
+            })
+    }
+
     /// Whether let `id` read any of `changed`, for any arguments.
     pub fn touched(&self, id: LetId, changed: &Parts) -> bool {
         self.lets.get(id.index()).is_none_or(|p| meets(&p.any, changed))
+    }
+}
+
+/// An instance of a zone or counter declared per place, as a walk notes
+/// what a link's call read (`Interp::reads`): a zone instance's index, or
+/// past every zone instance, a counter instance's. Reads of such
+/// declarations go through `Interp::zone_inst` and `counter_inst`, or in
+/// compiled rules the code `chronoscope-compile` writes for a zone or a
+/// counter with a place, each of which notes it (`Interp::read_zone`,
+/// `read_counter`).
+pub type Read = u32;
+
+/// The instances an action wrote (its state's journal), numbered as
+/// `Read` numbers them.
+pub struct Written<'a> {
+    pub zones: &'a [u32],
+    pub counters: &'a [u32],
+    /// The first counter's number: how many zone instances there are.
+    pub counters_from: usize,
+}
+
+impl Written<'_> {
+    pub(super) fn reads(&self) -> impl Iterator<Item = usize> + '_ {
+        let zones = self.zones.iter().map(|z| *z as usize);
+        zones.chain(self.counters.iter().map(|c| self.counters_from + *c as usize))
     }
 }
 
