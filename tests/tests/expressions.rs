@@ -1,6 +1,7 @@
 //! The interpreter evaluates numbers and yes/no values on paths of their
 //! own, and a loop filtered by `c has t` (with `t` fixed) tests tags
-//! directly instead of evaluating the filter per component. These checks
+//! directly instead of evaluating the filter per component, and `any(x in
+//! D where x == y)` looks `y` up in `D`. These checks
 //! hold each fast form equal to a slow form of the same meaning, written so
 //! the interpreter cannot take the short cut, in many random positions of a
 //! small generic game.
@@ -57,6 +58,12 @@ let min_fast(p: player) = min(c.points for c in p.kept where c has red)
 let min_slow(p: player) = min(c.points for c in p.kept where (c has red) == yes)
 let first_fast(p: player, t: tag) = first(c in p.kept where c has t)
 let first_slow(p: player, t: tag) = first(c in p.kept where (c has t) == yes)
+
+// Whether a zone holds a component: `any(x in D where x == y)`, read as a
+// look-up, either way round; against a filter that is not that shape.
+let holds_fast(p: player, c: card) = any(x in p.kept where x == c)
+let holds_turned(p: player, c: card) = any(x in p.kept where c == x)
+let holds_slow(p: player, c: card) = any(x in p.kept where (x == c) == yes)
 
 // Numbers and yes/no through lets, conditionals and arithmetic, against
 // the same values built without them.
@@ -123,6 +130,7 @@ fn fast_and_slow_forms_agree_in_random_positions() {
     let tags: Vec<V> = ["red", "blue"].iter().map(|t| V::Tag(r.tag_named(t).unwrap())).collect();
     let mut positions = 0;
     let mut nonzero = 0;
+    let mut held = 0;
     for seed in 1..=60u64 {
         let players = 2 + (seed % 3) as usize;
         let (mut g, _) = Game::new(&r, players, seed).expect("setup");
@@ -143,6 +151,17 @@ fn fast_and_slow_forms_agree_in_random_positions() {
                     }
                 }
                 assert_eq!(call(&g, "min_fast", vec![pv]), call(&g, "min_slow", vec![pv]));
+                for c in 0..r.components.len() {
+                    let args = vec![pv, V::Card(model::ComponentId::new(c))];
+                    let fast = call(&g, "holds_fast", args.clone());
+                    assert_eq!(
+                        fast,
+                        call(&g, "holds_slow", args.clone()),
+                        "chip {c}, player {p}, seed {seed}"
+                    );
+                    assert_eq!(fast, call(&g, "holds_turned", args), "chip {c}, player {p}, seed {seed}");
+                    held += usize::from(fast == V::Bool(true));
+                }
                 let time = match call(&g, "arith_parts", vec![pv]) {
                     V::Int(n) => n,
                     other => panic!("{other:?}"),
@@ -164,4 +183,6 @@ fn fast_and_slow_forms_agree_in_random_positions() {
     // The positions really vary: most have something to count.
     assert!(positions > 1000, "{positions} positions");
     assert!(nonzero > positions, "{nonzero} non-zero results in {positions} positions");
+    // Players hold some chips and not others.
+    assert!(held > positions && held < positions * 14, "{held} chips held in {positions} positions");
 }

@@ -482,6 +482,17 @@ impl Interp<'_> {
         }
     }
 
+    /// The other local `y` of a filter `x == y` or `y == x`, `x` the
+    /// aggregate's own.
+    fn member_of(filter: &Expr, var: usize) -> Option<usize> {
+        let ExprKind::Binary(BinaryOp::Eq, a, b) = &filter.kind else { return None };
+        match (&a.kind, &b.kind) {
+            (ExprKind::Local(x), ExprKind::Local(y)) if *x == var && *y != var => Some(*y),
+            (ExprKind::Local(y), ExprKind::Local(x)) if *x == var && *y != var => Some(*y),
+            _ => None,
+        }
+    }
+
     /// `count`, `sum`, `min`, `max`, `any`, `all` and `first` over a domain.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn aggregate(
@@ -521,6 +532,26 @@ impl Interp<'_> {
                     return Ok(v);
                 }
             }
+        }
+        // `any(x in D where x == y)`, `y` another local: whether `D`
+        // holds `y`, without the tree walk at each member.
+        if let (Aggregate::Any, None, Some(y)) =
+            (func, value, filter.and_then(|flt| Self::member_of(flt, var)))
+        {
+            let y = f.get(y);
+            let holds = match &d {
+                _ if region.is_some() => places.iter().any(|p| V::Place(*p).same(&y)),
+                V::Zone(z) => st.zones[*z].iter().flatten().any(|c| V::Card(*c).same(&y)),
+                _ => (0..len).any(|i| match &d {
+                    V::Players | V::PlayersFrom(_) => st.player_at(&d, i).same(&y),
+                    V::Class(c) => V::Place(self.r.classes[*c].places[i]).same(&y),
+                    V::Set(s) => f.set_items(*s).get(i).is_some_and(|c| V::Card(*c).same(&y)),
+                    _ => false,
+                }),
+            };
+            // The member's local is the aggregate's own: nothing reads it
+            // after (the checker's scopes), so it is left unbound.
+            return Ok(V::Bool(holds));
         }
         let mut tally = Tally::default();
         for i in 0..len {
