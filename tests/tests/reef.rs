@@ -350,10 +350,12 @@ fn listed(g: &Game, action: &str) -> Vec<engine::Choice> {
 
 /// What a link gives at each step of a walk is kept in the memo with the
 /// regions (`Memo::step`), for walks from other starts: kept past an
-/// action that writes nothing the link reads (a boat sails), forgotten
-/// by one that writes what it reads (a tile laid). On both engines.
+/// action that writes nothing the link reads (a boat sails); past one that
+/// writes what it reads at some places (a tile laid writes its cell's
+/// `laid` and `turned`), only the steps that read none of those places.
+/// On both engines.
 #[test]
-fn a_links_steps_are_kept_past_a_sail_and_forgotten_once_a_tile_is_laid() {
+fn a_links_steps_are_kept_past_a_sail_and_past_a_tile_laid_but_those_that_read_its_cell() {
     for program in [program(), chronoscope_tests::compiled::load(PATH)] {
         let (mut g, _) = Game::new(&program, 2, 1).unwrap();
         for (cell, r) in [("cell_2_1", 0), ("cell_1_2", 1), ("cell_3_2", 2)] {
@@ -367,10 +369,18 @@ fn a_links_steps_are_kept_past_a_sail_and_forgotten_once_a_tile_is_laid() {
         assert!(kept > 0, "the listing kept no step of `land`");
         g.step(&sail[0]).unwrap();
         assert_eq!(g.kept_steps("land"), kept, "a boat sailing writes nothing `land` reads");
+        // A tile below the start tile, whose corners the reef's steps
+        // from the start tile's bottom corners test.
+        let below = place(&g, "cell_2_3");
         let lay = listed(&g, "lay");
-        assert!(g.kept_steps("land") >= kept);
-        g.step(&lay[0]).unwrap();
-        assert_eq!(g.kept_steps("land"), 0, "a tile laid: `land` reads the tiles");
+        let lay = lay.iter().find(|c| c.args[0] == V::Place(below)).expect("a tile may go below the start");
+        let kept = g.kept_steps("land");
+        g.step(lay).unwrap();
+        let left = g.kept_steps("land");
+        assert!(left < kept, "a tile laid: the steps that read its cell go ({left} of {kept} left)");
+        assert!(left > 0, "a tile laid: the steps that read other cells stay");
+        // Those kept are what `land` gives afresh.
+        g.memo_agrees().unwrap();
     }
 }
 
