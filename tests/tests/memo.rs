@@ -64,8 +64,38 @@ fn akrotiri_let_values_and_regions_kept_past_an_action_equal_fresh_ones() {
 /// a stone dropped or lifted); the steps that read those places go.
 #[test]
 fn heights_steps_kept_past_a_change_of_one_place_equal_fresh_ones() {
-    both("tests/fixtures/valid/heights.ruleset", 2, 20);
+    both(HEIGHTS, 2, 20);
 }
+
+/// A walk on a copy of the state being changed (a trial, an action
+/// applied) reads the game's memo while the copy's writes so far are of
+/// nothing its link reads, and walks afresh once they are (`heights`'
+/// `wall`: a count of walls, then a stone). Each listing equals the
+/// choices `check` accepts one by one, and each action applied leaves
+/// the position that applying it without the memo (traced) does.
+#[test]
+fn heights_walks_on_a_changed_copy_read_the_memo_only_while_their_link_reads_nothing_changed() {
+    for program in [scenario::load(HEIGHTS), compiled::load(HEIGHTS)] {
+        let mut walls = 0;
+        for seed in 1..=12 {
+            let mut g = Game::start(&program, 2, seed).expect("setup");
+            let mut traced = Game::start(&program, 2, seed).expect("setup");
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            while g.current().is_some() {
+                let choices = g.choices();
+                assert_eq!(choices, scenario::brute_force_choices(&g), "seed {seed}");
+                let c = &choices[rng.gen_range(0..choices.len())];
+                walls += usize::from(g.rules.actions[c.action.index()].name == "wall");
+                g.step(c).expect("a listed choice applies");
+                traced.apply_traced(c).expect("and applies traced");
+                assert_eq!(g.snapshot(), traced.snapshot(), "seed {seed}, after {c:?}");
+            }
+        }
+        assert!(walls > 10, "only {walls} walls built");
+    }
+}
+
+const HEIGHTS: &str = "tests/fixtures/valid/heights.ruleset";
 
 /// Lets that read `me` and the state directly, with no argument: their
 /// values stay while the same player moves on, and go when the player to

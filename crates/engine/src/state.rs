@@ -734,6 +734,20 @@ impl State {
         j.on.then_some((&j.zones[..], &j.counters[..], &j.pieces[..]))
     }
 
+    /// `written`, on a copy whose journal names every write since it was
+    /// equal to the game's state (a trial's copy put back to it, or the
+    /// copy an action is applied on) and only counters, pieces, zones and
+    /// the random generator were written: what differs from the game's
+    /// state. `None` otherwise.
+    pub(crate) fn written_since_game(&self) -> Option<(&[u32], &[u32], &[u32])> {
+        let j = &self.journal;
+        (j.on && !j.wide && (j.base == GAME_STATE || j.base == APPLIED)).then_some((
+            &j.zones[..],
+            &j.counters[..],
+            &j.pieces[..],
+        ))
+    }
+
     /// Stop the journal (the lists keep their room).
     pub(crate) fn journal_off(&mut self) {
         self.journal.on = false;

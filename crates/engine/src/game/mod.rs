@@ -297,6 +297,7 @@ impl<'p> Game<'p> {
             picked: &self.picked,
             listing: &[],
             reads: None,
+            walks: Some((&self.memo, &self.program.reads)),
         }
     }
 

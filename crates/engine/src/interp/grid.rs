@@ -95,6 +95,7 @@ impl Interp<'_> {
                     start,
                     e.span,
                     f.me,
+                    self.memo,
                     |p| self.neighbours.of(p),
                     |here, _, there| {
                         let mut call = Frame::new(f.me);
@@ -122,7 +123,15 @@ impl Interp<'_> {
         st: &State,
         me: Option<PlayerId>,
     ) -> R<Places> {
-        if let Some(places) = self.kept_region(link, start, me) {
+        // The memo: the one this run reads, or on a copy of the game's
+        // state being changed, the game's while the link reads nothing
+        // written since.
+        let memo = match (self.memo, self.walks) {
+            (Some(memo), _) => Some(memo),
+            (None, Some((memo, reads))) if reads.same_on_copy(link, self.lay, st) => Some(memo),
+            _ => None,
+        };
+        if let Some(places) = memo.and_then(|m| m.borrow().region(link, start, me)) {
             return Ok(places);
         }
         // The link's let called on the two places directly, not through
@@ -144,7 +153,8 @@ impl Interp<'_> {
         };
         // What the link, and the link it asks first, gave at each step,
         // taken out of the memo for the walk.
-        let memo = self.memo.filter(|m| fixed.is_none() && m.borrow().serves(me));
+        let steps_memo = memo;
+        let memo = memo.filter(|m| fixed.is_none() && m.borrow().serves(me));
         let len = self.neighbours.len();
         let mut own = memo.map(|m| m.borrow_mut().take_steps(link, len));
         let first = self.neighbours.first_of(link).and_then(|i| memo?.borrow_mut().take_kept_steps(i));
@@ -158,9 +168,10 @@ impl Interp<'_> {
         // declarations per place it reads (`Memo::advance` forgets it when
         // an action writes one of them).
         let noted = std::cell::RefCell::new(Vec::new());
-        let noting = Interp { events: None, memo: None, listing: &[], reads: Some(&noted), ..*self };
+        let noting =
+            Interp { events: None, memo: None, walks: None, listing: &[], reads: Some(&noted), ..*self };
         let it = if own.is_some() { &noting } else { self };
-        let walked = self.walk(link, start, span, me, steps, |here, k, there| {
+        let walked = self.walk(link, start, span, me, steps_memo, steps, |here, k, there| {
             if let Some(holds) = fixed {
                 return Ok(holds);
             }
@@ -212,6 +223,7 @@ impl Interp<'_> {
         start: PlaceId,
         span: Span,
         me: Option<PlayerId>,
+        memo: Option<&std::cell::RefCell<super::Memo>>,
         steps: impl Fn(PlaceId) -> &'n [PlaceId],
         mut holds: impl FnMut(PlaceId, usize, PlaceId) -> R<bool>,
     ) -> R<Places> {
@@ -247,16 +259,10 @@ impl Interp<'_> {
             }
         }
         let out = Places::from(out);
-        if let Some(memo) = self.memo {
+        if let Some(memo) = memo {
             memo.borrow_mut().keep_region(link, start, me, &out);
         }
         Ok(out)
-    }
-
-    /// The region of `link` from `start` the memo keeps, if it does.
-    #[inline]
-    fn kept_region(&self, link: LetId, start: PlaceId, me: Option<PlayerId>) -> Option<Places> {
-        self.memo.and_then(|memo| memo.borrow().region(link, start, me))
     }
 }
 
@@ -298,7 +304,15 @@ impl<'a> Interp<'a> {
         let Some(cell) = places.get(here.index()) else { return all };
         cell.get_or_init(|| {
             let work = Cell::new(0);
-            let it = Interp { events: None, work: &work, trace: None, memo: None, listing: &[], ..*self };
+            let it = Interp {
+                events: None,
+                work: &work,
+                trace: None,
+                memo: None,
+                walks: None,
+                listing: &[],
+                ..*self
+            };
             let mut frame = Frame::new(None);
             let mut allowed = Vec::with_capacity(all.len());
             for &there in all {

@@ -186,6 +186,12 @@ pub struct Interp<'a> {
     /// reads are noted (`Read`), with no memo, so that every read is
     /// made, and noted, in the call. `None` elsewhere.
     pub reads: Option<&'a std::cell::RefCell<Vec<Read>>>,
+    /// The game's memo and what each let reads, for walks on a copy of the
+    /// game's state being changed (a trial, an action applied), which have
+    /// no `memo`: a region whose link reads nothing the copy's journal
+    /// says was written since is the game's, and is read from the memo and
+    /// kept there (`LetReads::same_on_copy`). `None` elsewhere.
+    pub walks: Option<(&'a std::cell::RefCell<Memo>, &'a LetReads)>,
 }
 
 impl Interp<'_> {

@@ -213,7 +213,30 @@ impl LetReads {
     /// may have changed. The turn's bookkeeping an action wrote besides
     /// (`State::touch_wide`) is none of a let's reads but the seat order.
     pub fn written(&self, lay: &Layout, st: &State, order_changes: bool, me_changes: bool) -> Option<Parts> {
-        let (zones, counters, pieces) = st.written().filter(|_| self.fits)?;
+        self.parts(lay, st.written()?, order_changes, me_changes)
+    }
+
+    /// Whether let `id` reads the same on `st` as on the game's state:
+    /// `st` is a copy of it whose journal names all that was written
+    /// since (`State::written_since_game`), none of which `id` reads.
+    pub fn same_on_copy(&self, id: LetId, lay: &Layout, st: &State) -> bool {
+        st.written_since_game()
+            .and_then(|written| self.parts(lay, written, false, false))
+            .is_some_and(|changed| !self.touched(id, &changed))
+    }
+
+    /// The parts the journal's lists name, and the seat order and `me`
+    /// when they changed.
+    fn parts(
+        &self,
+        lay: &Layout,
+        (zones, counters, pieces): (&[u32], &[u32], &[u32]),
+        order_changes: bool,
+        me_changes: bool,
+    ) -> Option<Parts> {
+        if !self.fits {
+            return None;
+        }
         let mut out = [0; PART_WORDS];
         let at = |base: usize, player: Option<usize>| base + player.unwrap_or(0);
         for z in zones {
