@@ -271,18 +271,24 @@ pub(super) struct LinkSteps {
     /// a tile laid changes the steps on and beside its cell, not the
     /// board's.
     by_read: Vec<Vec<u32>>,
+    /// The instances whose list in `by_read` was empty when an entry was
+    /// added (some more than once), so that forgetting every entry costs
+    /// what keeping them did.
+    read: Vec<u32>,
 }
 
 impl LinkSteps {
     fn new(link: LetId, len: usize) -> LinkSteps {
-        LinkSteps { link, known: vec![0; len], set: Vec::new(), by_read: Vec::new() }
+        LinkSteps { link, known: vec![0; len], set: Vec::new(), by_read: Vec::new(), read: Vec::new() }
     }
 
     fn forget(&mut self) {
         for at in self.set.drain(..) {
             self.known[at as usize] = 0;
         }
-        self.by_read.iter_mut().for_each(Vec::clear);
+        for read in self.read.drain(..) {
+            self.by_read[read as usize].clear();
+        }
     }
 
     /// Forget the entries whose link read any of `written`.
@@ -316,6 +322,9 @@ impl LinkSteps {
                 self.by_read.resize_with(read + 1, Vec::new);
             }
             let entries = &mut self.by_read[read];
+            if entries.is_empty() {
+                self.read.push(read as u32);
+            }
             if entries.last() != Some(&(at as u32)) {
                 entries.push(at as u32);
             }
