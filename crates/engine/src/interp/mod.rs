@@ -275,11 +275,29 @@ pub(super) struct LinkSteps {
     /// added (some more than once), so that forgetting every entry costs
     /// what keeping them did.
     read: Vec<u32>,
+    /// How many entries `by_read` and `read` were given since they were
+    /// last emptied. An entry forgotten through one instance stays in the
+    /// lists of the others it read, and is listed again there when worked
+    /// out again: past `MOST_NOTED` per entry of the board, every entry
+    /// is forgotten, so that a long game's lists stay as long as a short
+    /// one's.
+    noted: usize,
 }
+
+/// How many notes of reads per entry of `Neighbours`' list a link's steps
+/// hold at most (`LinkSteps::noted`): a step reads a few places.
+const MOST_NOTED: usize = 16;
 
 impl LinkSteps {
     fn new(link: LetId, len: usize) -> LinkSteps {
-        LinkSteps { link, known: vec![0; len], set: Vec::new(), by_read: Vec::new(), read: Vec::new() }
+        LinkSteps {
+            link,
+            known: vec![0; len],
+            set: Vec::new(),
+            by_read: Vec::new(),
+            read: Vec::new(),
+            noted: 0,
+        }
     }
 
     fn forget(&mut self) {
@@ -289,10 +307,14 @@ impl LinkSteps {
         for read in self.read.drain(..) {
             self.by_read[read as usize].clear();
         }
+        self.noted = 0;
     }
 
     /// Forget the entries whose link read any of `written`.
     fn forget_read(&mut self, written: &Written) {
+        if self.noted > MOST_NOTED * self.known.len() {
+            return self.forget();
+        }
         let mut forgot = false;
         for read in written.reads() {
             if let Some(entries) = self.by_read.get_mut(read) {
@@ -324,9 +346,11 @@ impl LinkSteps {
             let entries = &mut self.by_read[read];
             if entries.is_empty() {
                 self.read.push(read as u32);
+                self.noted += 1;
             }
             if entries.last() != Some(&(at as u32)) {
                 entries.push(at as u32);
+                self.noted += 1;
             }
         }
     }
@@ -897,9 +921,32 @@ fn too_much_work(span: Span) -> R<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Memo, MEMO_ARGS, MEMO_PER_LET, MEMO_SCAN};
+    use super::{LinkSteps, Memo, Written, MEMO_ARGS, MEMO_PER_LET, MEMO_SCAN, MOST_NOTED};
     use crate::state::{ZoneInst, V};
     use model::{ComponentId, LetId, PlaceId, PlayerId, TagId};
+
+    /// Steps forgotten through one place they read, and worked out again,
+    /// are listed again under the other places they read: however often,
+    /// the lists hold at most `MOST_NOTED` notes per entry of the board
+    /// (then every step goes), and a step that read a written place is
+    /// always forgotten.
+    #[test]
+    fn a_links_notes_of_reads_stay_bounded_however_often_its_steps_are_worked_out_again() {
+        let mut s = LinkSteps::new(LetId::new(0), 4);
+        let written = Written { zones: &[0], counters: &[], counters_from: 8 };
+        let mut most = 0;
+        for _ in 0..1000 {
+            // Entries 0 and 2 read instances 0 and 1; entry 3 reads 3.
+            s.keep_read(0, true, &[0, 1]);
+            s.keep_read(2, false, &[0, 1]);
+            s.keep_read(3, true, &[3]);
+            most = most.max(s.by_read.iter().map(Vec::len).sum::<usize>() + s.read.len());
+            s.forget_read(&written);
+            assert_eq!((s.get(0), s.get(2)), (None, None), "the steps that read instance 0 go");
+        }
+        assert!(most <= MOST_NOTED * 4 + 8, "{most} notes for 4 entries");
+        assert!(most > 8, "the lists grew ({most}), so the bound was reached");
+    }
 
     /// The interpreter's `sum` (`eval::Tally`: a wrapping sum, its wraps
     /// counted, `summed`) gives the exact sum clamped into range
