@@ -399,4 +399,7 @@ fn a_link_that_starts_by_asking_another_walked_the_same_way_goes_by_its_kept_ste
     let program = program();
     let (g, _) = Game::new(&program, 2, 1).unwrap();
     assert_eq!(g.link_asked_first("land"), None);
+    let heights = scenario::load("tests/fixtures/valid/heights.ruleset");
+    let (g, _) = Game::new(&heights, 2, 1).unwrap();
+    assert_eq!(g.link_asked_first("free_climb").as_deref(), Some("climb"));
 }

@@ -158,6 +158,16 @@ impl Interp<'_> {
         let len = self.neighbours.len();
         let mut own = memo.map(|m| m.borrow_mut().take_steps(link, len));
         let first = self.neighbours.first_of(link).and_then(|i| memo?.borrow_mut().take_kept_steps(i));
+        // The conjuncts after that link's call, the last first: `(F and
+        // X) and Y` gives Y, X.
+        let mut rest = Vec::new();
+        if first.is_some() && native.is_none() {
+            let mut e = crate::native::unwrap_root(body);
+            while let ExprKind::Binary(BinaryOp::And, a, b) = &e.kind {
+                rest.push(&**b);
+                e = crate::native::unwrap_root(a);
+            }
+        }
         // The link's tests found once for the walk.
         let tests = self.link_tests(link, fixed.is_some());
         let steps = |here: PlaceId| self.steps(tests, here, st);
@@ -182,11 +192,25 @@ impl Interp<'_> {
             if let Some(holds) = own.as_ref().and_then(|s| s.get(at)) {
                 return Ok(holds);
             }
-            // Where the link it asks first is kept as false, so is this
-            // one (`and` stops there); not kept for this one, which did
-            // not read what that one did.
-            if first.as_ref().is_some_and(|s| s.get(at) == Some(false)) {
-                return Ok(false);
+            // Where the link it asks first is kept, this one is that
+            // one's value `and` the rest of its conjuncts, in order (the
+            // tree walk's: a compiled link's function, which keeps the
+            // step, costs less than walking them); not kept for this one,
+            // which did not read what that one did.
+            match first.as_ref().and_then(|s| s.get(at)) {
+                Some(false) => return Ok(false),
+                Some(true) if native.is_none() => {
+                    self.spend(1, body.span)?;
+                    call.set(0, V::Place(here));
+                    call.set(1, V::Place(there));
+                    for e in rest.iter().rev() {
+                        if !self.bool(e, st, &mut call)? {
+                            return Ok(false);
+                        }
+                    }
+                    return Ok(true);
+                }
+                _ => {}
             }
             self.spend(1, body.span)?;
             call.set(0, V::Place(here));
