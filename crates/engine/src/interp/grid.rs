@@ -152,8 +152,9 @@ impl Interp<'_> {
             _ => None,
         };
         // What the link, and the link it asks first, gave at each step,
-        // taken out of the memo for the walk.
-        let steps_memo = memo;
+        // taken out of the memo for the walk (the region found is kept in
+        // `regions`).
+        let regions = memo;
         let memo = memo.filter(|m| fixed.is_none() && m.borrow().serves(me));
         let len = self.neighbours.len();
         let mut own = memo.map(|m| m.borrow_mut().take_steps(link, len));
@@ -181,7 +182,7 @@ impl Interp<'_> {
         let noting =
             Interp { events: None, memo: None, walks: None, listing: &[], reads: Some(&noted), ..*self };
         let it = if own.is_some() { &noting } else { self };
-        let walked = self.walk(link, start, span, me, steps_memo, steps, |here, k, there| {
+        let walked = self.walk(link, start, span, me, regions, steps, |here, k, there| {
             if let Some(holds) = fixed {
                 return Ok(holds);
             }

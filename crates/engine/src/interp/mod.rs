@@ -334,9 +334,6 @@ impl LinkSteps {
     /// instances of declarations per place, `Read`) and nothing else of
     /// those declarations.
     pub(super) fn keep_read(&mut self, at: usize, holds: bool, reads: &[u32]) {
-        if self.get(at).is_some() {
-            return;
-        }
         self.keep(at, holds);
         for &read in reads {
             let read = read as usize;
