@@ -264,14 +264,9 @@ fn worth_compiling(e: &Expr) -> bool {
     )
 }
 
-/// How many of `roots`' first roots are let bodies (`roots_mut` lists
-/// them first).
-pub fn let_roots(r: &Ruleset) -> usize {
-    r.lets.iter().filter(|l| worth_compiling(&l.body)).count()
-}
-
-/// The lets whose bodies are roots, in the order of their roots (the
-/// first [`let_roots`]).
+/// The lets whose bodies are roots, in the order of their roots: `roots`'
+/// first roots are let bodies (`roots_mut` lists them first), as many as
+/// this lists.
 pub fn root_lets(r: &Ruleset) -> Vec<LetId> {
     LetId::all(r.lets.len()).filter(|id| worth_compiling(&r.lets[*id].body)).collect()
 }

@@ -5,6 +5,7 @@
 use model::*;
 
 use super::*;
+use crate::native::unwrap_root;
 use crate::state::{State, V};
 
 /// The places of a set worked out from the state (`around`, `connected`):
@@ -163,10 +164,10 @@ impl Interp<'_> {
         // X) and Y` gives Y, X.
         let mut rest = Vec::new();
         if first.is_some() && native.is_none() {
-            let mut e = crate::native::unwrap_root(body);
+            let mut e = unwrap_root(body);
             while let ExprKind::Binary(BinaryOp::And, a, b) = &e.kind {
                 rest.push(&**b);
-                e = crate::native::unwrap_root(a);
+                e = unwrap_root(a);
             }
         }
         // The link's tests found once for the walk.
@@ -532,15 +533,9 @@ impl Neighbours {
         if l.params.len() != 2 {
             return None;
         }
-        fn unwrap(e: &Expr) -> &Expr {
-            match &e.kind {
-                ExprKind::Native(_, inner) => inner,
-                _ => e,
-            }
-        }
-        let mut first = unwrap(&l.body);
+        let mut first = unwrap_root(&l.body);
         while let ExprKind::Binary(BinaryOp::And, a, _) = &first.kind {
-            first = unwrap(a);
+            first = unwrap_root(a);
         }
         let ExprKind::Let { id, args } = &first.kind else { return None };
         let on_both = matches!(
