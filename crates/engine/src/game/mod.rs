@@ -323,11 +323,10 @@ impl<'p> Game<'p> {
             let next = self.current();
             let order = before.order != self.state.order;
             if let Some(changed) = reads.written(self.layout, &self.state, order, !memo.serves(next)) {
-                let written = self.state.written().map(|(zones, counters, _)| crate::interp::Written {
-                    zones,
-                    counters,
-                    counters_from: self.layout.instances.len(),
-                });
+                let written = self
+                    .state
+                    .written()
+                    .map(|(zones, counters, _)| crate::interp::Written::new(self.layout, zones, counters));
                 memo.advance(reads, from, self.state.changes, &changed, written.as_ref(), Some(next));
             }
         }

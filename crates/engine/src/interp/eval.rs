@@ -667,7 +667,7 @@ impl Interp<'_> {
                     }
                     return Ok(self.read_zone(self.lay.zone(*zone, p, Some(place))));
                 }
-                Ok(self.lay.zone(*zone, p, place))
+                Ok(self.lay.zone(*zone, p, None))
             }
             _ => match self.eval(e, st, f)? {
                 V::Zone(z) => Ok(z),
@@ -681,10 +681,8 @@ impl Interp<'_> {
             ExprKind::Counter { counter, player, index } => {
                 let p = self.player_opt(player.as_deref(), st, f)?;
                 let place = self.place_opt(index.as_deref(), st, f)?;
-                match place {
-                    Some(_) => Ok(self.read_counter(self.lay.counter(*counter, p, place))),
-                    None => Ok(self.lay.counter(*counter, p, place)),
-                }
+                let c = self.lay.counter(*counter, p, place);
+                Ok(if place.is_some() { self.read_counter(c) } else { c })
             }
             _ => rule(e.span, "not a counter"),
         }

@@ -199,24 +199,21 @@ impl Interp<'_> {
             // tree walk's: a compiled link's function, which keeps the
             // step, costs less than walking them); not kept for this one,
             // which did not read what that one did.
-            match first.as_ref().and_then(|s| s.get(at)) {
-                Some(false) => return Ok(false),
-                Some(true) if native.is_none() => {
-                    self.spend(1, body.span)?;
-                    call.set(0, V::Place(here));
-                    call.set(1, V::Place(there));
-                    for e in rest.iter().rev() {
-                        if !self.bool(e, st, &mut call)? {
-                            return Ok(false);
-                        }
-                    }
-                    return Ok(true);
-                }
-                _ => {}
+            let asked_first = first.as_ref().and_then(|s| s.get(at));
+            if asked_first == Some(false) {
+                return Ok(false);
             }
             self.spend(1, body.span)?;
             call.set(0, V::Place(here));
             call.set(1, V::Place(there));
+            if asked_first == Some(true) && native.is_none() {
+                for e in rest.iter().rev() {
+                    if !self.bool(e, st, &mut call)? {
+                        return Ok(false);
+                    }
+                }
+                return Ok(true);
+            }
             noted.borrow_mut().clear();
             let holds = match native {
                 Some((native, inner)) => match native(it, inner, st, &mut call)? {

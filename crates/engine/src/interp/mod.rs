@@ -209,7 +209,7 @@ impl Interp<'_> {
     #[inline(always)]
     pub fn read_counter(&self, c: usize) -> usize {
         if let Some(reads) = self.reads {
-            reads.borrow_mut().push((self.lay.instances.len() + c) as Read);
+            reads.borrow_mut().push(reads::counter_read(self.lay, c));
         }
         c
     }
@@ -333,7 +333,7 @@ impl LinkSteps {
     /// Keep what the link gave at entry `at`, having read `reads` (the
     /// instances of declarations per place, `Read`) and nothing else of
     /// those declarations.
-    pub(super) fn keep_read(&mut self, at: usize, holds: bool, reads: &[u32]) {
+    pub(super) fn keep_read(&mut self, at: usize, holds: bool, reads: &[Read]) {
         self.keep(at, holds);
         for &read in reads {
             let read = read as usize;

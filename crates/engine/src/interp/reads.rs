@@ -324,16 +324,27 @@ impl LetReads {
 /// `read_counter`).
 pub type Read = u32;
 
+/// A counter instance's `Read`: past every zone instance.
+#[inline]
+pub(super) fn counter_read(lay: &Layout, c: usize) -> Read {
+    (lay.instances.len() + c) as Read
+}
+
 /// The instances an action wrote (its state's journal), numbered as
 /// `Read` numbers them.
 pub struct Written<'a> {
-    pub zones: &'a [u32],
-    pub counters: &'a [u32],
+    pub(super) zones: &'a [u32],
+    pub(super) counters: &'a [u32],
     /// The first counter's number: how many zone instances there are.
-    pub counters_from: usize,
+    pub(super) counters_from: usize,
 }
 
-impl Written<'_> {
+impl<'a> Written<'a> {
+    /// The journal's lists of zone and counter instances written.
+    pub fn new(lay: &Layout, zones: &'a [u32], counters: &'a [u32]) -> Written<'a> {
+        Written { zones, counters, counters_from: counter_read(lay, 0) as usize }
+    }
+
     pub(super) fn reads(&self) -> impl Iterator<Item = usize> + '_ {
         let zones = self.zones.iter().map(|z| *z as usize);
         zones.chain(self.counters.iter().map(|c| self.counters_from + *c as usize))
