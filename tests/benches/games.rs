@@ -97,41 +97,38 @@ fn ratio(rules: &engine::Program, compiled: &engine::Program, players: usize, ga
     let set_up: Vec<_> =
         (1..=games).map(|seed| Game::start(compiled, players, seed).expect("setup")).collect();
     let starts: Vec<_> = (1..=games).map(|seed| reference_start(rules, players, seed)).collect();
-    // Seconds per round: interpreter, compiled, compiled from a copy,
-    // reference; each playing `CHUNK` seeds in turn, chunk after chunk.
+    // Each simulator's play of one seed: interpreter, compiled, compiled
+    // from a copy, reference. The reference replays one start twenty
+    // times in a row, as a simulator that set up its own game would find
+    // it: in the cache. Replays going through the 200 starts in turn read
+    // each from memory and ran at about 39,000 games/s; through 8 starts
+    // in turn, about 60,000, as in a row (63,000).
+    let sims: [&dyn Fn(u64); 4] = [
+        &|seed| {
+            random_game(rules, players, seed);
+        },
+        &|seed| {
+            random_game(compiled, players, seed);
+        },
+        &|seed| {
+            play_out(set_up[(seed - 1) as usize].clone(), seed);
+        },
+        &|seed| {
+            for r in 0..REPLAYS {
+                reference_game(&starts[(seed - 1) as usize], seed * REPLAYS + r);
+            }
+        },
+    ];
+    // Seconds per round and simulator, each playing `CHUNK` seeds in turn,
+    // chunk after chunk.
     let seeds: Vec<u64> = (1..=games).collect();
     let rounds: Vec<[f64; 4]> = (0..ROUNDS)
         .map(|_| {
             let mut round = [0.0; 4];
             for chunk in seeds.chunks(CHUNK) {
-                round[0] += time(&|| {
-                    for &seed in chunk {
-                        random_game(rules, players, seed);
-                    }
-                });
-                round[1] += time(&|| {
-                    for &seed in chunk {
-                        random_game(compiled, players, seed);
-                    }
-                });
-                round[2] += time(&|| {
-                    for &seed in chunk {
-                        play_out(set_up[(seed - 1) as usize].clone(), seed);
-                    }
-                });
-                // The reference replays one start twenty times in a row,
-                // as a simulator that set up its own game would find it:
-                // in the cache. Replays going through the 200 starts in
-                // turn read each from memory and ran at about 39,000
-                // games/s; through 8 starts in turn, about 60,000, as in
-                // a row (63,000).
-                round[3] += time(&|| {
-                    for &seed in chunk {
-                        for r in 0..REPLAYS {
-                            reference_game(&starts[(seed - 1) as usize], seed * REPLAYS + r);
-                        }
-                    }
-                });
+                for (k, sim) in sims.iter().enumerate() {
+                    round[k] += time(&|| chunk.iter().for_each(|seed| sim(*seed)));
+                }
             }
             round
         })
