@@ -97,6 +97,55 @@ fn heights_walks_on_a_changed_copy_read_the_memo_only_while_their_link_reads_not
 
 const HEIGHTS: &str = "tests/fixtures/valid/heights.ruleset";
 
+/// Calls of a let that reads nothing of the state but zones and counters
+/// declared per place (`heights`' `beside_stone`, through `stone_at` and
+/// `clear`) are kept past an action that wrote some of them: a stone
+/// dropped on a cell forgets the calls that read that cell (those of the
+/// four cells beside it) and keeps the rest. A call that read more places
+/// than the memo notes of one call (`crowded`, every cell) is forgotten
+/// at any change of what its let reads, even of a place it did not read.
+/// On the interpreter: compiled rules
+/// keep such calls for one listing (`Natives::listing`).
+#[test]
+fn heights_calls_of_a_let_that_reads_places_alone_are_kept_past_a_change_of_other_places() {
+    let program = scenario::load(HEIGHTS);
+    let (mut g, _) = Game::new(&program, 2, 1).expect("setup");
+    let choices = g.choices();
+    assert_eq!(g.kept_calls("beside_stone"), 16, "the listing asks it of every clear cell");
+    assert_eq!(g.kept_calls("crowded"), 1);
+    let middle =
+        g.rules.places.iter().position(|p| p.name == "cell_1_1").expect("a cell with four beside it");
+    let drop = g.rules.actions.iter().position(|a| a.name == "drop").unwrap();
+    let here = choices
+        .iter()
+        .find(|c| c.action.index() == drop && c.args[0] == engine::V::Place(model::PlaceId::new(middle)))
+        .expect("a stone may be dropped there");
+    g.step(here).expect("a listed choice applies");
+    assert_eq!(g.kept_calls("beside_stone"), 12, "the four cells beside the stone are asked afresh");
+    assert_eq!(g.kept_calls("crowded"), 0, "a call that read every cell goes");
+    assert!(g.memo_agrees().expect("what is kept is what the rules give afresh") > 12);
+    // The next listing asks again only what went: the cells beside the
+    // stone are beside one now.
+    let perch = g.rules.actions.iter().position(|a| a.name == "perch").unwrap();
+    let perches = g.choices().into_iter().filter(|c| c.action.index() == perch).count();
+    assert_eq!(perches, 4, "a walker may perch beside the stone");
+    assert_eq!(g.kept_calls("beside_stone"), 16, "the four asked afresh, and the twelve kept");
+    // `crowded` read every cell's stones, and the heights of the clear
+    // cells only: raising the stone's cell writes nothing it read, but it
+    // read more than the memo notes, so it goes all the same.
+    assert_eq!(g.kept_calls("crowded"), 1);
+    let raise = g.rules.actions.iter().position(|a| a.name == "raise").unwrap();
+    let choices = g.choices();
+    let here = choices
+        .iter()
+        .find(|c| c.action.index() == raise && c.args[0] == engine::V::Place(model::PlaceId::new(middle)))
+        .expect("the stone's cell may be raised");
+    g.step(here).expect("a listed choice applies");
+    assert_eq!(g.kept_calls("crowded"), 0, "a call that read more than the memo notes goes");
+    assert_eq!(g.kept_calls("beside_stone"), 16, "a height is none of what it reads");
+    g.memo_agrees().expect("what is kept is what the rules give afresh");
+}
+
 /// Lets that read `me` and the state directly, with no argument: their
 /// values stay while the same player moves on, and go when the player to
 /// move changes or the action wrote what they read.

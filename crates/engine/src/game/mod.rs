@@ -298,6 +298,7 @@ impl<'p> Game<'p> {
             listing: &[],
             reads: None,
             walks: Some((&self.memo, &self.program.reads)),
+            noted: self.program.reads.noted(),
         }
     }
 
@@ -615,6 +616,16 @@ impl<'p> Game<'p> {
         self.prepare_memo(me);
         let memo = self.memo.borrow();
         memo.steps().filter(|(l, _, _)| *l == id).count()
+    }
+
+    /// For tests of the memo: how many calls of let `name` it keeps for
+    /// the next listing, readied as that listing would ready it.
+    #[doc(hidden)]
+    pub fn kept_calls(&self, name: &str) -> usize {
+        let (Some(me), Some(id)) = (self.current(), self.rules.let_named(name)) else { return 0 };
+        self.prepare_memo(me);
+        let memo = self.memo.borrow();
+        memo.calls().filter(|(l, ..)| *l == id).count()
     }
 
     /// Call a let by name with arguments, as a player.

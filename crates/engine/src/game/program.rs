@@ -197,6 +197,7 @@ impl Program {
         }
         // Not folded: the compiled roots are those of the rules as written.
         let mut program = Program::build(rules);
+        program.reads.note_no_calls();
         let mut next = 0u32;
         crate::native::wrap_roots(&mut program.rules, &mut next);
         crate::native::wrap_plan_roots(&mut program.trials, &mut next);

@@ -151,6 +151,12 @@ impl Interp<'_> {
                 }
             }
         }
+        if let Some(Some(memo)) = memo {
+            if self.notes_calls(id) {
+                return self
+                    .noted_call(memo, id, key, args.len(), inner, |it, f| T::eval_in(it, body, st, f));
+            }
+        }
         let v = match self.trace {
             None => value(self, body, st, &mut inner)?,
             Some(_) => self.call_traced(id, args.len(), site, st, &mut inner, value)?,
@@ -220,6 +226,11 @@ impl Interp<'_> {
         let mut inner = Frame::new(f.me);
         for (i, v) in args.iter().enumerate() {
             inner.set(i, *v);
+        }
+        if let Some(memo) = memo {
+            if self.notes_calls(id) {
+                return self.noted_call(memo, id, key, args.len(), inner, |it, f| it.eval(body, st, f));
+            }
         }
         let v = self.eval(body, st, &mut inner)?;
         if let Some(memo) = memo {

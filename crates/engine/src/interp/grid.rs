@@ -180,8 +180,7 @@ impl Interp<'_> {
         // declarations per place it reads (`Memo::advance` forgets it when
         // an action writes one of them).
         let noted = std::cell::RefCell::new(Vec::new());
-        let noting =
-            Interp { events: None, memo: None, walks: None, listing: &[], reads: Some(&noted), ..*self };
+        let noting = self.noting(&noted);
         let it = if own.is_some() { &noting } else { self };
         let walked = self.walk(link, start, span, me, regions, steps, |here, k, there| {
             if let Some(holds) = fixed {

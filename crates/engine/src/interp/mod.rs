@@ -181,10 +181,11 @@ pub struct Interp<'a> {
     /// parameter as it is (a place per value), each worked out at its
     /// first use (`Natives::listing`). Empty elsewhere: nothing is kept.
     pub listing: &'a [std::cell::Cell<Option<V>>],
-    /// While a walk works out one step of a link to keep (`connected`):
-    /// where the instances of zones and counters declared per place it
-    /// reads are noted (`Read`), with no memo, so that every read is
-    /// made, and noted, in the call. `None` elsewhere.
+    /// While a walk works out one step of a link to keep (`connected`),
+    /// or a noted let's call is worked out to keep (`noted_call`): where
+    /// the instances of zones and counters declared per place it reads
+    /// are noted (`Read`), with no memo, so that every read is made, and
+    /// noted, in the call. `None` elsewhere.
     pub reads: Option<&'a std::cell::RefCell<Vec<Read>>>,
     /// The game's memo and what each let reads, for walks on a copy of the
     /// game's state being changed (a trial, an action applied), which have
@@ -192,9 +193,59 @@ pub struct Interp<'a> {
     /// says was written since is the game's, and is read from the memo and
     /// kept there (`LetReads::same_on_copy`). `None` elsewhere.
     pub walks: Option<(&'a std::cell::RefCell<Memo>, &'a LetReads)>,
+    /// Per let: whether the memo keeps its calls with the instances of
+    /// declarations per place each read (`LetReads::noted`; worked out by
+    /// `noted_call`). Empty: none.
+    pub noted: &'a [bool],
 }
 
-impl Interp<'_> {
+impl<'a> Interp<'a> {
+    /// This interpreter with no memo, noting in `noted` the instances of
+    /// declarations per place it reads (`reads`): for working out what is
+    /// kept with what it read (a link's step, a noted let's call).
+    pub(super) fn noting<'b>(&'b self, noted: &'b std::cell::RefCell<Vec<Read>>) -> Interp<'b>
+    where
+        'a: 'b,
+    {
+        Interp { events: None, memo: None, walks: None, listing: &[], reads: Some(noted), ..*self }
+    }
+
+    /// A call of a noted let (`notes_calls`) the memo does not have, its
+    /// arguments `key` (and in `inner`): worked out by `work` and kept in
+    /// `memo` with the instances of declarations per place it read, noted
+    /// with no memo (every read made, and noted, in the call; the lets it
+    /// calls read nothing else). Out of line: the tree walkers that reach
+    /// a let call stay as they were.
+    #[inline(never)]
+    pub(super) fn noted_call<T: AsV>(
+        &self,
+        memo: &std::cell::RefCell<Memo>,
+        id: LetId,
+        key: [V; MEMO_ARGS],
+        arity: usize,
+        mut inner: Frame,
+        work: impl FnOnce(&Interp<'_>, &mut Frame) -> R<T>,
+    ) -> R<T> {
+        // The list's room is the memo's, kept from call to call.
+        let noted = std::cell::RefCell::new(std::mem::take(&mut memo.borrow_mut().noting));
+        let v = work(&self.noting(&noted), &mut inner);
+        let mut read = noted.into_inner();
+        let mut m = memo.borrow_mut();
+        if let Ok(v) = &v {
+            m.put_noted(id, T::MODE, key, arity, v.as_v(), &read);
+        }
+        read.clear();
+        m.noting = read;
+        v
+    }
+
+    /// Whether a call of `id` kept in the memo is worked out noting what
+    /// it reads (`noted`).
+    #[inline]
+    pub(super) fn notes_calls(&self, id: LetId) -> bool {
+        self.noted.get(id.index()).copied().unwrap_or(false) && self.trace.is_none()
+    }
+
     /// A zone instance of a declaration per place, read: noted when a
     /// walk notes reads (`reads`). Compiled rules call it too.
     #[inline(always)]
@@ -254,6 +305,9 @@ pub struct Memo {
     /// gave (`Interp::connected`). Walks from other starts, or of other
     /// regions the same link joins, go through the same pairs.
     steps: Vec<LinkSteps>,
+    /// Room for the list of what a noted call reads while it is worked
+    /// out (`Interp::noted_call`).
+    noting: Vec<Read>,
 }
 
 /// What a link gave at the steps of walks (`Memo::steps`), taken out of
@@ -383,7 +437,16 @@ struct LetMemo {
     /// Empty until the let has more than `MEMO_SCAN` calls kept: most
     /// lets never have, and a copy of a game starts its memo afresh.
     index: Vec<u8>,
+    /// The instances of declarations per place its calls read, for a let
+    /// whose calls are noted (`LetReads::noted`): each call's in turn
+    /// (`Remembered::noted`).
+    reads: Vec<Read>,
 }
+
+/// The most instances of declarations per place a call kept is noted to
+/// have read: a call that read more (a count over every cell of a board)
+/// is forgotten at any change of what its let reads, as other lets' are.
+const MOST_READ: usize = 16;
 
 /// The slots of a let's index: twice the calls a let keeps.
 const MEMO_INDEX: usize = 2 * MEMO_PER_LET;
@@ -396,6 +459,34 @@ impl LetMemo {
             self.index.fill(0);
         }
         self.calls.clear();
+        self.reads.clear();
+    }
+
+    /// Keep the calls for which `keep` holds (given each call and the
+    /// instances it was noted to read, if it was), with their notes.
+    fn retain_noted(&mut self, mut keep: impl FnMut(&Remembered, Option<&[Read]>) -> bool) {
+        let before = self.calls.len();
+        // The notes of the calls kept move down over those of the calls
+        // gone, in order.
+        let mut to = 0;
+        let reads = &mut self.reads;
+        self.calls.retain_mut(|r| {
+            let noted = r.noted();
+            if !keep(r, noted.clone().map(|at| &reads[at])) {
+                return false;
+            }
+            if let Some(at) = noted {
+                let len = at.len();
+                reads.copy_within(at, to);
+                r.noted_from = to as u16;
+                to += len;
+            }
+            true
+        });
+        self.reads.truncate(to);
+        if self.calls.len() < before {
+            self.reindex();
+        }
     }
 
     /// Index the calls again after some were dropped.
@@ -429,7 +520,26 @@ struct Remembered {
     mode: u8,
     args: [V; MEMO_ARGS],
     value: V,
+    /// Where in its let's `reads` the instances of declarations per place
+    /// it read are, for a noted call: from `noted_from`, `noted_len` of
+    /// them (`UNNOTED` for any other call).
+    noted_from: u16,
+    noted_len: u8,
 }
+
+impl Remembered {
+    /// Where in its let's `reads` what the call read is, if it was noted.
+    #[inline]
+    fn noted(&self) -> Option<std::ops::Range<usize>> {
+        let from = self.noted_from as usize;
+        (self.noted_len != UNNOTED).then(|| from..from + self.noted_len as usize)
+    }
+}
+
+/// The `noted_len` of a call whose reads were not noted.
+const UNNOTED: u8 = u8::MAX;
+// Every read a let's calls are noted to make has a place in `noted_from`.
+const _: () = assert!(MEMO_PER_LET * MOST_READ <= u16::MAX as usize && MOST_READ < UNNOTED as usize);
 
 /// Up to this many calls of a let, the memo compares arguments directly;
 /// past it, fingerprints first.
@@ -601,10 +711,19 @@ impl Memo {
         let (by_let, me) = (&mut self.by_let, self.me);
         self.kept.retain(|id| {
             let known = &mut by_let[id.index()];
-            match reads.calls_touched(*id, me, changed) {
-                reads::Touched::None => return true,
-                reads::Touched::All => known.clear(),
-                touched => {
+            let touched = reads.calls_touched(*id, me, changed);
+            if let reads::Touched::None = touched {
+                return true;
+            }
+            // Of a noted let, the calls noted go only when they read an
+            // instance written.
+            match written.filter(|_| !known.reads.is_empty() && reads.place_reads_only(*id, changed)) {
+                Some(written) => known.retain_noted(|r, noted| match noted {
+                    Some(noted) => !noted.iter().any(|read| written.has(*read)),
+                    None => !touched.call(&r.args),
+                }),
+                None if matches!(touched, reads::Touched::All) => known.clear(),
+                None => {
                     let before = known.calls.len();
                     known.calls.retain(|r| !touched.call(&r.args));
                     if known.calls.len() < before {
@@ -721,6 +840,8 @@ impl Memo {
                 mode,
                 args: key,
                 value: v,
+                noted_from: 0,
+                noted_len: UNNOTED,
             });
             // Past the calls scanned by value, every call is indexed.
             let n = known.calls.len();
@@ -728,6 +849,23 @@ impl Memo {
                 (0..n).for_each(|i| known.index_call(i));
             } else if n > MEMO_SCAN + 1 {
                 known.index_call(n - 1);
+            }
+        }
+    }
+
+    /// `put` for a noted call that read `read` (the instances of
+    /// declarations per place): kept with them, unless they are more than
+    /// `MOST_READ`.
+    fn put_noted(&mut self, id: LetId, mode: u8, key: [V; MEMO_ARGS], arity: usize, v: V, read: &[Read]) {
+        self.put(id, mode, key, arity, v);
+        if read.len() > MOST_READ {
+            return;
+        }
+        if let Some(known) = self.by_let.get_mut(id.index()) {
+            let from = known.reads.len() as u16;
+            known.reads.extend_from_slice(read);
+            if let Some(r) = known.calls.last_mut() {
+                (r.noted_from, r.noted_len) = (from, read.len() as u8);
             }
         }
     }
@@ -759,6 +897,8 @@ pub trait AsV: Sized {
     const MODE: u8;
     fn as_v(&self) -> V;
     fn from_v(v: V) -> Option<Self>;
+    /// `e`'s value of this kind, as `Interp::eval`, `int` or `bool` gives it.
+    fn eval_in(it: &Interp<'_>, e: &Expr, st: &crate::state::State, f: &mut Frame) -> R<Self>;
 }
 
 impl AsV for V {
@@ -768,6 +908,9 @@ impl AsV for V {
     }
     fn from_v(v: V) -> Option<V> {
         Some(v)
+    }
+    fn eval_in(it: &Interp<'_>, e: &Expr, st: &crate::state::State, f: &mut Frame) -> R<V> {
+        it.eval(e, st, f)
     }
 }
 
@@ -783,6 +926,9 @@ impl AsV for i64 {
             None
         }
     }
+    fn eval_in(it: &Interp<'_>, e: &Expr, st: &crate::state::State, f: &mut Frame) -> R<i64> {
+        it.int(e, st, f)
+    }
 }
 
 impl AsV for bool {
@@ -796,6 +942,9 @@ impl AsV for bool {
         } else {
             None
         }
+    }
+    fn eval_in(it: &Interp<'_>, e: &Expr, st: &crate::state::State, f: &mut Frame) -> R<bool> {
+        it.bool(e, st, f)
     }
 }
 

@@ -63,6 +63,9 @@ pub struct LetReads {
     /// The parts of zones and counters declared per place (`laid[c]`):
     /// read one instance at a time, which a link's walk notes (`Read`).
     by_place: Parts,
+    /// Per let: whether the memo keeps its calls with the instances of
+    /// declarations per place each read (`noted`).
+    noted: Vec<bool>,
 }
 
 impl LetReads {
@@ -94,8 +97,19 @@ impl LetReads {
                 }
             }
         }
-        let mut reads =
-            LetReads { zones, groups, counters, pieces, players, me, turn, fits, lets: Vec::new(), by_place };
+        let mut reads = LetReads {
+            zones,
+            groups,
+            counters,
+            pieces,
+            players,
+            me,
+            turn,
+            fits,
+            lets: Vec::new(),
+            by_place,
+            noted: Vec::new(),
+        };
         if !fits {
             return reads;
         }
@@ -114,7 +128,39 @@ impl LetReads {
             }
             reads.lets[i].any = any;
         }
+        let walks = walking_lets(r);
+        reads.noted = (0..reads.lets.len())
+            .map(|i| {
+                let l = &r.lets[LetId::new(i)];
+                let any = &reads.lets[i].any;
+                let only_by_place = any.iter().zip(&reads.by_place).all(|(a, k)| a & !k == 0);
+                !walks[i] && l.params.len() <= ARGS && meets(any, &reads.by_place) && only_by_place
+            })
+            .collect();
         reads
+    }
+
+    /// Per let: whether the memo keeps its calls with the instances of
+    /// declarations per place each read (`Read`), so that an action that
+    /// wrote some of them forgets only the calls that read one
+    /// (`Memo::advance`): a tile laid changes whether the cells beside it
+    /// are beside a tile, not the board's. A let is noted when all it
+    /// reads of the state, at any depth, is of declarations per place (a
+    /// let that reads anything else too is forgotten whenever that
+    /// changes: noting its calls would cost at every call, and pay only
+    /// at an action that wrote none of the rest), and it neither walks a
+    /// region nor calls itself, at any depth: a noted call is worked out
+    /// with no memo (`Interp::noted_call`), which a walk or a recursion
+    /// needs.
+    pub fn noted(&self) -> &[bool] {
+        &self.noted
+    }
+
+    /// Note no let's calls: for compiled rules, whose code calls lets
+    /// directly (noting there costs more than it saves: measured on a
+    /// bundled game, docs/performance.md).
+    pub fn note_no_calls(&mut self) {
+        self.noted.fill(false);
     }
 
     fn pattern(&self, r: &Ruleset, id: LetId, done: &mut [Option<Pattern>], open: &mut [bool]) -> Pattern {
@@ -315,6 +361,36 @@ impl LetReads {
     }
 }
 
+/// Per let: whether it walks a region (`connected`), or calls itself, or
+/// calls a let that does, at any depth.
+fn walking_lets(r: &Ruleset) -> Vec<bool> {
+    /// 0 not seen, 1 being looked at, 2 no, 3 yes.
+    fn look(r: &Ruleset, id: LetId, state: &mut [u8]) -> bool {
+        match state[id.index()] {
+            1 | 3 => return true,
+            2 => return false,
+            _ => {}
+        }
+        state[id.index()] = 1;
+        let mut walks = false;
+        visit(r, &r.lets[id].body, state, &mut walks);
+        state[id.index()] = if walks { 3 } else { 2 };
+        walks
+    }
+    fn visit(r: &Ruleset, e: &Expr, state: &mut [u8], walks: &mut bool) {
+        match &e.kind {
+            ExprKind::Region(..) => *walks = true,
+            ExprKind::Let { id, .. } if look(r, *id, state) => *walks = true,
+            _ => {}
+        }
+        if !*walks {
+            e.for_each_child(|x| visit(r, x, state, walks));
+        }
+    }
+    let mut state = vec![0; r.lets.len()];
+    LetId::all(r.lets.len()).map(|id| look(r, id, &mut state)).collect()
+}
+
 /// An instance of a zone or counter declared per place, as a walk notes
 /// what a link's call read (`Interp::reads`): a zone instance's index, or
 /// past every zone instance, a counter instance's. Reads of such
@@ -348,6 +424,15 @@ impl<'a> Written<'a> {
     pub(super) fn reads(&self) -> impl Iterator<Item = usize> + '_ {
         let zones = self.zones.iter().map(|z| *z as usize);
         zones.chain(self.counters.iter().map(|c| self.counters_from + *c as usize))
+    }
+
+    /// Whether `read` is among the instances written.
+    #[inline]
+    pub(super) fn has(&self, read: Read) -> bool {
+        match (read as usize).checked_sub(self.counters_from) {
+            None => self.zones.contains(&read),
+            Some(c) => self.counters.contains(&(c as u32)),
+        }
     }
 }
 
