@@ -104,23 +104,23 @@ const HEIGHTS: &str = "tests/fixtures/valid/heights.ruleset";
 /// four cells beside it) and keeps the rest. A call that read more places
 /// than the memo notes of one call (`crowded`, every cell) is forgotten
 /// at any change of what its let reads, even of a place it did not read.
-/// On the interpreter: compiled rules
-/// keep such calls for one listing (`Natives::listing`).
+/// On the interpreter: compiled rules keep such calls for one listing
+/// (`Natives::listing`).
 #[test]
 fn heights_calls_of_a_let_that_reads_places_alone_are_kept_past_a_change_of_other_places() {
     let program = scenario::load(HEIGHTS);
     let (mut g, _) = Game::new(&program, 2, 1).expect("setup");
-    let choices = g.choices();
+    // The choice listed now of `action` on the cell with four beside it.
+    let in_the_middle = |g: &Game, action: &str| {
+        let id = g.rules.actions.iter().position(|a| a.name == action).unwrap();
+        let middle = g.rules.places.iter().position(|p| p.name == "cell_1_1").unwrap();
+        let here = engine::V::Place(model::PlaceId::new(middle));
+        g.choices().into_iter().find(|c| c.action.index() == id && c.args[0] == here)
+    };
+    let drop = in_the_middle(&g, "drop").expect("a stone may be dropped in the middle");
     assert_eq!(g.kept_calls("beside_stone"), 16, "the listing asks it of every clear cell");
     assert_eq!(g.kept_calls("crowded"), 1);
-    let middle =
-        g.rules.places.iter().position(|p| p.name == "cell_1_1").expect("a cell with four beside it");
-    let drop = g.rules.actions.iter().position(|a| a.name == "drop").unwrap();
-    let here = choices
-        .iter()
-        .find(|c| c.action.index() == drop && c.args[0] == engine::V::Place(model::PlaceId::new(middle)))
-        .expect("a stone may be dropped there");
-    g.step(here).expect("a listed choice applies");
+    g.step(&drop).expect("a listed choice applies");
     assert_eq!(g.kept_calls("beside_stone"), 12, "the four cells beside the stone are asked afresh");
     assert_eq!(g.kept_calls("crowded"), 0, "a call that read every cell goes");
     assert!(g.memo_agrees().expect("what is kept is what the rules give afresh") > 12);
@@ -134,13 +134,8 @@ fn heights_calls_of_a_let_that_reads_places_alone_are_kept_past_a_change_of_othe
     // cells only: raising the stone's cell writes nothing it read, but it
     // read more than the memo notes, so it goes all the same.
     assert_eq!(g.kept_calls("crowded"), 1);
-    let raise = g.rules.actions.iter().position(|a| a.name == "raise").unwrap();
-    let choices = g.choices();
-    let here = choices
-        .iter()
-        .find(|c| c.action.index() == raise && c.args[0] == engine::V::Place(model::PlaceId::new(middle)))
-        .expect("the stone's cell may be raised");
-    g.step(here).expect("a listed choice applies");
+    let raise = in_the_middle(&g, "raise").expect("the stone's cell may be raised");
+    g.step(&raise).expect("a listed choice applies");
     assert_eq!(g.kept_calls("crowded"), 0, "a call that read more than the memo notes goes");
     assert_eq!(g.kept_calls("beside_stone"), 16, "a height is none of what it reads");
     g.memo_agrees().expect("what is kept is what the rules give afresh");

@@ -716,7 +716,8 @@ impl Memo {
                 return true;
             }
             // Of a noted let, the calls noted go only when they read an
-            // instance written.
+            // instance written (a let none of whose calls kept read one
+            // goes as any other).
             match written.filter(|_| !known.reads.is_empty() && reads.place_reads_only(*id, changed)) {
                 Some(written) => known.retain_noted(|r, noted| match noted {
                     Some(noted) => !noted.iter().any(|read| written.has(*read)),
