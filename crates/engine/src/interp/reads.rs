@@ -148,10 +148,9 @@ impl LetReads {
     /// reads of the state, at any depth, is of declarations per place (a
     /// let that reads anything else too is forgotten whenever that
     /// changes: noting its calls would cost at every call, and pay only
-    /// at an action that wrote none of the rest), and it neither walks a
-    /// region nor calls itself, at any depth: a noted call is worked out
-    /// with no memo (`Interp::noted_call`), which a walk or a recursion
-    /// needs.
+    /// at an action that wrote none of the rest), and it walks no region
+    /// at any depth: a noted call is worked out with no memo
+    /// (`Interp::noted_call`), which a walk needs.
     pub fn noted(&self) -> &[bool] {
         &self.noted
     }
@@ -361,34 +360,31 @@ impl LetReads {
     }
 }
 
-/// Per let: whether it walks a region (`connected`), or calls itself, or
-/// calls a let that does, at any depth.
+/// Per let: whether it walks a region (`connected`, `around`), or calls
+/// a let that does, at any depth. (The checker refuses a let that calls
+/// itself; one met again while it is looked at counts as not walking, and
+/// reads everything, `LetReads::pattern`, so is noted in no case.)
 fn walking_lets(r: &Ruleset) -> Vec<bool> {
-    /// 0 not seen, 1 being looked at, 2 no, 3 yes.
-    fn look(r: &Ruleset, id: LetId, state: &mut [u8]) -> bool {
-        match state[id.index()] {
-            1 | 3 => return true,
-            2 => return false,
-            _ => {}
+    fn look(r: &Ruleset, id: LetId, seen: &mut [Option<bool>]) -> bool {
+        if let Some(walks) = seen[id.index()] {
+            return walks;
         }
-        state[id.index()] = 1;
-        let mut walks = false;
-        visit(r, &r.lets[id].body, state, &mut walks);
-        state[id.index()] = if walks { 3 } else { 2 };
+        seen[id.index()] = Some(false);
+        let walks = visit(r, &r.lets[id].body, seen);
+        seen[id.index()] = Some(walks);
         walks
     }
-    fn visit(r: &Ruleset, e: &Expr, state: &mut [u8], walks: &mut bool) {
-        match &e.kind {
-            ExprKind::Region(..) => *walks = true,
-            ExprKind::Let { id, .. } if look(r, *id, state) => *walks = true,
-            _ => {}
-        }
-        if !*walks {
-            e.for_each_child(|x| visit(r, x, state, walks));
-        }
+    fn visit(r: &Ruleset, e: &Expr, seen: &mut [Option<bool>]) -> bool {
+        let mut walks = match &e.kind {
+            ExprKind::Region(..) => true,
+            ExprKind::Let { id, .. } => look(r, *id, seen),
+            _ => false,
+        };
+        e.for_each_child(|x| walks = walks || visit(r, x, seen));
+        walks
     }
-    let mut state = vec![0; r.lets.len()];
-    LetId::all(r.lets.len()).map(|id| look(r, id, &mut state)).collect()
+    let mut seen = vec![None; r.lets.len()];
+    LetId::all(r.lets.len()).map(|id| look(r, id, &mut seen)).collect()
 }
 
 /// An instance of a zone or counter declared per place, as a walk notes
