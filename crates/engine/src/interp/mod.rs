@@ -477,8 +477,11 @@ impl LetMemo {
             }
             if let Some(at) = noted {
                 let len = at.len();
-                reads.copy_within(at, to);
-                r.noted_from = to as u16;
+                // In place until a call before it went.
+                if at.start != to {
+                    reads.copy_within(at, to);
+                    r.noted_from = to as u16;
+                }
                 to += len;
             }
             true
@@ -1080,7 +1083,7 @@ mod tests {
     #[test]
     fn a_links_notes_of_reads_stay_bounded_however_often_its_steps_are_worked_out_again() {
         let mut s = LinkSteps::new(LetId::new(0), 4);
-        let written = Written { zones: &[0], counters: &[], counters_from: 8 };
+        let written = Written::numbered(&[0], &[], 8);
         let mut most = 0;
         for _ in 0..1000 {
             // Entries 0 and 2 read instances 0 and 1; entry 3 reads 3.

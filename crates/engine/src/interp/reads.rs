@@ -405,16 +405,28 @@ pub(super) fn counter_read(lay: &Layout, c: usize) -> Read {
 /// The instances an action wrote (its state's journal), numbered as
 /// `Read` numbers them.
 pub struct Written<'a> {
-    pub(super) zones: &'a [u32],
-    pub(super) counters: &'a [u32],
+    zones: &'a [u32],
+    counters: &'a [u32],
     /// The first counter's number: how many zone instances there are.
-    pub(super) counters_from: usize,
+    counters_from: usize,
+    /// One bit per `Read` number modulo 64, set for each instance
+    /// written: most reads a forgetting memo asks about were not written
+    /// (an action writes a few places, the memo keeps hundreds of calls
+    /// that read one each), and a clear bit says so without going
+    /// through the lists. Made at the first question: most actions ask
+    /// none.
+    mask: std::cell::OnceCell<u64>,
 }
 
 impl<'a> Written<'a> {
     /// The journal's lists of zone and counter instances written.
     pub fn new(lay: &Layout, zones: &'a [u32], counters: &'a [u32]) -> Written<'a> {
-        Written { zones, counters, counters_from: counter_read(lay, 0) as usize }
+        Written::numbered(zones, counters, counter_read(lay, 0) as usize)
+    }
+
+    /// The instances written, the first counter numbered `counters_from`.
+    pub(super) fn numbered(zones: &'a [u32], counters: &'a [u32], counters_from: usize) -> Written<'a> {
+        Written { zones, counters, counters_from, mask: std::cell::OnceCell::new() }
     }
 
     pub(super) fn reads(&self) -> impl Iterator<Item = usize> + '_ {
@@ -425,11 +437,21 @@ impl<'a> Written<'a> {
     /// Whether `read` is among the instances written.
     #[inline]
     pub(super) fn has(&self, read: Read) -> bool {
+        let mask = self.mask.get_or_init(|| self.reads().fold(0, |m, r| m | bit(r as Read)));
+        if mask & bit(read) == 0 {
+            return false;
+        }
         match (read as usize).checked_sub(self.counters_from) {
             None => self.zones.contains(&read),
             Some(c) => self.counters.contains(&(c as u32)),
         }
     }
+}
+
+/// `read`'s bit in `Written::mask`.
+#[inline]
+fn bit(read: Read) -> u64 {
+    1 << (read % 64)
 }
 
 /// The most arguments a call the memo keeps has.
@@ -504,5 +526,24 @@ mod tests {
                 assert_eq!(bits(&parts, base, n), want, "base {base}, {n} bits");
             }
         }
+    }
+
+    /// `Written::has` names exactly the zone and counter instances
+    /// written: a read whose bit in the mask it shares with one written
+    /// (the same number modulo 64) is not taken for it, a counter is told
+    /// from the zone of the same number, and nothing is written when the
+    /// lists are empty.
+    #[test]
+    fn written_names_exactly_the_instances_written_whatever_bits_they_share() {
+        // 100 zone instances, then the counters: counter 3 is read 103.
+        let written = Written::numbered(&[5, 70], &[3], 100);
+        let want = |r: Read| [5, 70, 103].contains(&r);
+        for r in 0..300 {
+            assert_eq!(written.has(r), want(r), "read {r}");
+        }
+        // Zone 3 is not counter 3; read 69 shares bit 5 with zone 5.
+        assert!(!written.has(3) && !written.has(69) && !written.has(134));
+        let none = Written::numbered(&[], &[], 100);
+        assert!((0..300).all(|r| !none.has(r)));
     }
 }
