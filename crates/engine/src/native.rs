@@ -412,14 +412,28 @@ pub(crate) fn each_plan_root_mut(
     }
 }
 
+/// Call `f` on what each link that asks another link first gives past
+/// that call (`Neighbours`' rests: a walk asks it at a step the first
+/// link gave `yes`), link by link, where it is worth compiling: after
+/// [`plan_roots_mut`]'s, in the numbering of the compiled roots.
+pub(crate) fn link_rests_mut(n: &mut crate::interp::Neighbours, f: &mut dyn FnMut(&mut Expr)) {
+    for e in n.rests_mut() {
+        if worth_compiling(e) {
+            f(e)
+        }
+    }
+}
+
 /// The root expressions worth compiling: [`roots_mut`]'s, then
-/// [`plan_roots_mut`]'s for the plan made from the rules as written.
+/// [`plan_roots_mut`]'s for the plan made from the rules as written, then
+/// [`link_rests_mut`]'s.
 pub fn roots(r: &Ruleset) -> Vec<Expr> {
     let mut copy = r.clone();
     let mut out = Vec::new();
     roots_mut(&mut copy, &mut |e| out.push(e.clone()));
     let mut plan = crate::legality::TrialPlan::new(r);
     plan_roots_mut(&mut plan, &mut |e| out.push(e.clone()));
+    link_rests_mut(&mut crate::interp::Neighbours::new(r), &mut |e| out.push(e.clone()));
     out
 }
 
@@ -481,6 +495,11 @@ pub fn wrap_roots(r: &mut Ruleset, next: &mut u32) {
 /// [`wrap_roots`] for the plan's preconditions ([`plan_roots_mut`]).
 pub fn wrap_plan_roots(plan: &mut crate::legality::TrialPlan, next: &mut u32) {
     plan_roots_mut(plan, &mut |e| wrap(e, next));
+}
+
+/// [`wrap_roots`] for the links' rests ([`link_rests_mut`]).
+pub(crate) fn wrap_link_rests(n: &mut crate::interp::Neighbours, next: &mut u32) {
+    link_rests_mut(n, &mut |e| wrap(e, next));
 }
 
 fn wrap(e: &mut Expr, next: &mut u32) {

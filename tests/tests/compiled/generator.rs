@@ -415,6 +415,42 @@ fn generator_writes_a_function_for_every_root_of_every_valid_fixture() {
     assert!(files >= 7, "only {files} fixtures");
 }
 
+/// A link that asks another link first (`free_climb(a, b) = climb(a, b)
+/// and not any(...)`, Akrotiri's `free_land`) has what it asks after that
+/// call compiled as a root of its own, after the rules' and the plan's
+/// roots, the conjuncts in the order written: a walk that has the first
+/// link's step kept asks only that (`Interp::connected`), not the whole
+/// link again. A ruleset whose links ask no link first has none. The
+/// lockstep tests hold the walks' regions to the interpreter's.
+#[test]
+fn the_conjuncts_a_link_asks_after_another_link_are_a_compiled_root() {
+    // Akrotiri's `land` asks `side_by_side(a, b)` first, `free_land`
+    // asks `land`.
+    let akrotiri_land = "tiled(b) and (cell_of(a) != cell_of(b) or arm_land(cell_of(a), arm(a, b)))";
+    for (path, rests) in [
+        ("tests/fixtures/valid/heights.ruleset", &["not any(p in players where p.walker == b)"][..]),
+        ("rulesets/akrotiri/akrotiri.ruleset", &[akrotiri_land, "not occupied(b)"][..]),
+    ] {
+        let rules = load(path);
+        let source = std::fs::read_to_string(repo_root().join(path)).expect("the ruleset reads");
+        let roots = engine::native::roots(&rules);
+        let mut copy = rules.clone();
+        let mut of_rules = 0;
+        engine::native::roots_mut(&mut copy, &mut |_| of_rules += 1);
+        let mut plan = engine::legality::TrialPlan::new(&rules);
+        engine::native::plan_roots_mut(&mut plan, &mut |_| of_rules += 1);
+        let found: Vec<&str> = roots[of_rules..].iter().map(|r| &source[r.span.start..r.span.end]).collect();
+        assert_eq!(found, rests, "{path}: what the links asking another first ask after it");
+        assert!(compile::generate(&rules).contains(&format!("\nfn root_{}(", roots.len() - 1)), "{path}");
+    }
+    // Thebes' lets walk nothing: its roots are its rules' and its plan's.
+    let rules = load("rulesets/thebes/thebes.ruleset");
+    let mut counted = 0;
+    engine::native::roots_mut(&mut rules.clone(), &mut |_| counted += 1);
+    engine::native::plan_roots_mut(&mut engine::legality::TrialPlan::new(&rules), &mut |_| counted += 1);
+    assert_eq!(engine::native::roots(&rules).len(), counted);
+}
+
 /// Each action's search is generated code (`Natives::searches`): Thebes'
 /// `dig` (seven parameters, `weeks` the one its trials are monotone in)
 /// loops six of its parameters itself and `weeks` too, largest first,

@@ -201,6 +201,7 @@ impl Program {
         let mut next = 0u32;
         crate::native::wrap_roots(&mut program.rules, &mut next);
         crate::native::wrap_plan_roots(&mut program.trials, &mut next);
+        crate::native::wrap_link_rests(&mut program.neighbours, &mut next);
         if next as usize != natives.roots.len() {
             return Err(format!("the compiled rules have {} roots, these rules {next}", natives.roots.len()));
         }

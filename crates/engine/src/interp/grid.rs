@@ -160,16 +160,8 @@ impl Interp<'_> {
         let len = self.neighbours.len();
         let mut own = memo.map(|m| m.borrow_mut().take_steps(link, len));
         let first = self.neighbours.first_of(link).and_then(|i| memo?.borrow_mut().take_kept_steps(i));
-        // The conjuncts after that link's call, the last first: `(F and
-        // X) and Y` gives Y, X.
-        let mut rest = Vec::new();
-        if first.is_some() && native.is_none() {
-            let mut e = unwrap_root(body);
-            while let ExprKind::Binary(BinaryOp::And, a, b) = &e.kind {
-                rest.push(&**b);
-                e = unwrap_root(a);
-            }
-        }
+        // The conjuncts after that link's call (compiled in compiled rules).
+        let rest = self.neighbours.rest_of(link).filter(|_| first.is_some());
         // The link's tests found once for the walk.
         let tests = self.link_tests(link, fixed.is_some());
         let steps = |here: PlaceId| self.steps(tests, here, st);
@@ -194,10 +186,9 @@ impl Interp<'_> {
                 return Ok(holds);
             }
             // Where the link it asks first is kept, this one is that
-            // one's value `and` the rest of its conjuncts, in order (the
-            // tree walk's: a compiled link's function, which keeps the
-            // step, costs less than walking them); not kept for this one,
-            // which did not read what that one did.
+            // one's value `and` the rest of its conjuncts (compiled in
+            // compiled rules); not kept for this one, which did not read
+            // what that one did.
             let asked_first = first.as_ref().and_then(|s| s.get(at));
             if asked_first == Some(false) {
                 return Ok(false);
@@ -205,13 +196,8 @@ impl Interp<'_> {
             self.spend(1, body.span)?;
             call.set(0, V::Place(here));
             call.set(1, V::Place(there));
-            if asked_first == Some(true) && native.is_none() {
-                for e in rest.iter().rev() {
-                    if !self.bool(e, st, &mut call)? {
-                        return Ok(false);
-                    }
-                }
-                return Ok(true);
+            if let Some(rest) = rest.filter(|_| asked_first == Some(true)) {
+                return self.bool(rest, st, &mut call);
             }
             noted.borrow_mut().clear();
             let holds = match native {
@@ -384,6 +370,12 @@ pub struct Neighbours {
     /// Per let that can be a link: the link it asks first, walked the
     /// same way (`first_link`).
     first_links: Vec<Option<LetId>>,
+    /// Per link that asks another first: its conjuncts after that call,
+    /// as one expression on the link's places as locals 0 and 1 (`X and
+    /// Y` of `(F(a, b) and X) and Y`; `yes` when there are none): a step
+    /// the first link gave `yes` is that expression's value. Compiled
+    /// rules compile it too (`native::link_rests_mut`).
+    rests: Vec<Option<Expr>>,
 }
 
 /// The conjuncts a link is worked out from first (`a and b and ...`, a
@@ -482,6 +474,23 @@ fn reads_nothing(r: &Ruleset, e: &Expr, locals: usize, depth: usize) -> bool {
     }
 }
 
+/// A link's body `(F and X) and Y` after its first conjunct `F`: `X and
+/// Y`, left to right as the body has them, or `yes` when `F` is all.
+fn rest_after_first(body: &Expr) -> Expr {
+    let mut rest = Vec::new();
+    let mut e = unwrap_root(body);
+    while let ExprKind::Binary(BinaryOp::And, a, b) = &e.kind {
+        rest.push((**b).clone());
+        e = unwrap_root(a);
+    }
+    let mut rest = rest.into_iter().rev();
+    let Some(first) = rest.next() else { return Expr { kind: ExprKind::Bool(true), span: body.span } };
+    rest.fold(first, |x, y| {
+        let span = x.span.to(y.span);
+        Expr { kind: ExprKind::Binary(BinaryOp::And, Box::new(x), Box::new(y)), span }
+    })
+}
+
 impl Neighbours {
     pub fn new(r: &Ruleset) -> Neighbours {
         let mut n = Neighbours::default();
@@ -517,7 +526,22 @@ impl Neighbours {
         }
         n.links = r.lets.iter().map(|l| LinkTests::of(r, l)).collect();
         n.first_links = (0..r.lets.len()).map(|i| n.first_link(r, LetId::new(i))).collect();
+        n.rests = LetId::all(r.lets.len())
+            .map(|id| n.first_of(id).map(|_| rest_after_first(&r.lets[id].body)))
+            .collect();
         n
+    }
+
+    /// The conjuncts of each link that asks another first, after that
+    /// call (`rests`), each with its link, in the links' order.
+    pub(crate) fn rests_mut(&mut self) -> impl Iterator<Item = &mut Expr> {
+        self.rests.iter_mut().flatten()
+    }
+
+    /// What link `link` gives at a step the link it asks first gave `yes`
+    /// (`rests`).
+    pub(super) fn rest_of(&self, link: LetId) -> Option<&Expr> {
+        self.rests.get(link.index())?.as_ref()
     }
 
     /// The link `own` first asks, when it starts with a call of another
