@@ -533,7 +533,7 @@ impl Neighbours {
     }
 
     /// The conjuncts of each link that asks another first, after that
-    /// call (`rests`), each with its link, in the links' order.
+    /// call (`rests`), in the links' order.
     pub(crate) fn rests_mut(&mut self) -> impl Iterator<Item = &mut Expr> {
         self.rests.iter_mut().flatten()
     }
