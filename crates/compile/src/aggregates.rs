@@ -88,6 +88,19 @@ impl Gen<'_> {
             }
             _ => return None,
         }
+        // `any(x in PLACES where x == y)`, `y` another local: whether the
+        // list holds `y`, in one search of it (as the interpreter's
+        // `aggregate` does); nothing reads `x` after.
+        let places = matches!(domain.kind, ExprKind::Class(_) | ExprKind::Region(..));
+        if let (true, Aggregate::Any, None, Some(flt)) = (places, func, value, filter) {
+            if let Some((y, side)) = member_of(flt, var) {
+                let y = self.val(y, &sub(&sub(path, 1), side), env);
+                return Some(format!(
+                    "({{ {head}let len = {len}; it.spend(len as u64, {})?; V::Bool(match {y} {{ V::Place(q) => places.contains(&q), _ => false }}) }})",
+                    span_code(domain.span)
+                ));
+            }
+        }
         // The places of a class gone through in leading statements or a
         // precondition: a let called with the place (`artifacts_from(me,
         // s)`) is kept per place for the listing, as one called with a
@@ -164,5 +177,17 @@ impl Gen<'_> {
             return Some(read);
         }
         Some(code)
+    }
+}
+
+/// The other side of `filter` when it is `x == y` (either way round), `x`
+/// the aggregate's local `var` and `y` another local: `y`, and which side
+/// of the `==` it is.
+fn member_of(filter: &Expr, var: usize) -> Option<(&Expr, usize)> {
+    let ExprKind::Binary(BinaryOp::Eq, a, b) = &filter.kind else { return None };
+    match (&a.kind, &b.kind) {
+        (ExprKind::Local(x), ExprKind::Local(y)) if *x == var && *y != var => Some((b, 1)),
+        (ExprKind::Local(y), ExprKind::Local(x)) if *x == var && *y != var => Some((a, 0)),
+        _ => None,
     }
 }

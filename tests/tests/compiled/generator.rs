@@ -415,6 +415,29 @@ fn generator_writes_a_function_for_every_root_of_every_valid_fixture() {
     assert!(files >= 7, "only {files} fixtures");
 }
 
+/// `any(r in REGION where r == b)`, `b` another local (Akrotiri's
+/// `same_island(a, b)`), is one search of the region's places for `b` in
+/// generated code, as the interpreter's `aggregate` does it; an `any`
+/// whose filter is anything else (`thera_island`'s `on_thera(r)`) stays a
+/// loop testing each place. The lockstep tests hold the values to the
+/// interpreter's.
+#[test]
+fn generator_asks_whether_a_region_holds_a_place_in_one_search() {
+    let rules = load("rulesets/akrotiri/akrotiri.ruleset");
+    let code = compile::generate(&rules);
+    let root_of = |name: &str| {
+        let id = rules.let_named(name).unwrap_or_else(|| panic!("Akrotiri has {name}"));
+        let k = engine::native::root_lets(&rules).iter().position(|l| *l == id).expect("a compiled let");
+        generated_fn(&code, &format!("root_{k}")).to_string()
+    };
+    assert!(root_of("same_island").contains("places.contains(&q)"), "same_island searches once");
+    let thera = root_of("thera_island");
+    assert!(
+        !thera.contains("places.contains(&q)") && thera.contains("for i in 0..len"),
+        "thera_island loops"
+    );
+}
+
 /// A link that asks another link first (`free_climb(a, b) = climb(a, b)
 /// and not any(...)`, Akrotiri's `free_land`) has what it asks after that
 /// call compiled as a root of its own, after the rules' and the plan's
