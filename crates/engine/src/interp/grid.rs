@@ -368,14 +368,20 @@ pub struct Neighbours {
     /// nothing of the state, when it has any.
     links: Vec<Option<LinkTests>>,
     /// Per let that can be a link: the link it asks first, walked the
-    /// same way (`first_link`).
-    first_links: Vec<Option<LetId>>,
-    /// Per link that asks another first: its conjuncts after that call,
-    /// as one expression on the link's places as locals 0 and 1 (`X and
-    /// Y` of `(F(a, b) and X) and Y`; `yes` when there are none): a step
-    /// the first link gave `yes` is that expression's value. Compiled
-    /// rules compile it too (`native::link_rests_mut`).
-    rests: Vec<Option<Expr>>,
+    /// same way (`first_link`), and what it asks after that call.
+    first_links: Vec<Option<FirstLink>>,
+}
+
+/// The link a link asks first, and the rest of the asking link.
+#[derive(Debug)]
+struct FirstLink {
+    link: LetId,
+    /// The asking link's conjuncts after the call, as one expression on
+    /// its places as locals 0 and 1 (`X and Y` of `(F(a, b) and X) and
+    /// Y`; `yes` when there are none): a step the first link gave `yes`
+    /// is that expression's value. Compiled rules compile it too
+    /// (`native::link_rests_mut`).
+    rest: Expr,
 }
 
 /// The conjuncts a link is worked out from first (`a and b and ...`, a
@@ -525,23 +531,25 @@ impl Neighbours {
             n.ends.push(n.places.len() as u32);
         }
         n.links = r.lets.iter().map(|l| LinkTests::of(r, l)).collect();
-        n.first_links = (0..r.lets.len()).map(|i| n.first_link(r, LetId::new(i))).collect();
-        n.rests = LetId::all(r.lets.len())
-            .map(|id| n.first_of(id).map(|_| rest_after_first(&r.lets[id].body)))
+        let first_links: Vec<_> = LetId::all(r.lets.len())
+            .map(|id| {
+                n.first_link(r, id).map(|link| FirstLink { link, rest: rest_after_first(&r.lets[id].body) })
+            })
             .collect();
+        n.first_links = first_links;
         n
     }
 
     /// The conjuncts of each link that asks another first, after that
-    /// call (`rests`), in the links' order.
+    /// call (`FirstLink::rest`), in the links' order.
     pub(crate) fn rests_mut(&mut self) -> impl Iterator<Item = &mut Expr> {
-        self.rests.iter_mut().flatten()
+        self.first_links.iter_mut().flatten().map(|f| &mut f.rest)
     }
 
     /// What link `link` gives at a step the link it asks first gave `yes`
-    /// (`rests`).
+    /// (`FirstLink::rest`).
     pub(super) fn rest_of(&self, link: LetId) -> Option<&Expr> {
-        self.rests.get(link.index())?.as_ref()
+        Some(&self.first_links.get(link.index())?.as_ref()?.rest)
     }
 
     /// The link `own` first asks, when it starts with a call of another
@@ -569,7 +577,7 @@ impl Neighbours {
 
     /// The link `link` asks first (`first_link`), if any.
     pub(crate) fn first_of(&self, link: LetId) -> Option<LetId> {
-        self.first_links.get(link.index()).copied().flatten()
+        Some(self.first_links.get(link.index())?.as_ref()?.link)
     }
 
     /// The tests of `link` that read nothing of the state, if it has any.
