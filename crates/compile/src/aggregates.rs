@@ -93,8 +93,8 @@ impl Gen<'_> {
         // `aggregate` does); nothing reads `x` after.
         let places = matches!(domain.kind, ExprKind::Class(_) | ExprKind::Region(..));
         if let (true, Aggregate::Any, None, Some(flt)) = (places, func, value, filter) {
-            if let Some((y, side)) = member_of(flt, var) {
-                let y = self.val(y, &sub(&sub(path, 1), side), env);
+            if let Some((y, side)) = engine::native::member_of(flt, var) {
+                let y = self.local(y, &sub(&sub(path, 1), side), env);
                 return Some(format!(
                     "({{ {head}let len = {len}; it.spend(len as u64, {})?; V::Bool(match {y} {{ V::Place(q) => places.contains(&q), _ => false }}) }})",
                     span_code(domain.span)
@@ -177,17 +177,5 @@ impl Gen<'_> {
             return Some(read);
         }
         Some(code)
-    }
-}
-
-/// The other side of `filter` when it is `x == y` (either way round), `x`
-/// the aggregate's local `var` and `y` another local: `y`, and which side
-/// of the `==` it is.
-fn member_of(filter: &Expr, var: usize) -> Option<(&Expr, usize)> {
-    let ExprKind::Binary(BinaryOp::Eq, a, b) = &filter.kind else { return None };
-    match (&a.kind, &b.kind) {
-        (ExprKind::Local(x), ExprKind::Local(y)) if *x == var && *y != var => Some((b, 1)),
-        (ExprKind::Local(y), ExprKind::Local(x)) if *x == var && *y != var => Some((a, 0)),
-        _ => None,
     }
 }

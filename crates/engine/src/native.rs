@@ -61,6 +61,19 @@ pub fn rotate(it: &Interp<'_>, p: PlaceId, k: i64) -> PlaceId {
     it.rotated(p, k)
 }
 
+/// The other local `y` of an aggregate's filter `x == y` or `y == x`,
+/// `x` the aggregate's own local `var`, and which side of the `==` it is
+/// (0 or 1): the filter of `any(x in D where x == y)`, which both engines
+/// answer by searching `D` for `y` once.
+pub fn member_of(filter: &Expr, var: usize) -> Option<(usize, usize)> {
+    let ExprKind::Binary(BinaryOp::Eq, a, b) = &filter.kind else { return None };
+    match (&a.kind, &b.kind) {
+        (ExprKind::Local(x), ExprKind::Local(y)) if *x == var && *y != var => Some((*y, 1)),
+        (ExprKind::Local(y), ExprKind::Local(x)) if *x == var && *y != var => Some((*y, 0)),
+        _ => None,
+    }
+}
+
 /// A compiled root expression: its value for `inner` (the expression it
 /// replaces), in the frame and state given.
 pub type NativeFn = for<'a, 'e> fn(&Interp<'a>, &'e Expr, &State, &mut Frame) -> R<V>;

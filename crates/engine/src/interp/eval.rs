@@ -493,17 +493,6 @@ impl Interp<'_> {
         }
     }
 
-    /// The other local `y` of a filter `x == y` or `y == x`, `x` the
-    /// aggregate's own.
-    fn member_of(filter: &Expr, var: usize) -> Option<usize> {
-        let ExprKind::Binary(BinaryOp::Eq, a, b) = &filter.kind else { return None };
-        match (&a.kind, &b.kind) {
-            (ExprKind::Local(x), ExprKind::Local(y)) if *x == var && *y != var => Some(*y),
-            (ExprKind::Local(y), ExprKind::Local(x)) if *x == var && *y != var => Some(*y),
-            _ => None,
-        }
-    }
-
     /// `count`, `sum`, `min`, `max`, `any`, `all` and `first` over a domain.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn aggregate(
@@ -547,7 +536,7 @@ impl Interp<'_> {
         // `any(x in D where x == y)`, `y` another local: whether `D`
         // holds `y`, without the tree walk at each member.
         if let (Aggregate::Any, None, Some(y)) =
-            (func, value, filter.and_then(|flt| Self::member_of(flt, var)))
+            (func, value, filter.and_then(|flt| crate::native::member_of(flt, var).map(|(y, _)| y)))
         {
             let y = f.get(y);
             let holds = match &d {
