@@ -79,6 +79,14 @@ action wait_at(spot: 1..2, weeks: 1..4) {
   advance me.time by weeks
 }
 
+// Parameters after the monotone one, a flag and a range: the search
+// notes what it finds by the number of their values (`Monotone::later`).
+// A rushed wait fails at every duration alike when the hand is too full.
+action linger(weeks: 1..3, rushed: flag, load: 0..2) {
+  advance me.time by weeks
+  require not rushed or count(me.hand) + load <= 2 else "too much to rush"
+}
+
 after action {
   require count(me.hand) <= 2 else "at most two in hand"
   require me.time <= 12 else "the time runs out at 12"
@@ -147,6 +155,7 @@ fn the_trial_plan_keeps_what_a_later_require_reads_and_drops_the_rest() {
     assert_eq!(monotone("keep_some"), None, "a let reads it");
     assert_eq!(monotone("gamble"), None);
     assert_eq!(monotone("spend"), None, "the procedure call reads it");
+    assert_eq!(monotone("linger"), Some((0, vec![hook_time])), "the other require reads no time");
     // The requirement a trial meets first, before any change: `pay`'s,
     // which reads the amount through the call.
     let pay = &r.procedures[r.procedures.iter().position(|p| p.name == "pay").unwrap()];
@@ -154,6 +163,33 @@ fn the_trial_plan_keeps_what_a_later_require_reads_and_drops_the_rest() {
     assert_eq!(plan.openings[action("spend")], vec![opening]);
     let others = r.actions.iter().filter(|a| a.name != "spend");
     assert!(others.map(|a| &plan.openings[action(&a.name)]).all(|o| o.is_empty()));
+}
+
+/// The later parameters' values are numbered one to one, a flag's and a
+/// range's from 0, and a value outside them has no number.
+#[test]
+fn the_values_after_a_monotone_parameter_are_numbered_one_to_one() {
+    use engine::legality::Radix;
+    use engine::V;
+    let r = rules();
+    let plan = r.trials();
+    let action = |name: &str| r.actions.iter().position(|a| a.name == name).unwrap();
+    let linger = plan.monotone[action("linger")].as_ref().expect("monotone in its weeks");
+    assert_eq!(linger.later, Some(vec![Radix::Flag, Radix::Range { lo: 0, size: 3 }]));
+    let mut numbers: Vec<u32> = [false, true]
+        .into_iter()
+        .flat_map(|rushed| (0..=2).map(move |load| [V::Bool(rushed), V::Int(load)]))
+        .map(|key| linger.position(&key).expect("a number"))
+        .collect();
+    assert_eq!(numbers, vec![0, 1, 2, 3, 4, 5]);
+    numbers.dedup();
+    assert_eq!(numbers.len(), 6);
+    assert_eq!(linger.position(&[V::Bool(true), V::Int(3)]), None, "beyond the range");
+    assert_eq!(linger.position(&[V::Int(0), V::Int(0)]), None, "not a flag");
+    // Nothing after it: one number for the one (empty) combination.
+    let wait = plan.monotone[action("wait_at")].as_ref().expect("monotone in its weeks");
+    assert_eq!(wait.later, Some(vec![]));
+    assert_eq!(wait.position(&[]), Some(0));
 }
 
 #[test]
@@ -377,6 +413,7 @@ fn a_trial_becomes_steps_only_where_they_follow_every_read_and_listings_stay_exa
             ("mark", true),
             ("spend", false),
             ("wait_at", true),
+            ("linger", true),
         ])
     );
     assert_eq!(has_steps(MEMO), named(&[("go", true)]), "a let inlined, an `if` on one side");

@@ -14,6 +14,7 @@
 //! count as one, with everything inside them. The analysis errs on the side
 //! of running a statement; it never changes which choices are legal.
 
+use crate::state::V;
 use model::*;
 
 mod pre;
@@ -214,6 +215,69 @@ pub struct Monotone {
     pub param: usize,
     /// The requirements that read what the parameter changes.
     pub bounds: Vec<Span>,
+    /// The parameters after it, when each is a flag or a number range and
+    /// their combinations are at most 64: how a combination of their
+    /// values is numbered (`position`), so that the search notes what it
+    /// found at each in one bit.
+    pub later: Option<Vec<Radix>>,
+}
+
+/// A parameter's values numbered from 0 (`Monotone::later`): a flag's
+/// (no, yes) or a number range's from its lowest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Radix {
+    Flag,
+    Range { lo: i64, size: u64 },
+}
+
+/// The most combinations `Monotone::later` numbers (bits of one `u64`).
+const POSITIONS: u64 = 64;
+
+impl Monotone {
+    /// The number of a combination of the later parameters' values (see
+    /// `later`); `None` without numbering, or for a value outside it.
+    #[inline]
+    pub fn position(&self, key: &[V]) -> Option<u32> {
+        let radixes = self.later.as_deref()?;
+        let mut at = 0u64;
+        for (v, r) in key.iter().zip(radixes) {
+            let (k, size) = match (r, v) {
+                (Radix::Flag, V::Bool(b)) => (*b as u64, 2),
+                (Radix::Range { lo, size }, V::Int(n)) => (u64::try_from(n.checked_sub(*lo)?).ok()?, *size),
+                _ => return None,
+            };
+            if k >= size {
+                return None;
+            }
+            at = at * size + k;
+        }
+        Some(at as u32)
+    }
+
+    /// How the parameters after `param` are numbered, if they can be.
+    fn radixes(action: &Action, param: usize) -> Option<Vec<Radix>> {
+        let mut combinations = 1u64;
+        let mut radixes = Vec::new();
+        for p in &action.params[param + 1..] {
+            let r = match p.domain {
+                ParamDomain::Type(Type::Bool) => Radix::Flag,
+                ParamDomain::Type(Type::Int { lo: Some(lo), hi: Some(hi) }) => {
+                    let size = u64::try_from(hi.checked_sub(lo)?.checked_add(1)?).ok()?;
+                    Radix::Range { lo, size }
+                }
+                _ => return None,
+            };
+            combinations = combinations.checked_mul(match r {
+                Radix::Flag => 2,
+                Radix::Range { size, .. } => size,
+            })?;
+            if combinations > POSITIONS {
+                return None;
+            }
+            radixes.push(r);
+        }
+        Some(radixes)
+    }
 }
 
 /// A requirement a trial meets before anything changes: an opening
@@ -477,7 +541,7 @@ impl Analysis<'_> {
                     None => continue 'param,
                 }
             }
-            return Some(Monotone { param: p, bounds });
+            return Some(Monotone { param: p, bounds, later: Monotone::radixes(action, p) });
         }
         None
     }

@@ -204,13 +204,13 @@ impl<'p> Game<'p> {
         let Search { id, trial, broken, monotone, openings, refused, pre, .. } = search;
         let (id, trial, broken, monotone) = (*id, *trial, *broken, *monotone);
         let later = |m: &legality::Monotone| &args[m.param + 1..];
-        let known = monotone.and_then(|(m, found)| found.borrow().find(0, later(m)));
+        let known = monotone.and_then(|(m, found)| found.borrow().find_later(m, later(m)));
         if known == Some(false) {
             return;
         }
         let fails = || {
             if let Some((m, found)) = monotone {
-                found.borrow_mut().push(0, later(m).iter().copied(), false);
+                found.borrow_mut().push_later(m, later(m), false);
             }
         };
         // A trial that failed at an opening requirement fails at the
@@ -233,7 +233,7 @@ impl<'p> Game<'p> {
             match refusal {
                 None => {
                     if let Some((m, found)) = monotone {
-                        found.borrow_mut().push(0, later(m).iter().copied(), true);
+                        found.borrow_mut().push_later(m, later(m), true);
                     }
                     true
                 }
@@ -906,12 +906,44 @@ pub(super) struct Keyed {
     /// (`interp::packed`, or `interp::UNPACKED`).
     notes: Vec<(usize, std::ops::Range<usize>, bool, u64)>,
     values: Vec<V>,
+    /// The monotone parameter's notes by the number of the later
+    /// parameters' values (`Monotone::position`), where they have one:
+    /// which are noted, and which of those passed.
+    noted: u64,
+    passed: u64,
 }
 
 impl Keyed {
     fn clear(&mut self) {
         self.notes.clear();
         self.values.clear();
+        self.noted = 0;
+        self.passed = 0;
+    }
+
+    /// What a trial found at the monotone parameter's larger values with
+    /// these later values (`key`): by their number in one bit when they
+    /// have one, else as `find` finds it.
+    #[inline]
+    fn find_later(&self, m: &legality::Monotone, key: &[V]) -> Option<bool> {
+        match m.position(key) {
+            Some(at) => (self.noted >> at & 1 != 0).then_some(self.passed >> at & 1 != 0),
+            None => self.find(0, key),
+        }
+    }
+
+    /// Note what a trial found (see `find_later`); the first note of a key
+    /// holds, as with `push`.
+    #[inline]
+    fn push_later(&mut self, m: &legality::Monotone, key: &[V], outcome: bool) {
+        match m.position(key) {
+            Some(at) if self.noted >> at & 1 == 0 => {
+                self.noted |= 1 << at;
+                self.passed |= u64::from(outcome) << at;
+            }
+            Some(_) => {}
+            None => self.push(0, key.iter().copied(), outcome),
+        }
     }
 
     fn push(&mut self, kind: usize, key: impl Iterator<Item = V>, outcome: bool) {
