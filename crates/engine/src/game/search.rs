@@ -577,9 +577,21 @@ impl<'p> Game<'p> {
         memo: Option<&std::cell::RefCell<Memo>>,
         out: &mut Vec<std::borrow::Cow<'p, [V]>>,
     ) -> Result<(), Fail> {
-        for (k, p) in action.params.iter().enumerate() {
-            let d = self.domain(p, fixed.and_then(|f| f.get(k)?.as_deref()), me, memo)?;
-            out.push(d);
+        match fixed {
+            // One per parameter (`Program::fixed_domains`).
+            Some(fixed) => {
+                for (p, values) in action.params.iter().zip(fixed) {
+                    out.push(match values {
+                        Some(values) => std::borrow::Cow::Borrowed(&values[..]),
+                        None => self.domain(p, None, me, memo)?,
+                    });
+                }
+            }
+            None => {
+                for p in &action.params {
+                    out.push(self.domain(p, None, me, memo)?);
+                }
+            }
         }
         Ok(())
     }
