@@ -83,7 +83,9 @@ pub type NativeFn = for<'a, 'e> fn(&Interp<'a>, &'e Expr, &State, &mut Frame) ->
 /// parameters bound). What `Game::holds` finds: `Some(Ok(()))` when every
 /// check holds, `Some(Err(span))` when the check of the `require` at
 /// `span` fails first; `None` (or a rule error) when the steps meet
-/// something they leave to the trial, which the search then runs.
+/// something they leave to the trial, which the search then runs. The
+/// locals its steps bind may be left out of the frame (the generator's
+/// `own_locals`): nothing reads them after it returns.
 pub type PreFn = for<'a> fn(&Interp<'a>, &State, &mut Frame) -> R<Option<Result<(), Span>>>;
 
 /// Compiled leading statements (the `require`s and `let`s the search

@@ -651,3 +651,27 @@ fn compiled_calls_kept_per_parameter_value_list_what_the_interpreter_lists() {
     }
     assert!(gone > 1000, "only {gone} trips were listed");
 }
+
+/// Every Thebes action's precondition compiles (its trials are steps)
+/// and binds the locals it works out in variables of its own: no frame
+/// slot is written, and each variable starts as its slot's value. The
+/// lockstep tests hold the listings to the interpreter's, which binds
+/// them in the frame.
+#[test]
+fn a_precondition_binds_its_locals_in_variables_of_its_own() {
+    let rules = load("rulesets/thebes/thebes.ruleset");
+    let code = compile::generate(&rules);
+    for (i, action) in rules.actions.iter().enumerate() {
+        let pre = generated_fn(&code, &format!("pre_{i}"));
+        assert!(!pre.contains("f.set("), "{}: the frame is written", action.name);
+        assert!(pre.contains(": V = f.get("), "{}: no local of its own", action.name);
+    }
+    // `take`'s trip: the distance, read by both of its requirements, is
+    // a variable.
+    let take = rules.actions.iter().position(|a| a.name == "take").expect("Thebes has take");
+    let pre = generated_fn(&code, &format!("pre_{take}"));
+    let distance = pre.find("it.r.distance(").expect("the distance");
+    let bound = &pre[distance..];
+    let var = bound[bound.find("; l").expect("bound to a variable") + 2..].split(' ').next().unwrap();
+    assert!(pre[distance..].matches(&format!("match {var} {{")).count() >= 2, "{var} read twice");
+}
