@@ -196,12 +196,13 @@ fn function(out: &mut String, name: &str, ret: &str, code: Option<String>, end: 
 /// precondition's locals after it (a trial, when one runs, binds its own
 /// as it runs the statements again). The compiler keeps such variables in
 /// registers and reads a value it has just built without a match on its
-/// kind: compiled Thebes -2.4% (docs/performance.md). `None` when the
+/// kind: compiled Thebes -2.1% (docs/performance.md). `None` when the
 /// body uses the frame otherwise (hands it to a root's function or the
-/// interpreter), binds nothing, or holds a quote, whose text this reading
-/// would not follow.
+/// interpreter), binds nothing, or holds a string or a bracket's
+/// character, whose text this reading would not follow.
 fn own_locals(code: &str) -> Option<String> {
-    if code.contains('"') || code.contains("'('") || code.contains("')'") {
+    let quoted = "()[]{}".chars().any(|b| code.contains(&format!("'{b}'")));
+    if code.contains('"') || quoted {
         return None;
     }
     let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
@@ -866,7 +867,8 @@ mod tests {
         assert_eq!(own_locals("    f.set(2, root_3(it, e, st, f));\n"), None, "handed on");
         assert_eq!(own_locals("    f.set(2, V::Int(f.len()));\n"), None, "read another way");
         assert_eq!(own_locals("    g(f.get(1));\n"), None, "nothing bound");
-        assert_eq!(own_locals("    f.set(2, text(\"(\"));\n"), None, "a quote");
+        assert_eq!(own_locals("    f.set(2, text(\"(\"));\n"), None, "a string");
+        assert_eq!(own_locals("    f.set(2, g('{'));\n"), None, "a bracket's character");
         let named = "    f.set(2, self_f.get(1)); elf.get(3);\n";
         assert_eq!(
             own_locals(named).as_deref(),
