@@ -189,7 +189,8 @@ fn function(out: &mut String, name: &str, ret: &str, code: Option<String>, end: 
 }
 
 /// A precondition's body with the locals it binds held in variables of
-/// its own (`l4`) instead of the frame's slots: `f.set(4, x)` becomes
+/// its own (`l4`: no name `Gen::fresh` makes starts with `l`) instead of
+/// the frame's slots: `f.set(4, x)` becomes
 /// `l4 = x`, `f.get(4)` `l4`, and each variable starts as the frame's
 /// value, so that a read before the body binds it reads what it read
 /// before. The frame's slots are left as they were: nothing reads a
@@ -664,6 +665,8 @@ impl Gen<'_> {
     }
 
     fn fresh(&mut self, stem: &str) -> String {
+        // `own_locals` names a precondition's variables `l` and a slot.
+        debug_assert!(!stem.starts_with('l'), "a fresh name clashes with own_locals' `l{{slot}}`");
         self.label += 1;
         format!("{stem}{}", self.label)
     }
