@@ -74,7 +74,7 @@ pub fn generate(rules: &Ruleset) -> String {
         } else {
             ("#[allow(unused_assignments, unused_mut, unused_variables)]\n", format!("    {vars}\n"))
         };
-        let signature = "(it: &Interp<'_>, e: &Expr, st: &State, f: &mut Frame) -> R<V>";
+        let signature = "(it: &Interp<'_>, e: &Root<'_>, st: &State, f: &mut Frame) -> R<V>";
         let code = format!("{kept}    Ok({code})\n");
         write!(body, "{allow}fn root_{i}{signature} {{\n    let _ = (&it, &e, &st, &f);\n").unwrap();
         writeln!(body, "{}}}\n", tallied(&code, "V", "it.eval(e, st, f)")).unwrap();

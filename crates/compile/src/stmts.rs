@@ -419,12 +419,27 @@ impl StmtGen<'_> {
 /// else by the interpreter.
 fn value_code(e: &Expr, at: &str) -> String {
     match &e.kind {
-        ExprKind::Native(i, _) => format!("root_{i}(it, unwrap_root({at}), st, f)?"),
+        ExprKind::Native(i, _) => format!("root_{i}(it, {}, st, f)?", root_arg(at)),
         ExprKind::Local(slot) => format!("f.get({slot})"),
         ExprKind::Int(n) => format!("V::Int({n}i64)"),
         ExprKind::Bool(b) => format!("V::Bool({b})"),
         _ => format!("it.eval({at}, st, f)?"),
     }
+}
+
+/// The expression a root's function is given (`engine::native::Root`),
+/// from the code `at` that finds the root: a statement's part
+/// (`part(S, k)`, as `Gen::stmt` writes it) found only if the function
+/// reads it; any other code at once.
+fn root_arg(at: &str) -> String {
+    let lazy = at.strip_prefix("part(").and_then(|rest| rest.strip_suffix(')')).and_then(|args| {
+        let (stmt, k) = args.rsplit_once(", ")?;
+        // The statement's code holds no comma or bracket of its own beyond
+        // its indexing (`(&ss[3])`, `(&b7[0])`).
+        let plain = stmt.chars().all(|c| c.is_ascii_alphanumeric() || "(&[])_".contains(c));
+        (plain && k.parse::<usize>().is_ok()).then(|| format!("&Root::Part({stmt}, {k})"))
+    });
+    lazy.unwrap_or_else(|| format!("&Root::Given(unwrap_root({at}))"))
 }
 
 /// `e` as a condition: a value of another kind is the interpreter's to
@@ -526,4 +541,20 @@ fn leading_tags(flt: &Expr, var: usize, tags: usize) -> (Vec<usize>, bool) {
 fn tag_code(tags: &[usize]) -> String {
     let tests: Vec<String> = tags.iter().map(|t| format!("TAGS[c.index()] >> {t}u32 & 1 != 0")).collect();
     tests.join(" && ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::root_arg;
+
+    /// A statement's part is handed to the root unfound; other code, or a
+    /// part whose statement is not plain indexing, is found at once.
+    #[test]
+    fn a_statements_part_reaches_its_root_unfound_and_other_code_found() {
+        assert_eq!(root_arg("part((&ss[3]), 0)"), "&Root::Part((&ss[3]), 0)");
+        assert_eq!(root_arg("part((&b12[0]), 2)"), "&Root::Part((&b12[0]), 2)");
+        assert_eq!(root_arg("e7"), "&Root::Given(unwrap_root(e7))");
+        assert_eq!(root_arg("part(g(a, b), 1)"), "&Root::Given(unwrap_root(part(g(a, b), 1)))");
+        assert_eq!(root_arg("part((&ss[3]), k)"), "&Root::Given(unwrap_root(part((&ss[3]), k)))");
+    }
 }

@@ -75,8 +75,32 @@ pub fn member_of(filter: &Expr, var: usize) -> Option<(usize, usize)> {
 }
 
 /// A compiled root expression: its value for `inner` (the expression it
-/// replaces), in the frame and state given.
-pub type NativeFn = for<'a, 'e> fn(&Interp<'a>, &'e Expr, &State, &mut Frame) -> R<V>;
+/// replaces, [`Root`]), in the frame and state given.
+pub type NativeFn = for<'a, 'e> fn(&Interp<'a>, &Root<'e>, &State, &mut Frame) -> R<V>;
+
+/// The expression a compiled root stands for, which its function reads
+/// (through `Deref`) only where it leaves a part to the interpreter: given
+/// (the interpreter's call of the root), or a statement's `k`-th part
+/// ([`part`], then [`unwrap_root`]), found only when read. Generated
+/// statements call the root of each of their expressions at every run;
+/// finding the expression then cost 1.5% of a compiled Thebes game, for a
+/// fallback that almost never runs.
+#[derive(Clone, Copy)]
+pub enum Root<'e> {
+    Given(&'e Expr),
+    Part(&'e Stmt, usize),
+}
+
+impl std::ops::Deref for Root<'_> {
+    type Target = Expr;
+    #[inline]
+    fn deref(&self) -> &Expr {
+        match *self {
+            Root::Given(e) => e,
+            Root::Part(s, k) => unwrap_root(part(s, k)),
+        }
+    }
+}
 
 /// A compiled precondition (`legality::Precondition`): all of an action's
 /// steps in one function, on the state and the search's frame (the
@@ -453,8 +477,8 @@ pub fn roots(r: &Ruleset) -> Vec<Expr> {
 }
 
 /// The expression a root wraps (`ExprKind::Native`): `child(e, 0)` of a
-/// root, in a few instructions. Generated statements pass it to the
-/// root's function for the interpreter to fall back on, at every run.
+/// root, in a few instructions: what a root's function falls back on
+/// ([`Root`]), and what a picking function's filter is.
 #[inline(always)]
 pub fn unwrap_root(e: &Expr) -> &Expr {
     match &e.kind {

@@ -194,7 +194,7 @@ impl Interp<'_> {
     pub(crate) fn native(&self, e: &Expr, st: &State, f: &mut Frame, mode: u8) -> R<V> {
         let ExprKind::Native(i, inner) = &e.kind else { return self.eval_node(e, st, f) };
         match self.natives.get(*i as usize) {
-            Some(native) if self.trace.is_none() => native(self, inner, st, f),
+            Some(native) if self.trace.is_none() => native(self, &crate::native::Root::Given(inner), st, f),
             _ if mode == <i64 as super::AsV>::MODE => Ok(V::Int(self.int(inner, st, f)?)),
             _ if mode == <bool as super::AsV>::MODE => Ok(V::Bool(self.bool(inner, st, f)?)),
             _ => self.eval(inner, st, f),

@@ -201,7 +201,8 @@ impl Interp<'_> {
             }
             noted.borrow_mut().clear();
             let holds = match native {
-                Some((native, inner)) => match native(it, inner, st, &mut call)? {
+                Some((native, inner)) => match native(it, &crate::native::Root::Given(inner), st, &mut call)?
+                {
                     V::Bool(b) => b,
                     _ => it.bool(body, st, &mut call)?,
                 },
