@@ -34,11 +34,10 @@ fn random_game(rules: &engine::Program, players: usize, seed: u64) -> u64 {
 /// the number of actions.
 fn play_out(mut g: Game<'_>, seed: u64) -> u64 {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let mut choices = Vec::new();
+    let mut choices = engine::Listing::new();
     while g.current().is_some() {
-        g.choices_into(&mut choices);
-        let c = &choices[rng.gen_range(0..choices.len())];
-        g.step(c).expect("a legal choice applies");
+        g.list_into(&mut choices).expect("a listing");
+        g.step_listed(&choices, rng.gen_range(0..choices.len())).expect("a legal choice applies");
     }
     g.actions_taken()
 }

@@ -7,8 +7,8 @@
 //! loading the rules:
 //!
 //! ```text
-//! valgrind --tool=callgrind --toggle-collect='engine::game::Game::choices_into' \
-//!   --toggle-collect='engine::game::Game::step' --toggle-collect='engine::game::Game::start' \
+//! valgrind --tool=callgrind --toggle-collect='engine::game::Game::list_into' \
+//!   --toggle-collect='engine::game::Game::step_listed' --toggle-collect='engine::game::Game::start' \
 //!   target/release/examples/random_games rulesets/thebes/thebes.ruleset compiled 4 20
 //! ```
 
@@ -28,14 +28,13 @@ fn main() {
     let players: usize = players.parse().expect("players is a number");
     let games: u64 = games.parse().expect("games is a number");
     let mut actions = 0;
-    let mut choices = Vec::new();
+    let mut choices = engine::Listing::new();
     for seed in 1..=games {
         let mut g = Game::start(&program, players, seed).expect("setup");
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         while g.current().is_some() {
-            g.choices_into(&mut choices);
-            let c = &choices[rng.gen_range(0..choices.len())];
-            g.step(c).expect("a legal choice applies");
+            g.list_into(&mut choices).expect("a listing");
+            g.step_listed(&choices, rng.gen_range(0..choices.len())).expect("a legal choice applies");
         }
         actions += g.actions_taken();
     }

@@ -331,6 +331,72 @@ fn an_illegal_choice_changes_nothing() {
     assert!(notation::parse(&g, "fly").is_err());
 }
 
+/// A choice applied by its index in the listing the game made plays as
+/// the same choice applied with `step`: the same listings and states, turn
+/// after turn, to the end.
+#[test]
+fn a_listed_choice_applied_by_its_index_plays_as_step_plays_it() {
+    let rules = thebes();
+    for (players, seed) in [(2, 3u64), (4, 5)] {
+        let (mut listed, _) = Game::new(&rules, players, seed).unwrap();
+        let (mut stepped, _) = Game::new(&rules, players, seed).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut listing = engine::Listing::new();
+        while listed.current().is_some() {
+            listed.list_into(&mut listing).unwrap();
+            let choices = stepped.choices();
+            assert_eq!(&listing[..], &choices[..]);
+            let k = rng.gen_range(0..choices.len());
+            listed.step_listed(&listing, k).unwrap();
+            stepped.step(&choices[k]).unwrap();
+            assert_eq!(listed.snapshot(), stepped.snapshot());
+        }
+        assert!(stepped.current().is_none());
+    }
+}
+
+/// A listing is applied unchecked only by the game that made it, on the
+/// state it was made for: once the game has changed, or by another game,
+/// a choice no longer legal is refused as `step` refuses it, changing
+/// nothing; an index past the listing is refused too.
+#[test]
+fn a_listing_is_checked_again_once_the_game_changes_and_by_another_game() {
+    let rules = thebes();
+    let (mut g, _) = Game::new(&rules, 2, 12).unwrap();
+    let mut listing = engine::Listing::new();
+    g.list_into(&mut listing).unwrap();
+    let display = zone(&g, "display", None, None);
+    let takes = |g: &Game, listing: &engine::Listing| -> Vec<usize> {
+        (0..listing.len()).filter(|k| notation::format(g, &listing[*k]).starts_with("take ")).collect()
+    };
+    // Another game, set up from another seed: a card of this display that
+    // its own display lacks.
+    let (mut other, _) = Game::new(&rules, 2, 13).unwrap();
+    let other_display = zone(&other, "display", None, None);
+    let foreign = takes(&g, &listing)
+        .into_iter()
+        .find(|k| match listing[*k].args[0] {
+            V::Card(c) => !other.cards(other_display).any(|x| x == c),
+            _ => false,
+        })
+        .expect("the two displays differ");
+    let before = other.snapshot();
+    assert!(other.step_listed(&listing, foreign).is_err());
+    assert_eq!(other.snapshot(), before);
+    // The game that listed it: the card taken, the same choice is refused.
+    g.step_listed(&listing, foreign).unwrap();
+    let V::Card(taken) = listing[foreign].args[0] else { unreachable!() };
+    assert!(!g.cards(display).any(|x| x == taken));
+    let before = g.snapshot();
+    assert!(g.step_listed(&listing, foreign).is_err());
+    assert_eq!(g.snapshot(), before);
+    let Err(past) = g.step_listed(&listing, listing.len()) else {
+        panic!("an index past the listing applied")
+    };
+    assert!(past.message().contains("no choice"), "{}", past.message());
+    assert_eq!(g.snapshot(), before);
+}
+
 #[test]
 fn a_lone_assistant_and_a_lone_shovel_work_once_and_are_discarded() {
     // ES: a single assistant acts as two, a single shovel as two, each for

@@ -343,12 +343,12 @@ impl MctsBot {
         let mut game = seat.sample(&mut self.rng);
         let mut node: Option<usize> = None;
         let mut path: Vec<usize> = Vec::new();
-        // One list for every listing of the iteration, kept with its room.
-        let mut legal = Vec::new();
+        // One list for every listing of the iteration, kept with its room;
+        // a choice applied from it is not checked again.
+        let mut legal = engine::Listing::new();
         // Selection, then expansion of one untried choice.
         while let Some(me) = game.current() {
-            game.choices_into(&mut legal);
-            if legal.is_empty() {
+            if game.list_into(&mut legal).is_err() || legal.is_empty() {
                 break;
             }
             let kids = tree.children(node).clone();
@@ -357,11 +357,13 @@ impl MctsBot {
                     tree.edges[k].available += 1;
                 }
             }
-            let untried: Vec<&Choice> =
-                legal.iter().filter(|l| !kids.iter().any(|k| &tree.edges[*k].choice == *l)).collect();
+            let untried: Vec<usize> = (0..legal.len())
+                .filter(|i| !kids.iter().any(|k| tree.edges[*k].choice == legal[*i]))
+                .collect();
             if !untried.is_empty() {
-                let pick = untried[self.rng.gen_range(0..untried.len())].clone();
-                if game.step(&pick).is_err() {
+                let i = untried[self.rng.gen_range(0..untried.len())];
+                let pick = legal[i].clone();
+                if game.step_listed(&legal, i).is_err() {
                     break;
                 }
                 tree.edges.push(Edge {
@@ -377,20 +379,19 @@ impl MctsBot {
                 path.push(e);
                 break;
             }
-            let mut best: Option<(f64, usize)> = None;
+            // The best child among those listed now, and where it is listed.
+            let mut best: Option<(f64, usize, usize)> = None;
             for &k in &kids {
                 let c = &tree.edges[k];
-                if !legal.contains(&c.choice) {
-                    continue;
-                }
+                let Some(at) = legal.iter().position(|l| *l == c.choice) else { continue };
                 let visits = c.visits.max(1) as f64;
                 let value = c.reward / visits + UCB * ((c.available.max(1) as f64).ln() / visits).sqrt();
-                if best.is_none_or(|(b, _)| value > b) {
-                    best = Some((value, k));
+                if best.is_none_or(|(b, _, _)| value > b) {
+                    best = Some((value, k, at));
                 }
             }
-            let Some((_, k)) = best else { break };
-            if game.step(&tree.edges[k].choice).is_err() {
+            let Some((_, k, at)) = best else { break };
+            if game.step_listed(&legal, at).is_err() {
                 break;
             }
             path.push(k);
@@ -400,12 +401,10 @@ impl MctsBot {
         // (with its lead term) judges the rest, and iterations stay cheap.
         let mut steps = 0;
         while game.current().is_some() && steps < PLAYOUT {
-            game.choices_into(&mut legal);
-            if legal.is_empty() {
+            if game.list_into(&mut legal).is_err() || legal.is_empty() {
                 break;
             }
-            let c = &legal[self.rng.gen_range(0..legal.len())];
-            if game.step(c).is_err() {
+            if game.step_listed(&legal, self.rng.gen_range(0..legal.len())).is_err() {
                 break;
             }
             steps += 1;

@@ -459,15 +459,15 @@ fn play_one(
         .map(|(i, s)| bots::make(s, bot_seed(seed, i)).expect("seats checked before"))
         .collect();
     // One list for every listing, kept with its room.
-    let mut choices = Vec::new();
+    let mut choices = engine::Listing::new();
     while let Some(me) = g.current() {
-        g.legal_into(&mut choices)
+        g.list_into(&mut choices)
             .map_err(|f| format!("{me} has no legal action, because {}", f.message()))?;
         if choices.is_empty() {
             return Err(format!("{me} has no legal action"));
         }
         let i = bots[me.index()].choose(&bots::Seat::new(&g, me), &choices);
-        g.step(&choices[i.min(choices.len() - 1)]).map_err(|f| f.message().to_string())?;
+        g.step_listed(&choices, i.min(choices.len() - 1)).map_err(|f| f.message().to_string())?;
     }
     let sheet = g.scores().map_err(|f| f.message().to_string())?;
     Ok(Record {

@@ -22,6 +22,32 @@ impl Choice {
     }
 }
 
+/// The legal choices one listing found (`Game::list_into`), read as a
+/// slice of them, with the game and the state they were found for: the
+/// game applies one of them by its index (`Game::step_listed`) without
+/// checking it again while nothing has changed since.
+#[derive(Clone, Debug, Default)]
+pub struct Listing {
+    pub(crate) choices: Vec<Choice>,
+    /// The game's own number (a copy of a game has another) and its count
+    /// of changes, when listed.
+    pub(crate) found_for: Option<(u64, u64)>,
+}
+
+impl Listing {
+    /// An empty listing, found for no game.
+    pub fn new() -> Listing {
+        Listing::default()
+    }
+}
+
+impl std::ops::Deref for Listing {
+    type Target = [Choice];
+    fn deref(&self) -> &[Choice] {
+        &self.choices
+    }
+}
+
 /// The sets of a choice, read by position (`get`, `sets[i]`, `iter`,
 /// `len`), kept in one list so that a choice with sets allocates once (a
 /// listing with a `set of` parameter makes thousands) and one without

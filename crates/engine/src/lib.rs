@@ -21,7 +21,7 @@ pub mod position;
 mod state;
 mod tally;
 
-pub use choice::{Args, ChoiceSets, INLINE_ARGS};
+pub use choice::{Args, ChoiceSets, Listing, INLINE_ARGS};
 pub use event::Event;
 pub use game::{Choice, Game, Program, ScoreSheet, View, ZoneView, MAX_SETS};
 pub use interp::{Fail, Traced, TracedKind, MAX_WORK};

@@ -109,13 +109,16 @@ impl<'p> Game<'p> {
     /// action takes (the start of `check`, `preview` and applying, each
     /// with a fresh work budget).
     pub(super) fn mover_of(&self, choice: &Choice) -> Result<PlayerId, Fail> {
-        self.work.set(0);
-        let me = self.current().ok_or_else(|| Fail::Illegal {
-            reason: "the game is over".into(),
-            span: model::Span::default(),
-        })?;
+        let me = self.mover()?;
         self.valid_args(choice, me)?;
         Ok(me)
+    }
+
+    /// Who would act now (with a fresh work budget).
+    fn mover(&self) -> Result<PlayerId, Fail> {
+        self.work.set(0);
+        self.current()
+            .ok_or_else(|| Fail::Illegal { reason: "the game is over".into(), span: model::Span::default() })
     }
 
     fn valid_args(&self, choice: &Choice, me: PlayerId) -> Result<(), Fail> {
@@ -175,16 +178,20 @@ impl<'p> Game<'p> {
     }
 
     pub(super) fn apply_recording(&mut self, choice: &Choice, record: bool) -> Result<Vec<Event>, Fail> {
-        self.apply_with(choice, record, None)
+        self.apply_with(choice, record, None, true)
     }
 
+    /// Apply `choice`; its values checked against what its action takes
+    /// when `check` (a choice this game listed on this very state needs
+    /// no check: `Game::step_listed`).
     pub(super) fn apply_with(
         &mut self,
         choice: &Choice,
         record: bool,
         trace: Option<&std::cell::RefCell<Vec<Traced>>>,
+        check: bool,
     ) -> Result<Vec<Event>, Fail> {
-        let me = self.mover_of(choice)?;
+        let me = if check { self.mover_of(choice)? } else { self.mover()? };
         let (st, events) = self.try_on(choice, me, record, trace, true)?;
         let from = self.state.changes;
         let mut before = self.state.replace(st);

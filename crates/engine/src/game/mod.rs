@@ -13,7 +13,7 @@ use crate::interp::{Fail, Frame, Interp, Memo, Traced, MAX_WORK, R};
 use crate::legality::{self, SetBound};
 use crate::state::{Cells, Layout, State, ZoneInst, V};
 
-pub use crate::choice::{Args, Choice};
+pub use crate::choice::{Args, Choice, Listing};
 
 mod apply;
 mod program;
@@ -64,6 +64,26 @@ pub struct Game<'p> {
     /// (`current`): a listing, the check of the choice applied and the
     /// memo's update each ask (by lowest time, a pass over the players).
     mover: std::cell::Cell<Option<(u64, Option<PlayerId>)>>,
+    /// The game's own number, which a listing notes (`Listing`).
+    uid: Uid,
+}
+
+/// A number of its own for each game, and for each copy of one: a
+/// listing found by one game is checked again by any other (`Listing`).
+#[derive(Debug)]
+struct Uid(u64);
+
+impl Uid {
+    fn fresh() -> Uid {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        Uid(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl Clone for Uid {
+    fn clone(&self) -> Uid {
+        Uid::fresh()
+    }
 }
 
 /// A spare state equal to the game's (`Game::twin`); a copy of a game has
@@ -261,6 +281,7 @@ impl<'p> Game<'p> {
             twin: Default::default(),
             picked: Default::default(),
             mover: Default::default(),
+            uid: Uid::fresh(),
         };
         let events = game.setup(record)?;
         // Lets fixed after setup: work them out once, on the state set up.
@@ -572,11 +593,32 @@ impl<'p> Game<'p> {
         self.apply_recording(choice, false).map(|_| ())
     }
 
+    /// `legal_into`, into a listing that notes this game and its state
+    /// (`step_listed`).
+    pub fn list_into(&self, listing: &mut Listing) -> Result<(), Fail> {
+        let found = self.legal_into(&mut listing.choices);
+        listing.found_for = Some((self.uid.0, self.state.changes));
+        found
+    }
+
+    /// `step` with the `k`-th choice of `listing`. A choice this game
+    /// listed on the state as it still is was found legal there: it is
+    /// applied without the check of its values `step` makes (any other
+    /// is checked as `step` checks it).
+    pub fn step_listed(&mut self, listing: &Listing, k: usize) -> Result<(), Fail> {
+        let choice = listing.choices.get(k).ok_or_else(|| Fail::Illegal {
+            reason: format!("the listing has {} choices, and no choice {k}", listing.choices.len()),
+            span: Span::default(),
+        })?;
+        let found_here = listing.found_for == Some((self.uid.0, self.state.changes));
+        self.apply_with(choice, false, None, !found_here).map(|_| ())
+    }
+
     /// `apply`, noting every let called and table entry read on the way,
     /// with its value (for `explain`).
     pub fn apply_traced(&mut self, choice: &Choice) -> Result<(Vec<Event>, Vec<Traced>), Fail> {
         let trace = std::cell::RefCell::new(Vec::new());
-        let events = self.apply_with(choice, true, Some(&trace))?;
+        let events = self.apply_with(choice, true, Some(&trace), true)?;
         Ok((events, trace.into_inner()))
     }
 
