@@ -13,6 +13,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
     Some(match rule {
         Rule::EOI => "end of file",
         Rule::WHITESPACE
+        | Rule::comment_body
         | Rule::file
         | Rule::ident_char
         | Rule::reserved
@@ -122,8 +123,9 @@ fn describe(rule: Rule) -> Option<&'static str> {
         | Rule::mul
         | Rule::div
         | Rule::rem
-        | Rule::has_op => "an operator",
-        Rule::kw_not | Rule::not_op | Rule::neg => "an expression",
+        | Rule::has_op
+        | Rule::infix_start => "an operator",
+        Rule::kw_not | Rule::not_op | Rule::neg | Rule::prefix_start => "an expression",
         Rule::kw_true | Rule::kw_false => "`yes` or `no`",
         Rule::kw_none => "`none`",
         Rule::ident => "a name",
@@ -216,7 +218,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         | Rule::agg_bare
         | Rule::agg_for
         | Rule::field_access
-        | Rule::index => "an expression",
+        | Rule::index
+        | Rule::postfix_start => "an expression",
     })
 }
 
