@@ -96,6 +96,13 @@ fn conditional_expressions_nest_in_else() {
 }
 
 #[test]
+fn a_bracketed_condition_after_if_is_no_call_and_a_name_before_brackets_is_one() {
+    assert_eq!(tree(&expr("if (a > 1) then 2 else 3")), "(if (a > 1) then 2 else 3)");
+    assert_eq!(tree(&expr("if(a) then f (b) else g(c)")), "(if a then f(b) else g(c))");
+    assert_eq!(tree(&expr("(a) + f (b)")), "(a + f(b))");
+}
+
+#[test]
 fn keywords_are_not_prefixes_of_names() {
     // `setups`, `ender`, `scores`, `players` and `inner` are names, not
     // keywords followed by letters.
