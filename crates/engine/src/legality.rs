@@ -230,6 +230,17 @@ pub enum Radix {
     Range { lo: i64, size: u64 },
 }
 
+impl Radix {
+    /// How many values it numbers.
+    #[inline]
+    fn size(self) -> u64 {
+        match self {
+            Radix::Flag => 2,
+            Radix::Range { size, .. } => size,
+        }
+    }
+}
+
 /// The most combinations `Monotone::later` numbers (bits of one `u64`).
 const POSITIONS: u64 = 64;
 
@@ -241,15 +252,15 @@ impl Monotone {
         let radixes = self.later.as_deref()?;
         let mut at = 0u64;
         for (v, r) in key.iter().zip(radixes) {
-            let (k, size) = match (r, v) {
-                (Radix::Flag, V::Bool(b)) => (*b as u64, 2),
-                (Radix::Range { lo, size }, V::Int(n)) => (u64::try_from(n.checked_sub(*lo)?).ok()?, *size),
+            let k = match (r, v) {
+                (Radix::Flag, V::Bool(b)) => *b as u64,
+                (Radix::Range { lo, .. }, V::Int(n)) => u64::try_from(n.checked_sub(*lo)?).ok()?,
                 _ => return None,
             };
-            if k >= size {
+            if k >= r.size() {
                 return None;
             }
-            at = at * size + k;
+            at = at * r.size() + k;
         }
         Some(at as u32)
     }
@@ -267,10 +278,7 @@ impl Monotone {
                 }
                 _ => return None,
             };
-            combinations = combinations.checked_mul(match r {
-                Radix::Flag => 2,
-                Radix::Range { size, .. } => size,
-            })?;
+            combinations = combinations.checked_mul(r.size())?;
             if combinations > POSITIONS {
                 return None;
             }
