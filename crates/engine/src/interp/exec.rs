@@ -446,7 +446,19 @@ impl Interp<'_> {
             Selection::All { var, domain, filter } | Selection::First { var, domain, filter } => {
                 let first_only = matches!(sel, Selection::First { .. });
                 let mut out = self.take_picked();
+                // A filter that opens with `c has t` (`c` the component
+                // picked, `t` a tag) passes no component without `t`: such
+                // a one is passed over without binding it or reading the
+                // rest of the filter, which `and` would not read either
+                // (nothing reads `c` after the move: the checker sees to
+                // that). Compiled moves screen so too.
+                let screen = filter.as_ref().and_then(|flt| leading_tag(flt, *var));
                 let mut pick = |c: ComponentId, f: &mut Frame| -> R<bool> {
+                    if let Some(t) = screen {
+                        if !self.r.components[c].tags.contains(&t) {
+                            return Ok(false);
+                        }
+                    }
                     f.set(*var, V::Card(c));
                     let pass = match filter {
                         Some(flt) => self.bool(flt, st, f)?,
@@ -493,5 +505,22 @@ impl Interp<'_> {
                 Ok(out)
             }
         }
+    }
+}
+
+/// The tag `t` of a filter that is `c has t` or opens with `c has t and`,
+/// `c` being local `var` (a compiled filter read through its root).
+fn leading_tag(flt: &Expr, var: usize) -> Option<TagId> {
+    let e = crate::native::unwrap_root(flt);
+    let test = match &e.kind {
+        ExprKind::Binary(BinaryOp::And, first, _) => first,
+        _ => e,
+    };
+    match &test.kind {
+        ExprKind::Binary(BinaryOp::Has, x, t) => match (&x.kind, &t.kind) {
+            (ExprKind::Local(slot), ExprKind::Tag(tag)) if *slot == var => Some(*tag),
+            _ => None,
+        },
+        _ => None,
     }
 }
