@@ -237,7 +237,7 @@ pub fn worker_for(rules: &Ruleset) -> Result<PathBuf, String> {
             "# A chronoscope worker: the command with one ruleset's compiled rules (see chronoscope_cli::compiled).\n\
              [package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
              [dependencies]\nchronoscope-cli = {{ path = {} }}\nchronoscope-engine = {{ path = {} }}\n\n\
-             [profile.release]\ndebug = 0\n\n{WORKER_OPT_LEVELS}\n[workspace]\n",
+             [profile.release]\ndebug = 0\npanic = \"abort\"\n\n{WORKER_OPT_LEVELS}\n[workspace]\n",
             crate_path("cli"),
             crate_path("engine"),
         ),
