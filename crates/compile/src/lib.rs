@@ -92,7 +92,7 @@ pub fn generate(rules: &Ruleset) -> String {
         let one = tallied(&format!("    Ok({code})\n"), "V", "it.eval(e, st, f)");
         writeln!(
             body,
-            "#[allow(unused_assignments, unused_mut, unused_variables)]\nfn pick_{i}(it: &Interp<'_>, flt: &Expr, st: &State, f: &mut Frame, src: ZoneInst, first: bool, cards: &mut Vec<ComponentId>, screen: impl Fn(ComponentId) -> bool) -> R<()> {{\n    let e = unwrap_root(flt);\n    {vars}\n    for c in st.cards(src) {{\n    if !screen(c) {{ continue; }}\n    f.set({var}, V::Card(c));\n    let v: R<V> = (|| {{\n{one}    }})();\n    let pass = match v? {{ V::Bool(b) => b, _ => it.bool(flt, st, f)? }};\n    if pass {{ cards.push(c); if first {{ break; }} }}\n    }}\n    Ok(())\n}}\n"
+            "#[allow(unused_assignments, unused_mut, unused_variables)]\nfn pick_{i}(it: &Interp<'_>, flt: &Root<'_>, st: &State, f: &mut Frame, src: ZoneInst, first: bool, cards: &mut Vec<ComponentId>, screen: impl Fn(ComponentId) -> bool) -> R<()> {{\n    let e = flt;\n    {vars}\n    for c in st.cards(src) {{\n    if !screen(c) {{ continue; }}\n    f.set({var}, V::Card(c));\n    let v: R<V> = (|| {{\n{one}    }})();\n    let pass = match v? {{ V::Bool(b) => b, _ => it.bool(flt, st, f)? }};\n    if pass {{ cards.push(c); if first {{ break; }} }}\n    }}\n    Ok(())\n}}\n"
         )
         .unwrap();
     }

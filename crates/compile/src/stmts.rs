@@ -295,9 +295,11 @@ impl StmtGen<'_> {
                         let src = self.zone(domain, &format!("part({at}, 1)"));
                         match filter.as_ref().map(|f| &f.kind) {
                             // The filter's picking function.
+                            // The filter found only if the function falls back on
+                            // the interpreter (`Root::Part`).
                             Some(ExprKind::Native(i, _)) if self.picks.contains(&(*i as usize, *var)) => format!(
-                                "let src = {src}; let mut cards = it.take_picked(); {find}
-    pick_{i}(it, {e}, st, f, src, {}, &mut cards, |c: ComponentId| {})?;",
+                                "let src = {src}; let mut cards = it.take_picked();
+    pick_{i}(it, &Root::Part({at}, 2), st, f, src, {}, &mut cards, |c: ComponentId| {})?;",
                                 !first.is_empty(),
                                 filter.as_ref().and_then(|f| self.tag_tests(f, *var)).unwrap_or_else(|| "true".into())
                             ),
