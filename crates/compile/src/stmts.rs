@@ -294,9 +294,9 @@ impl StmtGen<'_> {
                     _ => {
                         let src = self.zone(domain, &format!("part({at}, 1)"));
                         match filter.as_ref().map(|f| &f.kind) {
-                            // The filter's picking function.
-                            // The filter found only if the function falls back on
-                            // the interpreter (`Root::Part`).
+                            // The filter's picking function, handed the filter
+                            // unfound (`Root::Part`): it reads it only to fall
+                            // back on the interpreter.
                             Some(ExprKind::Native(i, _)) if self.picks.contains(&(*i as usize, *var)) => format!(
                                 "let src = {src}; let mut cards = it.take_picked();
     pick_{i}(it, &Root::Part({at}, 2), st, f, src, {}, &mut cards, |c: ComponentId| {})?;",

@@ -82,9 +82,11 @@ pub type NativeFn = for<'a, 'e> fn(&Interp<'a>, &Root<'e>, &State, &mut Frame) -
 /// (through `Deref`) only where it leaves a part to the interpreter: given
 /// (the interpreter's call of the root), or a statement's `k`-th part
 /// ([`part`], then [`unwrap_root`]), found only when read. Generated
-/// statements call the root of each of their expressions at every run;
-/// finding the expression then cost 0.8% of a bundled game's compiled
-/// play, for a fallback that almost never runs.
+/// statements call the root of each of their expressions, and a move's
+/// picking function with its filter, at every run; finding the
+/// expression then cost 0.8% of a bundled game's compiled play (1.8% of
+/// another's for the picking functions), for a fallback that almost
+/// never runs.
 #[derive(Clone, Copy)]
 pub enum Root<'e> {
     Given(&'e Expr),

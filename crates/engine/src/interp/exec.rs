@@ -517,8 +517,8 @@ fn leading_tag(flt: &Expr, var: usize) -> Option<TagId> {
         _ => e,
     };
     match &test.kind {
-        ExprKind::Binary(BinaryOp::Has, x, t) => match (&x.kind, &t.kind) {
-            (ExprKind::Local(slot), ExprKind::Tag(tag)) if *slot == var => Some(*tag),
+        ExprKind::Binary(BinaryOp::Has, x, t) if super::fast::is_var(x, var) => match t.kind {
+            ExprKind::Tag(tag) => Some(tag),
             _ => None,
         },
         _ => None,

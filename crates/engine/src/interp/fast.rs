@@ -295,7 +295,7 @@ impl Interp<'_> {
 }
 
 /// Whether `e` is the local `var`.
-fn is_var(e: &Expr, var: usize) -> bool {
+pub(super) fn is_var(e: &Expr, var: usize) -> bool {
     matches!(e.kind, ExprKind::Local(v) if v == var)
 }
 
