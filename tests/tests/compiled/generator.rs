@@ -478,9 +478,10 @@ fn the_conjuncts_a_link_asks_after_another_link_are_a_compiled_root() {
 /// `dig` (seven parameters, `weeks` the one its trials are monotone in)
 /// loops six of its parameters itself and `weeks` too, largest first,
 /// through the searcher's `descent` (its deeper code in the loop, not a
-/// closure), and calls the leading functions of the six depths that
-/// have compiled ones directly; `sets.ruleset`'s `trade` hands both of
-/// its sets to `each_set`. The lockstep tests hold what they list to the
+/// closure), calls the leading functions of the six depths that have
+/// compiled ones directly, and hands each complete choice its
+/// precondition's function (`complete_with`, to be inlined there);
+/// `sets.ruleset`'s `trade` hands both of its sets to `each_set`. The lockstep tests hold what they list to the
 /// interpreter's search.
 #[test]
 fn generator_writes_each_actions_search() {
@@ -498,7 +499,7 @@ fn generator_writes_each_actions_search() {
     for depth in [0, 2, 3, 4, 5, 6] {
         assert!(dig.contains(&format!("s.lead_with({depth}, f, lead_2_{depth})")), "depth {depth}: {dig}");
     }
-    assert_eq!(dig.matches("s.complete(f, &args[..7], out)").count(), 1, "{dig}");
+    assert_eq!(dig.matches("s.complete_with(f, &args[..7], out, pre_2)").count(), 1, "{dig}");
     let sets = compile::generate(&load("tests/fixtures/valid/sets.ruleset"));
     let trade = function(&sets, "search_2");
     assert_eq!(trade.matches("s.each_set(").count(), 2, "{trade}");

@@ -201,6 +201,23 @@ impl<'p> Game<'p> {
     /// trial failed other than at a bound, every value fails.
     #[inline(always)]
     fn complete(&self, search: &Search, frame: &mut Frame, args: &[V], out: &mut Vec<Choice>) {
+        self.complete_with(search, frame, args, out, None::<crate::native::PreFn>)
+    }
+
+    /// `complete`, with the action's compiled precondition `native` when
+    /// the caller has it (a compiled search, in which it is then
+    /// inlined), else the program's.
+    #[inline(always)]
+    fn complete_with<P>(
+        &self,
+        search: &Search,
+        frame: &mut Frame,
+        args: &[V],
+        out: &mut Vec<Choice>,
+        native: Option<P>,
+    ) where
+        P: FnOnce(&Interp<'_>, &State, &mut Frame) -> crate::interp::R<Option<Result<(), Span>>>,
+    {
         let Search { id, trial, broken, monotone, openings, refused, pre, .. } = search;
         let (id, trial, broken, monotone) = (*id, *trial, *broken, *monotone);
         let later = |m: &legality::Monotone| &args[m.param + 1..];
@@ -232,7 +249,7 @@ impl<'p> Game<'p> {
             // What refused it: the `require` at a span, and the trial's
             // failure when a trial ran (the steps make none: their refusal
             // is only a span).
-            let refusal = match pre.and_then(|p| self.stepped(search, p, frame)) {
+            let refusal = match pre.and_then(|p| self.stepped(search, p, frame, native)) {
                 Some(Ok(())) => None,
                 Some(Err(span)) => Some((span, None)),
                 None => self.trial(search, frame).err().map(|f| (f.span(), Some(f))),
@@ -457,16 +474,25 @@ impl<'p> Game<'p> {
     }
 
     /// What a trial would find, from the action's precondition: its
-    /// compiled function where there is one, else its steps one by one
-    /// (`holds`). `None` when they give no answer (a rule error, or a
-    /// part the function leaves to the interpreter).
-    fn stepped(
+    /// compiled function where there is one (`native`, when a compiled
+    /// search hands it over to be inlined there; else the program's),
+    /// else its steps one by one (`holds`). `None` when they give no
+    /// answer (a rule error, or a part the function leaves to the
+    /// interpreter).
+    fn stepped<P>(
         &self,
         search: &Search,
         pre: &legality::Precondition,
         frame: &mut Frame,
-    ) -> Option<Result<(), Span>> {
+        native: Option<P>,
+    ) -> Option<Result<(), Span>>
+    where
+        P: FnOnce(&Interp<'_>, &State, &mut Frame) -> crate::interp::R<Option<Result<(), Span>>>,
+    {
         let it = search.it;
+        if let Some(native) = native.filter(|_| it.trace.is_none()) {
+            return native(it, &self.state, frame).ok().flatten();
+        }
         match self.program.preconditions.get(search.id.index()) {
             Some(Some(native)) if it.trace.is_none() => native(it, &self.state, frame).ok().flatten(),
             _ => self.holds(it, &pre.steps, frame),
@@ -838,6 +864,20 @@ impl<'s> Searcher<'s, '_> {
     #[inline]
     pub fn complete(&self, f: &mut Frame, args: &[V], out: &mut Vec<Choice>) {
         self.game.complete(self.search, f, args, out)
+    }
+
+    /// `complete`, with the action's compiled precondition `pre` (the
+    /// program's own, `Natives::preconditions`), inlined here: a
+    /// compiled search whose action has one calls this.
+    #[inline]
+    pub fn complete_with(
+        &self,
+        f: &mut Frame,
+        args: &[V],
+        out: &mut Vec<Choice>,
+        pre: impl FnOnce(&Interp<'_>, &State, &mut Frame) -> crate::interp::R<Option<Result<(), Span>>>,
+    ) {
+        self.game.complete_with(self.search, f, args, out, Some(pre))
     }
 
     /// Parameter `depth`, a `set of`: each candidate set bound, then
