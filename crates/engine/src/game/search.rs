@@ -1024,6 +1024,7 @@ impl Keyed {
     }
 
     /// Whether some note meets `f` (given its kind and values).
+    #[inline(always)]
     fn any(&self, mut f: impl FnMut(usize, &[V]) -> bool) -> bool {
         self.notes.iter().any(|(k, at, _, _)| f(*k, &self.values[at.clone()]))
     }
