@@ -76,8 +76,8 @@ pub fn generate(rules: &Ruleset) -> String {
         };
         let signature = "(it: &Interp<'_>, e: &Root<'_>, st: &State, f: &mut Frame) -> R<V>";
         let code = format!("{kept}    Ok({code})\n");
-        // Inlined where a statement reads it (most roots are read in one
-        // place; the program's table points at a copy): compiled Thebes
+        // Inlined where its statement reads it (one place each; the
+        // program's table points at a copy): compiled Thebes
         // -2.3%, Die Grabräuber -1.8%, Archaeology -1.0%, Akrotiri -0.4%,
         // the worker built in as long (docs/performance.md).
         write!(
@@ -146,13 +146,14 @@ pub fn generate(rules: &Ruleset) -> String {
             // call's saves go (compiled Thebes -2.0%, the other bundled
             // games -2.2% to -2.5%, docs/performance.md). The program's
             // table of leading statements points at a copy.
-            row.push(function(&mut body, &name, "Option<bool>", code, "Some(true)", "#[inline(always)]\n"));
+            let lead = function(&mut body, &name, "Option<bool>", code, "Some(true)", "#[inline(always)]\n");
+            row.push(entry(lead.as_deref()));
         }
         let monotone = plan.monotone[a].as_ref().filter(|_| plan.tried[a]).map(|m| m.param);
         // The precondition's function, inlined where a complete choice
         // needs it (compiled Thebes -1.0%, the other bundled games as
         // before, docs/performance.md).
-        let pre = pres.get(a).and_then(|p| p.strip_prefix("Some(")).and_then(|p| p.strip_suffix(')'));
+        let pre = pres.get(a).and_then(Option::as_deref);
         let code = search(&rules.actions[a], &lead_at, monotone, pre, 0);
         writeln!(
             body,
@@ -182,7 +183,7 @@ pub fn generate(rules: &Ruleset) -> String {
         "pub static NATIVES: Natives = Natives {{ fingerprint: 0x{:016x}, roots: &[{}], preconditions: &[{}], leading: &[{}], searches: &[{}], setup: {}, procedures: &[{}], actions: &[{}], after_action: {}, listing: {}, tallies: {} }};\n",
         engine::native::fingerprint(rules),
         list.join(", "),
-        pres.join(", "),
+        pres.iter().map(|p| entry(p.as_deref())).collect::<Vec<_>>().join(", "),
         leads.join(", "),
         searches.join(", "),
         lists.setup,
@@ -201,16 +202,29 @@ pub fn generate(rules: &Ruleset) -> String {
 
 /// Write function `name` (on the state and the search's frame, giving
 /// `R<ret>`, with the attributes `attrs` before it) of the statements
-/// `code` then `Ok(end)` into `out`, when there is code; its entry in a
-/// list of the natives (`None` without).
-fn function(out: &mut String, name: &str, ret: &str, code: Option<String>, end: &str, attrs: &str) -> String {
-    let Some(code) = code else { return "None".into() };
+/// `code` then `Ok(end)` into `out`, when there is code: its name, if
+/// written.
+fn function(
+    out: &mut String,
+    name: &str,
+    ret: &str,
+    code: Option<String>,
+    end: &str,
+    attrs: &str,
+) -> Option<String> {
+    let code = code?;
     let signature = format!("(it: &Interp<'_>, st: &State, f: &mut Frame) -> R<{ret}>");
     // Over the work limit: no answer, and the interpreter runs the same
     // statements.
     let code = tallied(&format!("{code}    Ok({end})\n"), ret, "Ok(None)");
     writeln!(out, "{attrs}fn {name}{signature} {{\n    let _ = (&it, &st, &f);\n{code}}}\n").unwrap();
-    format!("Some({name})")
+    Some(name.to_string())
+}
+
+/// A function's entry in a list of the natives: `Some(name)`, or `None`
+/// where none was written.
+fn entry(name: Option<&str>) -> String {
+    name.map_or_else(|| "None".to_string(), |n| format!("Some({n})"))
 }
 
 /// A precondition's body with the locals it binds held in variables of

@@ -481,8 +481,8 @@ fn the_conjuncts_a_link_asks_after_another_link_are_a_compiled_root() {
 /// closure), calls the leading functions of the six depths that have
 /// compiled ones directly, and hands each complete choice its
 /// precondition's function (`complete_with`, to be inlined there);
-/// `sets.ruleset`'s `trade` hands both of its sets to `each_set`. The lockstep tests hold what they list to the
-/// interpreter's search.
+/// `sets.ruleset`'s `trade` hands both of its sets to `each_set`. The
+/// lockstep tests hold what they list to the interpreter's search.
 #[test]
 fn generator_writes_each_actions_search() {
     let function = |code: &str, name: &str| generated_fn(code, name).to_string();

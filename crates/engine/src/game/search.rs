@@ -490,13 +490,15 @@ impl<'p> Game<'p> {
         P: FnOnce(&Interp<'_>, &State, &mut Frame) -> crate::interp::R<Option<Result<(), Span>>>,
     {
         let it = search.it;
-        if let Some(native) = native.filter(|_| it.trace.is_none()) {
-            return native(it, &self.state, frame).ok().flatten();
+        if it.trace.is_none() {
+            if let Some(native) = native {
+                return native(it, &self.state, frame).ok().flatten();
+            }
+            if let Some(Some(native)) = self.program.preconditions.get(search.id.index()) {
+                return native(it, &self.state, frame).ok().flatten();
+            }
         }
-        match self.program.preconditions.get(search.id.index()) {
-            Some(Some(native)) if it.trace.is_none() => native(it, &self.state, frame).ok().flatten(),
-            _ => self.holds(it, &pre.steps, frame),
-        }
+        self.holds(it, &pre.steps, frame)
     }
 
     /// What a trial would find, from a precondition's steps
