@@ -214,9 +214,11 @@ fn function(
 ) -> Option<String> {
     let code = code?;
     let signature = format!("(it: &Interp<'_>, st: &State, f: &mut Frame) -> R<{ret}>");
-    // Over the work limit: no answer, and the interpreter runs the same
-    // statements.
-    let code = tallied(&format!("{code}    Ok({end})\n"), ret, "Ok(None)");
+    // Each inlined let's step checked at once (`it.spend`), not counted
+    // apart (`tallied`): the closure that counting needs would stay a
+    // call of its own in the search that inlines this function (compiled
+    // Thebes 2.2% slower, docs/performance.md).
+    let code = format!("{code}    Ok({end})\n");
     writeln!(out, "{attrs}fn {name}{signature} {{\n    let _ = (&it, &st, &f);\n{code}}}\n").unwrap();
     Some(name.to_string())
 }
@@ -335,6 +337,8 @@ pub(crate) const LET_STEP: &str = "it.spend(1, ";
 /// at the step and span where it would have stopped alone. Checking each
 /// step (and the early return each check may take) cost up to 14% of a
 /// compiled game (Akrotiri; 1-3% of the others), docs/performance.md.
+/// For roots and picking functions; not for the functions a search
+/// inlines (`function`).
 fn tallied(code: &str, ret: &str, fallback: &str) -> String {
     if code.matches(LET_STEP).count() < TALLIES {
         return code.to_string();
