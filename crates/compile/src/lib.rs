@@ -85,7 +85,7 @@ pub fn generate(rules: &Ruleset) -> String {
             "{allow}#[inline(always)]\nfn root_{i}{signature} {{\n    let _ = (&it, &e, &st, &f);\n"
         )
         .unwrap();
-        writeln!(body, "{}}}\n", tallied(&code, "V", "it.eval(e, st, f)")).unwrap();
+        writeln!(body, "{}}}\n", tallied(&code)).unwrap();
     }
     // Each `move` filter's picking function (`stmts::picks`): the filter
     // of every component of a zone in turn, in one loop (the component
@@ -97,7 +97,7 @@ pub fn generate(rules: &Ruleset) -> String {
     g.noting = false;
     for &(i, var) in &picks {
         let (code, vars) = g.root(&roots[i], Some(var));
-        let one = tallied(&format!("    Ok({code})\n"), "V", "it.eval(e, st, f)");
+        let one = tallied(&format!("    Ok({code})\n"));
         writeln!(
             body,
             "#[allow(unused_assignments, unused_mut, unused_variables)]\nfn pick_{i}(it: &Interp<'_>, flt: &Root<'_>, st: &State, f: &mut Frame, src: ZoneInst, first: bool, cards: &mut Vec<ComponentId>, screen: impl Fn(ComponentId) -> bool) -> R<()> {{\n    let e = flt;\n    {vars}\n    for c in st.cards(src) {{\n    if !screen(c) {{ continue; }}\n    f.set({var}, V::Card(c));\n    let v: R<V> = (|| {{\n{one}    }})();\n    let pass = match v? {{ V::Bool(b) => b, _ => it.bool(flt, st, f)? }};\n    if pass {{ cards.push(c); if first {{ break; }} }}\n    }}\n    Ok(())\n}}\n"
@@ -328,24 +328,23 @@ fn own_locals(code: &str) -> Option<String> {
 /// span and `)?;`), checked at once as the interpreter checks it.
 pub(crate) const LET_STEP: &str = "it.spend(1, ";
 
-/// The body of a generated function (`code`, giving `R<ret>`), with its
-/// inlined lets' steps counted in a local (`steps += 1`, no check) when
-/// it has at least `TALLIES` of them: the body then runs in a closure, and
-/// the function adds the steps to the work once, at its end
-/// (`Interp::add_steps`). Over the limit, it gives `fallback` instead: the
-/// interpreter's run of the same rules from the count before, which stops
-/// at the step and span where it would have stopped alone. Checking each
+/// The body of a root's or a picking function (`code`, giving `R<V>`),
+/// with its inlined lets' steps counted in a local (`steps += 1`, no
+/// check) when it has at least `TALLIES` of them: the body then runs in a
+/// closure, and the function adds the steps to the work once, at its end
+/// (`Interp::add_steps`). Over the limit, it gives the interpreter's run
+/// of the same rules (`it.eval(e, ..)`) from the count before instead,
+/// which stops at the step and span where it would have stopped alone. Checking each
 /// step (and the early return each check may take) cost up to 14% of a
 /// compiled game (Akrotiri; 1-3% of the others), docs/performance.md.
-/// For roots and picking functions; not for the functions a search
-/// inlines (`function`).
-fn tallied(code: &str, ret: &str, fallback: &str) -> String {
+/// Not for the functions a search inlines (`function`).
+fn tallied(code: &str) -> String {
     if code.matches(LET_STEP).count() < TALLIES {
         return code.to_string();
     }
     let mut out = String::with_capacity(code.len() + 200);
     out.push_str("    let w = it.work_done(); let mut steps = 0u64;\n");
-    writeln!(out, "    let v: R<{ret}> = (|| {{").unwrap();
+    out.push_str("    let v: R<V> = (|| {\n");
     let mut rest = code;
     while let Some(at) = rest.find(LET_STEP) {
         // A step is `it.spend(1, Span { .. })?;`: nothing inside ends it.
@@ -355,8 +354,9 @@ fn tallied(code: &str, ret: &str, fallback: &str) -> String {
         rest = &rest[at + len + 3..];
     }
     out.push_str(rest);
-    write!(out, "    }})();\n    if steps != 0 && !it.add_steps(steps, w) {{ return {fallback}; }}\n    v\n")
-        .unwrap();
+    out.push_str(
+        "    })();\n    if steps != 0 && !it.add_steps(steps, w) { return it.eval(e, st, f); }\n    v\n",
+    );
     out
 }
 
