@@ -136,7 +136,7 @@ impl std::ops::DerefMut for Tracked {
 }
 
 /// A few spare states (`Game::copy_of_state`) and lists of values (the
-/// parameters' domains a listing works out, `Game::domains_into`); a copy
+/// parameters' domains a listing works out, `Game::listed_domains`); a copy
 /// of a game has none.
 #[derive(Default)]
 struct Spare<'p> {
@@ -146,8 +146,11 @@ struct Spare<'p> {
     states: Vec<Box<State>>,
     lists: Vec<Vec<V>>,
     /// A listing's or a check's list of parameter domains, emptied
-    /// (`Game::domains_into` fills it).
+    /// (`Game::listed_domains` fills it).
     domains: Vec<std::borrow::Cow<'p, [V]>>,
+    /// A listing's note of which domains hold a zone's components, by
+    /// zone (`Game::listed_domains`), emptied.
+    zone_lists: Vec<(ZoneInst, usize)>,
     /// The values a listing binds as its search goes down, emptied.
     args: Vec<V>,
     /// A frame's slots past the inline ones (`Frame::with_room`), emptied.
@@ -467,7 +470,7 @@ impl<'p> Game<'p> {
     }
 
     /// Empty a list of domains, keeping the lists worked out for their
-    /// allocations (`domains_into` fills them again).
+    /// allocations (`listed_domains` fills them again).
     fn recycle_domains(&self, domains: &mut Vec<std::borrow::Cow<'_, [V]>>) {
         // One borrow for them all (a listing has a domain per parameter).
         let mut spare = self.spare.borrow_mut();

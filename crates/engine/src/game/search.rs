@@ -61,6 +61,9 @@ impl<'p> Game<'p> {
         args.resize(self.program.most_params, V::None);
         let mut domains = std::mem::take(&mut self.spare.borrow_mut().domains);
         domains.reserve(self.program.all_params);
+        // Which of them hold a zone's components, by zone: actions that
+        // choose from the same zone (three from `me.hand`) copy its list.
+        let mut zone_lists = std::mem::take(&mut self.spare.borrow_mut().zone_lists);
         // One interpreter for every action's search.
         let it = &Interp { memo: Some(memo), listing: &listing, ..self.interp(false) };
         for (id, action) in self.rules.actions.iter().enumerate() {
@@ -73,7 +76,7 @@ impl<'p> Game<'p> {
             let fixed = &self.program.fixed_domains[id.index()];
             // The actions' domains one after another in one list.
             let base = domains.len();
-            if let Err(f) = self.domains_into(action, Some(fixed), me, Some(memo), &mut domains) {
+            if let Err(f) = self.listed_domains(action, fixed, me, memo, &mut domains, &mut zone_lists) {
                 note_broken(&broken, f);
                 continue;
             }
@@ -142,6 +145,8 @@ impl<'p> Game<'p> {
         {
             let mut spare = self.spare.borrow_mut();
             spare.domains = domains;
+            zone_lists.clear();
+            spare.zone_lists = zone_lists;
             args.clear();
             spare.args = args;
             let mut notes = [passed.into_inner(), refused.into_inner()];
@@ -595,43 +600,61 @@ impl<'p> Game<'p> {
     /// The values each parameter of an action may take now.
     pub fn domains(&self, action: &Action, me: PlayerId) -> Result<Vec<Vec<V>>, Fail> {
         self.work.set(0);
-        let mut domains = Vec::new();
-        self.domains_into(action, None, me, None, &mut domains)?;
-        Ok(domains.into_iter().map(std::borrow::Cow::into_owned).collect())
+        action.params.iter().map(|p| Ok(self.domain(p, None, me, None)?.into_owned())).collect()
     }
 
-    /// `domains`, after what `out` holds, within a call that counts its
-    /// own work; with the game's memo when the caller prepared it for this
-    /// state and `me`. Values fixed for the ruleset are borrowed from
-    /// `fixed` (the program's for this action) when given.
-    fn domains_into(
+    /// The domains of an action's parameters for a listing, after what
+    /// `out` holds, with the program's fixed domains and the game's memo: a parameter chosen from a zone an earlier action's
+    /// parameter chose from in this listing (`zone_lists`: zone, position
+    /// in `out`) gets a copy of that list, the same components in the
+    /// same order, instead of going through the zone again.
+    fn listed_domains(
         &self,
         action: &Action,
-        fixed: Option<&'p [Option<Vec<V>>]>,
+        fixed: &'p [Option<Vec<V>>],
         me: PlayerId,
-        memo: Option<&std::cell::RefCell<Memo>>,
+        memo: &std::cell::RefCell<Memo>,
         out: &mut Vec<std::borrow::Cow<'p, [V]>>,
+        zone_lists: &mut Vec<(ZoneInst, usize)>,
     ) -> Result<(), Fail> {
-        match fixed {
-            // One per parameter (`Program::fixed_domains`).
-            Some(fixed) => {
-                for (p, values) in action.params.iter().zip(fixed) {
-                    out.push(match values {
-                        Some(values) => std::borrow::Cow::Borrowed(&values[..]),
-                        None => self.domain(p, None, me, memo)?,
-                    });
+        use std::borrow::Cow;
+        for (p, values) in action.params.iter().zip(fixed) {
+            let d = match (values, &p.domain) {
+                (Some(values), _) => Cow::Borrowed(&values[..]),
+                (None, ParamDomain::In(e) | ParamDomain::SetOf(e)) => {
+                    let z = self.param_zone(e, me, Some(memo))?;
+                    match zone_lists.iter().find(|(seen, _)| *seen == z) {
+                        Some((_, at)) => {
+                            let mut list = self.spare.borrow_mut().lists.pop().unwrap_or_default();
+                            list.extend_from_slice(&out[*at]);
+                            Cow::Owned(list)
+                        }
+                        None => {
+                            zone_lists.push((z, out.len()));
+                            self.zone_domain(z)
+                        }
+                    }
                 }
-            }
-            None => {
-                for p in &action.params {
-                    out.push(self.domain(p, None, me, memo)?);
-                }
-            }
+                (None, _) => self.domain(p, None, me, Some(memo))?,
+            };
+            out.push(d);
         }
         Ok(())
     }
 
-    /// One parameter's domain (`domains_into`): `fixed`, its values when
+    /// A zone's components, each a value, in a list an earlier listing
+    /// left when there is one (`domain` of a parameter `in` or `set of`).
+    #[inline(always)]
+    fn zone_domain(&self, z: ZoneInst) -> std::borrow::Cow<'p, [V]> {
+        let mut list = self.spare.borrow_mut().lists.pop().unwrap_or_default();
+        // At most as many as the zone's slots, growing at most once.
+        let cells = &self.state.zones[z];
+        list.reserve(cells.len());
+        list.extend(cells.iter().flatten().map(|c| V::Card(*c)));
+        std::borrow::Cow::Owned(list)
+    }
+
+    /// One parameter's domain (`listed_domains`, `domains`): `fixed`, its values when
     /// they never change, borrowed; otherwise a list worked out now.
     #[inline(always)]
     pub(super) fn domain(
@@ -645,20 +668,17 @@ impl<'p> Game<'p> {
         if let Some(values) = fixed {
             return Ok(Cow::Borrowed(values));
         }
+        // A set's domain here is what it is chosen from; `legal` lists
+        // the sets (`bounded_sets`).
+        if let ParamDomain::In(e) | ParamDomain::SetOf(e) = &p.domain {
+            return Ok(self.zone_domain(self.param_zone(e, me, memo)?));
+        }
         // Filled in a list an earlier listing worked out, when there is.
         let mut list = self.spare.borrow_mut().lists.pop().unwrap_or_default();
         match &p.domain {
             ParamDomain::Type(Type::Player) => list.extend(PlayerId::all(self.layout.players).map(V::Player)),
             ParamDomain::Type(_) => list.extend(fixed_domain(self.rules, &p.domain).unwrap_or_default()),
-            // A set's domain here is what it is chosen from; `legal`
-            // lists the sets (`bounded_sets`).
-            ParamDomain::In(e) | ParamDomain::SetOf(e) => {
-                let z = self.param_zone(e, me, memo)?;
-                // At most as many as the zone's slots, growing at most once.
-                let cells = &self.state.zones[z];
-                list.reserve(cells.len());
-                list.extend(cells.iter().flatten().map(|c| V::Card(*c)));
-            }
+            ParamDomain::In(_) | ParamDomain::SetOf(_) => {}
             ParamDomain::Among(_, e) => {
                 let it = Interp { memo, ..self.interp(false) };
                 let places = it.places_of(e, &self.state, &mut Frame::new(Some(me)))?;
