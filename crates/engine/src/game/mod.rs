@@ -233,15 +233,19 @@ impl<'p> Game<'p> {
             ),
             span: Span::default(),
         })?;
+        // The zones that start empty share one empty list until each is
+        // first written (copy on write, as for a copy of the state).
+        let empty = Cells::default();
         let zones: Vec<Cells> = layout
             .instances
             .iter()
             .map(|i| match i.source {
-                Ok(z) if rules.zones[z].kind == ZoneKind::Row => vec![None; rules.zones[z].slots.len()],
-                Ok(_) => Vec::new(),
-                Err(g) => rules.groups[g].ids().map(Some).collect(),
+                Ok(z) if rules.zones[z].kind == ZoneKind::Row => {
+                    Cells::from(vec![None; rules.zones[z].slots.len()])
+                }
+                Ok(_) => empty.clone(),
+                Err(g) => Cells::from(rules.groups[g].ids().map(Some).collect::<Vec<_>>()),
             })
-            .map(Cells::from)
             .collect();
         let tallies = layout.tally_table();
         let state = State {
