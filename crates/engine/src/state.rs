@@ -412,7 +412,8 @@ impl Layout {
 
 /// One zone's contents, shared between copies of a state until one of them
 /// changes it (copy on write): trying an action copies the state, and most
-/// actions change a few zones of many. Reads and writes go through `Vec`.
+/// actions change a few zones of many. A new game's zones that start empty
+/// share one empty list the same way. Reads and writes go through `Vec`.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Cells(Rc<Vec<Option<ComponentId>>>);
 
@@ -919,6 +920,18 @@ mod tests {
         j.note_zone(1);
         j.note_zone(2);
         assert_eq!(j.zones, [2, 1]);
+    }
+
+    /// A new game's zones that start empty share one list (`Game::new`):
+    /// a component put in one of them is in that one alone.
+    #[test]
+    fn zones_sharing_one_empty_list_are_written_apart() {
+        let empty = Cells::default();
+        let mut zones = vec![empty.clone(), empty.clone(), empty];
+        zones[1].push(Some(ComponentId::new(5)));
+        zones[2].insert(0, Some(ComponentId::new(7)));
+        assert_eq!(zones, [cells(&[]), cells(&[5]), cells(&[7])]);
+        assert!(!zones[1].same(&zones[0]) && !zones[2].same(&zones[0]), "each written has its own");
     }
 
     #[test]

@@ -604,8 +604,9 @@ impl<'p> Game<'p> {
     }
 
     /// The domains of an action's parameters for a listing, after what
-    /// `out` holds, with the program's fixed domains and the game's memo: a parameter chosen from a zone an earlier action's
-    /// parameter chose from in this listing (`zone_lists`: zone, position
+    /// `out` holds, with the program's fixed domains and the game's memo.
+    /// A parameter chosen from a zone an earlier action's parameter chose
+    /// from in this listing (`zone_lists`: the zone, where its list lies
     /// in `out`) gets a copy of that list, the same components in the
     /// same order, instead of going through the zone again.
     fn listed_domains(
@@ -654,8 +655,9 @@ impl<'p> Game<'p> {
         std::borrow::Cow::Owned(list)
     }
 
-    /// One parameter's domain (`listed_domains`, `domains`): `fixed`, its values when
-    /// they never change, borrowed; otherwise a list worked out now.
+    /// One parameter's domain (`listed_domains`, `domains`): `fixed`, its
+    /// values when they never change, borrowed; otherwise a list worked
+    /// out now.
     #[inline(always)]
     pub(super) fn domain(
         &self,
@@ -678,6 +680,7 @@ impl<'p> Game<'p> {
         match &p.domain {
             ParamDomain::Type(Type::Player) => list.extend(PlayerId::all(self.layout.players).map(V::Player)),
             ParamDomain::Type(_) => list.extend(fixed_domain(self.rules, &p.domain).unwrap_or_default()),
+            // Listed above.
             ParamDomain::In(_) | ParamDomain::SetOf(_) => {}
             ParamDomain::Among(_, e) => {
                 let it = Interp { memo, ..self.interp(false) };
