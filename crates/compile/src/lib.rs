@@ -113,14 +113,7 @@ pub fn generate(rules: &Ruleset) -> String {
         g.params = rules.actions[i].params.iter().map(|p| Keying::of(rules, &p.domain)).collect();
         let code = pre.as_ref().and_then(|p| g.precondition(&p.steps));
         let code = code.map(|c| own_locals(&c).unwrap_or(c));
-        pres.push(function(
-            &mut body,
-            &format!("pre_{i}"),
-            "Option<Result<(), Span>>",
-            code,
-            "Some(Ok(()))",
-            "#[inline(always)]\n",
-        ));
+        pres.push(function(&mut body, &format!("pre_{i}"), "Option<Result<(), Span>>", code, "Some(Ok(()))"));
     }
     // The leading statements of each action, per number of parameters
     // bound, as one function each.
@@ -141,12 +134,7 @@ pub fn generate(rules: &Ruleset) -> String {
                 None if stmts.is_empty() => Lead::Nothing,
                 None => Lead::Interpreted,
             });
-            // Inlined into the search, which calls it at each value of
-            // the parameter before: its values stay in registers and the
-            // call's saves go (compiled Thebes -2.0%, the other bundled
-            // games -2.2% to -2.5%, docs/performance.md). The program's
-            // table of leading statements points at a copy.
-            let lead = function(&mut body, &name, "Option<bool>", code, "Some(true)", "#[inline(always)]\n");
+            let lead = function(&mut body, &name, "Option<bool>", code, "Some(true)");
             row.push(entry(lead.as_deref()));
         }
         let monotone = plan.monotone[a].as_ref().filter(|_| plan.tried[a]).map(|m| m.param);
@@ -201,17 +189,14 @@ pub fn generate(rules: &Ruleset) -> String {
 }
 
 /// Write function `name` (on the state and the search's frame, giving
-/// `R<ret>`, with the attributes `attrs` before it) of the statements
-/// `code` then `Ok(end)` into `out`, when there is code: its name, if
-/// written.
-fn function(
-    out: &mut String,
-    name: &str,
-    ret: &str,
-    code: Option<String>,
-    end: &str,
-    attrs: &str,
-) -> Option<String> {
+/// `R<ret>`) of the statements `code` then `Ok(end)` into `out`, when
+/// there is code: its name, if written. Its search inlines it (a leading
+/// statements' function is called at each value of the parameter before,
+/// a precondition at each complete choice): its values stay in registers
+/// and the call's saves go (compiled Thebes -2.0% for leading
+/// statements, -1.0% for preconditions, docs/performance.md); the
+/// program's tables point at a copy.
+fn function(out: &mut String, name: &str, ret: &str, code: Option<String>, end: &str) -> Option<String> {
     let code = code?;
     let signature = format!("(it: &Interp<'_>, st: &State, f: &mut Frame) -> R<{ret}>");
     // Each inlined let's step checked at once (`it.spend`), not counted
@@ -219,7 +204,8 @@ fn function(
     // call of its own in the search that inlines this function (compiled
     // Thebes 2.2% slower, docs/performance.md).
     let code = format!("{code}    Ok({end})\n");
-    writeln!(out, "{attrs}fn {name}{signature} {{\n    let _ = (&it, &st, &f);\n{code}}}\n").unwrap();
+    writeln!(out, "#[inline(always)]\nfn {name}{signature} {{\n    let _ = (&it, &st, &f);\n{code}}}\n")
+        .unwrap();
     Some(name.to_string())
 }
 
@@ -334,9 +320,10 @@ pub(crate) const LET_STEP: &str = "it.spend(1, ";
 /// closure, and the function adds the steps to the work once, at its end
 /// (`Interp::add_steps`). Over the limit, it gives the interpreter's run
 /// of the same rules (`it.eval(e, ..)`) from the count before instead,
-/// which stops at the step and span where it would have stopped alone. Checking each
-/// step (and the early return each check may take) cost up to 14% of a
-/// compiled game (Akrotiri; 1-3% of the others), docs/performance.md.
+/// which stops at the step and span where it would have stopped alone.
+/// Checking each step (and the early return each check may take) cost up
+/// to 14% of a compiled game (Akrotiri; 1-3% of the others),
+/// docs/performance.md.
 /// Not for the functions a search inlines (`function`).
 fn tallied(code: &str) -> String {
     if code.matches(LET_STEP).count() < TALLIES {
