@@ -27,6 +27,7 @@ compiled!(
     fixture_lets,
     fixture_market,
     fixture_mini,
+    fixture_monotone,
     fixture_reef,
     fixture_scores_at_the_edge,
     fixture_sets,

@@ -480,7 +480,10 @@ fn the_conjuncts_a_link_asks_after_another_link_are_a_compiled_root() {
 /// through the searcher's `descent` (its deeper code in the loop, not a
 /// closure), calls the leading functions of the six depths that have
 /// compiled ones directly, and hands each complete choice its
-/// precondition's function (`complete_with`, to be inlined there);
+/// precondition's function (to be inlined there) with the number of the
+/// value of `by_zeppelin`, the one parameter after `weeks`
+/// (`complete_at`); `exhibit`, whose trials are monotone in nothing,
+/// hands over only its precondition's (`complete_with`);
 /// `sets.ruleset`'s `trade` hands both of its sets to `each_set`. The
 /// lockstep tests hold what they list to the interpreter's search.
 #[test]
@@ -499,7 +502,13 @@ fn generator_writes_each_actions_search() {
     for depth in [0, 2, 3, 4, 5, 6] {
         assert!(dig.contains(&format!("s.lead_with({depth}, f, lead_2_{depth})")), "depth {depth}: {dig}");
     }
-    assert_eq!(dig.matches("s.complete_with(f, &args[..7], out, pre_2)").count(), 1, "{dig}");
+    assert_eq!(dig.matches("s.complete_at(f, &args[..7], out, pre_2, at)").count(), 1, "{dig}");
+    assert!(
+        dig.contains("let at = match args[6] { V::Bool(b) => at * 2 + b as u32, _ => break 'at None };"),
+        "{dig}"
+    );
+    let exhibit = function(&code, "search_3");
+    assert_eq!(exhibit.matches("s.complete_with(f, &args[..2], out, pre_3)").count(), 1, "{exhibit}");
     let sets = compile::generate(&load("tests/fixtures/valid/sets.ruleset"));
     let trade = function(&sets, "search_2");
     assert_eq!(trade.matches("s.each_set(").count(), 2, "{trade}");
@@ -675,4 +684,33 @@ fn a_precondition_binds_its_locals_in_variables_of_its_own() {
     let bound = &pre[distance..];
     let var = bound[bound.find("; l").expect("bound to a variable") + 2..].split(' ').next().unwrap();
     assert!(pre[distance..].matches(&format!("match {var} {{")).count() >= 2, "{var} read twice");
+}
+
+/// A compiled search whose action's trials are monotone in a parameter
+/// (`linger`'s `weeks` in `monotone.ruleset`) works out the number of the
+/// later parameters' values (a flag, then a range from 0 of 3 values) as
+/// `Monotone::position` does, and hands it to the complete choice. That
+/// the notes filed under it are the interpreter's is what the lockstep
+/// games of the fixture hold
+/// (`compiled_small_generic_games_play_the_same_games_as_the_interpreter_within_their_action_limits`).
+#[test]
+fn generator_numbers_the_values_after_the_monotone_parameter_in_the_search() {
+    let (_, search) = generated_function("tests/fixtures/valid/monotone.ruleset", |r| {
+        format!(
+            "search_{}",
+            r.actions.iter().position(|a| a.name == "linger").expect("the fixture has linger")
+        )
+    });
+    assert!(search.contains("s.descent(0, out)"), "weeks goes largest first: {search}");
+    assert!(
+        search.contains("let at = match args[1] { V::Bool(b) => at * 2 + b as u32, _ => break 'at None };"),
+        "{search}"
+    );
+    assert!(
+        search.contains(
+            "let at = match args[2] { V::Int(n) if (0..3i128).contains(&(n as i128 - 0i128)) => at * 3 + (n as i128 - 0i128) as u32, _ => break 'at None };"
+        ),
+        "{search}"
+    );
+    assert!(search.contains("s.complete_at(f, &args[..3], out, pre_"), "{search}");
 }

@@ -206,12 +206,14 @@ impl<'p> Game<'p> {
     /// trial failed other than at a bound, every value fails.
     #[inline(always)]
     fn complete(&self, search: &Search, frame: &mut Frame, args: &[V], out: &mut Vec<Choice>) {
-        self.complete_with(search, frame, args, out, None::<crate::native::PreFn>)
+        self.complete_with(search, frame, args, out, None::<crate::native::PreFn>, None)
     }
 
     /// `complete`, with the action's compiled precondition `native` when
     /// the caller has it (a compiled search, in which it is then
-    /// inlined), else the program's.
+    /// inlined), else the program's; and the number of the values after
+    /// the monotone parameter (`Monotone::position`) when the caller
+    /// worked it out (`None`: worked out here, where it is needed).
     #[inline(always)]
     fn complete_with<P>(
         &self,
@@ -220,19 +222,21 @@ impl<'p> Game<'p> {
         args: &[V],
         out: &mut Vec<Choice>,
         native: Option<P>,
+        position: Option<u32>,
     ) where
         P: FnOnce(&Interp<'_>, &State, &mut Frame) -> crate::interp::R<Option<Result<(), Span>>>,
     {
         let Search { id, trial, broken, monotone, openings, refused, pre, .. } = search;
         let (id, trial, broken, monotone) = (*id, *trial, *broken, *monotone);
         let later = |m: &legality::Monotone| &args[m.param + 1..];
-        let known = monotone.and_then(|(m, found)| found.borrow().find_later(m, later(m)));
+        let position = position.or_else(|| monotone.and_then(|(m, _)| m.position(later(m))));
+        let known = monotone.and_then(|(m, found)| found.borrow().find_later(position, later(m)));
         if known == Some(false) {
             return;
         }
         let fails = || {
             if let Some((m, found)) = monotone {
-                found.borrow_mut().push_later(m, later(m), false);
+                found.borrow_mut().push_later(position, later(m), false);
             }
         };
         // A trial that failed at an opening requirement fails at the
@@ -262,7 +266,7 @@ impl<'p> Game<'p> {
             match refusal {
                 None => {
                     if let Some((m, found)) = monotone {
-                        found.borrow_mut().push_later(m, later(m), true);
+                        found.borrow_mut().push_later(position, later(m), true);
                     }
                     true
                 }
@@ -902,7 +906,23 @@ impl<'s> Searcher<'s, '_> {
         out: &mut Vec<Choice>,
         pre: impl FnOnce(&Interp<'_>, &State, &mut Frame) -> crate::interp::R<Option<Result<(), Span>>>,
     ) {
-        self.game.complete_with(self.search, f, args, out, Some(pre))
+        self.game.complete_with(self.search, f, args, out, Some(pre), None)
+    }
+
+    /// `complete_with`, given the number of the values after the
+    /// action's monotone parameter (`Monotone::position`), which the
+    /// compiled search works out from its parameters' values as it binds
+    /// them (`None` for values the numbering does not cover).
+    #[inline]
+    pub fn complete_at(
+        &self,
+        f: &mut Frame,
+        args: &[V],
+        out: &mut Vec<Choice>,
+        pre: impl FnOnce(&Interp<'_>, &State, &mut Frame) -> crate::interp::R<Option<Result<(), Span>>>,
+        at: Option<u32>,
+    ) {
+        self.game.complete_with(self.search, f, args, out, Some(pre), at)
     }
 
     /// Parameter `depth`, a `set of`: each candidate set bound, then
@@ -1006,11 +1026,12 @@ impl Keyed {
     }
 
     /// What a trial found at the monotone parameter's larger values with
-    /// these later values (`key`): by their number in one bit when they
-    /// have one, else as `find` finds it.
+    /// these later values (`key`): by their number (`at`,
+    /// `Monotone::position`) in one bit when they have one, else as `find`
+    /// finds it.
     #[inline]
-    fn find_later(&self, m: &legality::Monotone, key: &[V]) -> Option<bool> {
-        match m.position(key) {
+    fn find_later(&self, at: Option<u32>, key: &[V]) -> Option<bool> {
+        match at {
             Some(at) => (self.noted >> at & 1 != 0).then_some(self.passed >> at & 1 != 0),
             None => self.find(0, key),
         }
@@ -1019,8 +1040,8 @@ impl Keyed {
     /// Note what a trial found (see `find_later`); the first note of a key
     /// holds, as with `push`.
     #[inline]
-    fn push_later(&mut self, m: &legality::Monotone, key: &[V], outcome: bool) {
-        match m.position(key) {
+    fn push_later(&mut self, at: Option<u32>, key: &[V], outcome: bool) {
+        match at {
             Some(at) if self.noted >> at & 1 == 0 => {
                 self.noted |= 1 << at;
                 self.passed |= u64::from(outcome) << at;
