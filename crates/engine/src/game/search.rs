@@ -229,14 +229,22 @@ impl<'p> Game<'p> {
         let Search { id, trial, broken, monotone, openings, refused, pre, .. } = search;
         let (id, trial, broken, monotone) = (*id, *trial, *broken, *monotone);
         let later = |m: &legality::Monotone| &args[m.param + 1..];
-        let position = position.or_else(|| monotone.and_then(|(m, _)| m.position(later(m))));
-        let known = monotone.and_then(|(m, found)| found.borrow().find_later(position, later(m)));
+        // By the number the caller worked out, else worked out here (the
+        // interpreter's search, whose code is then as it was without it).
+        let known = monotone.and_then(|(m, found)| match position {
+            Some(at) => found.borrow().found_at(at),
+            None => found.borrow().find_later(m, later(m)),
+        });
+        let note = |m: &legality::Monotone, found: &Found, outcome: bool| match position {
+            Some(at) => found.borrow_mut().note_at(at, outcome),
+            None => found.borrow_mut().push_later(m, later(m), outcome),
+        };
         if known == Some(false) {
             return;
         }
         let fails = || {
             if let Some((m, found)) = monotone {
-                found.borrow_mut().push_later(position, later(m), false);
+                note(m, found, false);
             }
         };
         // A trial that failed at an opening requirement fails at the
@@ -266,7 +274,7 @@ impl<'p> Game<'p> {
             match refusal {
                 None => {
                     if let Some((m, found)) = monotone {
-                        found.borrow_mut().push_later(position, later(m), true);
+                        note(m, found, true);
                     }
                     true
                 }
@@ -1026,28 +1034,39 @@ impl Keyed {
     }
 
     /// What a trial found at the monotone parameter's larger values with
-    /// these later values (`key`): by their number (`at`,
-    /// `Monotone::position`) in one bit when they have one, else as `find`
-    /// finds it.
+    /// these later values (`key`): by their number in one bit when they
+    /// have one, else as `find` finds it.
     #[inline]
-    fn find_later(&self, at: Option<u32>, key: &[V]) -> Option<bool> {
-        match at {
-            Some(at) => (self.noted >> at & 1 != 0).then_some(self.passed >> at & 1 != 0),
+    fn find_later(&self, m: &legality::Monotone, key: &[V]) -> Option<bool> {
+        match m.position(key) {
+            Some(at) => self.found_at(at),
             None => self.find(0, key),
         }
+    }
+
+    /// `find_later` of the later values numbered `at`
+    /// (`Monotone::position`).
+    #[inline]
+    fn found_at(&self, at: u32) -> Option<bool> {
+        (self.noted >> at & 1 != 0).then_some(self.passed >> at & 1 != 0)
     }
 
     /// Note what a trial found (see `find_later`); the first note of a key
     /// holds, as with `push`.
     #[inline]
-    fn push_later(&mut self, at: Option<u32>, key: &[V], outcome: bool) {
-        match at {
-            Some(at) if self.noted >> at & 1 == 0 => {
-                self.noted |= 1 << at;
-                self.passed |= u64::from(outcome) << at;
-            }
-            Some(_) => {}
+    fn push_later(&mut self, m: &legality::Monotone, key: &[V], outcome: bool) {
+        match m.position(key) {
+            Some(at) => self.note_at(at, outcome),
             None => self.push(0, key.iter().copied(), outcome),
+        }
+    }
+
+    /// `push_later` of the later values numbered `at`.
+    #[inline]
+    fn note_at(&mut self, at: u32, outcome: bool) {
+        if self.noted >> at & 1 == 0 {
+            self.noted |= 1 << at;
+            self.passed |= u64::from(outcome) << at;
         }
     }
 
