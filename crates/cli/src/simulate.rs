@@ -508,7 +508,12 @@ fn wins(r: &Results) -> Vec<f64> {
 }
 
 fn first_player_wins(r: &Results) -> f64 {
-    r.records.iter().filter(|g| g.winners.contains(&g.first)).map(|g| 1.0 / g.winners.len() as f64).sum()
+    // From 0.0: `f64`'s `sum` starts from -0.0, which a run the first
+    // player never won showed as "-0.0%" (and wrote as -0.0 in JSON).
+    r.records
+        .iter()
+        .filter(|g| g.winners.contains(&g.first))
+        .fold(0.0, |sum, g| sum + 1.0 / g.winners.len() as f64)
 }
 
 #[derive(Serialize)]
@@ -860,4 +865,37 @@ fn write_plot(path: &Path, mut file: std::fs::File, runs: &[&Results]) -> Result
 
 fn xml(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two games the first player lost: a rate of 0.0%, with no sign.
+    #[test]
+    fn a_first_player_who_never_won_wins_0_percent_not_minus_0() {
+        let record = |game: u64, first: usize| Record {
+            game,
+            seed: game,
+            actions: 1,
+            first,
+            totals: vec![0, 1],
+            winners: vec![1 - first],
+            rules: vec![0, 1],
+        };
+        let r = Results {
+            ruleset: "two.ruleset".into(),
+            ruleset_hash: String::new(),
+            players: 2,
+            seats: vec!["random".into(), "random".into()],
+            seed: 1,
+            games: 2,
+            rules: vec!["points".into()],
+            records: vec![record(0, 0), record(1, 1)],
+        };
+        assert!(first_player_wins(&r).is_sign_positive());
+        let text = table(&r);
+        assert!(text.contains("first player wins 0.0% (95% CI 0.0% - "), "{text}");
+        assert!(!text.contains("-0.0"), "{text}");
+    }
 }
