@@ -395,10 +395,10 @@ fn search(
         // docs/performance.md).
         match (pre, monotone.and_then(|m| Some((m.param, m.later.as_deref()?)))) {
             (Some(pre), Some((param, later))) => format!(
-                "let at = {};\ns.complete_at(f, &args[..{depth}], out, {pre}, at);\n",
+                "let at = {};\ns.complete_with(f, &args[..{depth}], out, {pre}, at);\n",
                 position(param, later)
             ),
-            (Some(pre), None) => format!("s.complete_with(f, &args[..{depth}], out, {pre});\n"),
+            (Some(pre), None) => format!("s.complete_with(f, &args[..{depth}], out, {pre}, None);\n"),
             (None, _) => format!("s.complete(f, &args[..{depth}], out);\n"),
         }
     } else {

@@ -480,10 +480,10 @@ fn the_conjuncts_a_link_asks_after_another_link_are_a_compiled_root() {
 /// through the searcher's `descent` (its deeper code in the loop, not a
 /// closure), calls the leading functions of the six depths that have
 /// compiled ones directly, and hands each complete choice its
-/// precondition's function (to be inlined there) with the number of the
-/// value of `by_zeppelin`, the one parameter after `weeks`
-/// (`complete_at`); `exhibit`, whose trials are monotone in nothing,
-/// hands over only its precondition's (`complete_with`);
+/// precondition's function (`complete_with`, to be inlined there) with
+/// the number of the value of `by_zeppelin`, the one parameter after
+/// `weeks`; `exhibit`, whose trials are monotone in nothing, hands over
+/// its precondition's and no number;
 /// `sets.ruleset`'s `trade` hands both of its sets to `each_set`. The
 /// lockstep tests hold what they list to the interpreter's search.
 #[test]
@@ -502,13 +502,13 @@ fn generator_writes_each_actions_search() {
     for depth in [0, 2, 3, 4, 5, 6] {
         assert!(dig.contains(&format!("s.lead_with({depth}, f, lead_2_{depth})")), "depth {depth}: {dig}");
     }
-    assert_eq!(dig.matches("s.complete_at(f, &args[..7], out, pre_2, at)").count(), 1, "{dig}");
+    assert_eq!(dig.matches("s.complete_with(f, &args[..7], out, pre_2, at)").count(), 1, "{dig}");
     assert!(
         dig.contains("let at = match args[6] { V::Bool(b) => at * 2 + b as u32, _ => break 'at None };"),
         "{dig}"
     );
     let exhibit = function(&code, "search_3");
-    assert_eq!(exhibit.matches("s.complete_with(f, &args[..2], out, pre_3)").count(), 1, "{exhibit}");
+    assert_eq!(exhibit.matches("s.complete_with(f, &args[..2], out, pre_3, None)").count(), 1, "{exhibit}");
     let sets = compile::generate(&load("tests/fixtures/valid/sets.ruleset"));
     let trade = function(&sets, "search_2");
     assert_eq!(trade.matches("s.each_set(").count(), 2, "{trade}");
@@ -712,5 +712,5 @@ fn generator_numbers_the_values_after_the_monotone_parameter_in_the_search() {
         ),
         "{search}"
     );
-    assert!(search.contains("s.complete_at(f, &args[..3], out, pre_"), "{search}");
+    assert!(search.contains("s.complete_with(f, &args[..3], out, pre_"), "{search}");
 }

@@ -905,24 +905,13 @@ impl<'s> Searcher<'s, '_> {
 
     /// `complete`, with the action's compiled precondition `pre` (the
     /// program's own, `Natives::preconditions`), inlined here: a
-    /// compiled search whose action has one calls this.
+    /// compiled search whose action has one calls this; and, when the
+    /// action's trials are monotone in a parameter, the number of the
+    /// values after it (`Monotone::position`), which the search works out
+    /// from their values as it binds them (`None` when it does not, or for
+    /// values the numbering does not cover).
     #[inline]
     pub fn complete_with(
-        &self,
-        f: &mut Frame,
-        args: &[V],
-        out: &mut Vec<Choice>,
-        pre: impl FnOnce(&Interp<'_>, &State, &mut Frame) -> crate::interp::R<Option<Result<(), Span>>>,
-    ) {
-        self.game.complete_with(self.search, f, args, out, Some(pre), None)
-    }
-
-    /// `complete_with`, given the number of the values after the
-    /// action's monotone parameter (`Monotone::position`), which the
-    /// compiled search works out from its parameters' values as it binds
-    /// them (`None` for values the numbering does not cover).
-    #[inline]
-    pub fn complete_at(
         &self,
         f: &mut Frame,
         args: &[V],
