@@ -391,7 +391,7 @@ fn search(
     let rest = if depth == action.params.len() {
         // With the number of the values after the monotone parameter
         // written out, not worked out by `Monotone::position`'s loop at
-        // each complete choice (compiled Thebes 28.70 -> 27.93 M,
+        // each complete choice (compiled Thebes 28.70 -> 27.83 M,
         // docs/performance.md).
         match (pre, monotone.and_then(|m| Some((m.param, m.later.as_deref()?)))) {
             (Some(pre), Some((param, later))) => format!(
