@@ -178,7 +178,7 @@ impl Interp<'_> {
     }
 
     #[inline]
-    fn to_bool(&self, v: V, span: Span) -> R<bool> {
+    pub(super) fn to_bool(&self, v: V, span: Span) -> R<bool> {
         match v {
             V::Bool(b) => Ok(b),
             other => rule(span, format!("expected yes/no, found {}", self.describe(&other))),

@@ -160,8 +160,15 @@ impl Interp<'_> {
         let len = self.neighbours.len();
         let mut own = memo.map(|m| m.borrow_mut().take_steps(link, len));
         let first = self.neighbours.first_of(link).and_then(|i| memo?.borrow_mut().take_kept_steps(i));
-        // The conjuncts after that link's call (compiled in compiled rules).
+        // The conjuncts after that link's call (compiled in compiled rules:
+        // their function called as it is, as the link's own is).
         let rest = self.neighbours.rest_of(link).filter(|_| first.is_some());
+        let rest_native = rest.and_then(|e| match &e.kind {
+            ExprKind::Native(i, inner) if self.trace.is_none() => {
+                self.natives.get(*i as usize).map(|native| (*native, &**inner))
+            }
+            _ => None,
+        });
         // The link's tests found once for the walk.
         let tests = self.link_tests(link, fixed.is_some());
         let steps = |here: PlaceId| self.steps(tests, here, st);
@@ -197,7 +204,14 @@ impl Interp<'_> {
             call.set(0, V::Place(here));
             call.set(1, V::Place(there));
             if let Some(rest) = rest.filter(|_| asked_first == Some(true)) {
-                return self.bool(rest, st, &mut call);
+                return match rest_native {
+                    // What `bool` comes to through `native`.
+                    Some((native, inner)) => {
+                        let v = native(self, &crate::native::Root::Given(inner), st, &mut call)?;
+                        self.to_bool(v, rest.span)
+                    }
+                    None => self.bool(rest, st, &mut call),
+                };
             }
             noted.borrow_mut().clear();
             let holds = match native {
