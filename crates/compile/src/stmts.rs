@@ -168,6 +168,36 @@ impl StmtGen<'_> {
                     p = part(0)
                 )
             }
+            StmtKind::For { var, domain: Expr { kind: ExprKind::Class(c), .. }, body } => {
+                // The places of a class, by position, as `Interp::for_domain`
+                // and `for_item` give them (the domain's value, its list
+                // and each item no longer worked out at run time).
+                let b = self.fresh("b");
+                let body = self.list(body, &b, false);
+                format!(
+                    "    {{ let r = it.r; let places = &r.classes[ClassId::new({c})].places;
+    it.spend(places.len() as u64, {span})?;
+    let {b} = block({at}, 0);
+    for &p in places.iter() {{
+    f.set({var}, V::Place(p));
+{body}    }} }}\n",
+                    c = c.index()
+                )
+            }
+            StmtKind::For { var, domain: Expr { kind: ExprKind::Players, .. }, body } => {
+                // The players in seat order, as `Interp::for_domain` and
+                // `for_item` give them.
+                let b = self.fresh("b");
+                let body = self.list(body, &b, false);
+                format!(
+                    "    {{ let n = it.lay.players;
+    it.spend(n as u64, {span})?;
+    let {b} = block({at}, 0);
+    for i in 0..n {{
+    f.set({var}, V::Player(PlayerId::new(i)));
+{body}    }} }}\n"
+                )
+            }
             StmtKind::For { var, domain, body } => {
                 // Through the domain as the interpreter goes
                 // (`Interp::for_domain`).

@@ -272,7 +272,11 @@ fn generator_compiles_every_statement_list_as_one_function() {
     // A move of one component, or of those a filter picks.
     let moves = tour.matches("it.move_cards(").count() + tour.matches("it.move_picked(").count();
     assert_eq!(moves, 3, "tour's moves are its own code: {tour}");
-    assert_eq!(tour.matches("for i in 0..n").count(), 3, "tour's three loops are its own code: {tour}");
+    assert_eq!(tour.matches("for i in 0..n").count(), 2, "tour's loops are its own code: {tour}");
+    // The places of a class gone through without the interpreter's
+    // `for_domain`: `for t in town`; `me.hand` and `players from me` by it.
+    assert_eq!(tour.matches("for &p in places.iter()").count(), 1, "{tour}");
+    assert_eq!(tour.matches("it.for_domain(").count(), 2, "{tour}");
     assert_eq!(tour.matches("proc_0(it, ").count(), 1, "tour calls pay directly: {tour}");
     assert_eq!(tour.matches("it.shuffle_zone(").count(), 1, "tour's shuffle is its own code: {tour}");
     // The zones of its three moves (me.hand, stall twice, discard three
@@ -291,6 +295,9 @@ fn generator_compiles_every_statement_list_as_one_function() {
     );
     let setup = function("setup");
     assert_eq!(setup.matches("it.draw(").count(), 3, "{setup}");
+    // Its two `for p in players`: the players by seat in generated code.
+    assert_eq!(setup.matches("V::Player(PlayerId::new(i))").count(), 2, "{setup}");
+    assert!(!setup.contains("it.for_domain("), "{setup}");
     // `p.hand` of the loop's player, from the layout.
     assert!(setup.contains("{ V::Player(p) => Some(p), _ => break "), "{setup}");
     let sell = function("body_1");
