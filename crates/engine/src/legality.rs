@@ -17,7 +17,9 @@
 use crate::state::V;
 use model::*;
 
+mod pin;
 mod pre;
+pub use pin::Pin;
 pub use pre::{Precondition, Step};
 
 /// What a statement or expression touches.
@@ -108,6 +110,10 @@ pub struct TrialPlan {
     /// state the search reads (`Precondition`), when they can be worked
     /// out.
     pub pre: Vec<Option<Precondition>>,
+    /// Per action, per parameter: the value of it an equality among the
+    /// leading requirements fixes, when one does (see `Pin`); empty for an
+    /// action without any.
+    pub pins: Vec<Vec<Option<Pin>>>,
     /// Per let: it has no parameters and reads nothing that changes after
     /// setup (no zone, no `me`, only counters and pieces that no action,
     /// `after action` or procedure they run writes), so its value is fixed
@@ -131,7 +137,7 @@ impl TrialPlan {
             hook.push(h);
         }
         let levels: Vec<Vec<usize>> = r.actions.iter().map(levels).collect();
-        let at_level = levels
+        let at_level: Vec<Vec<Vec<usize>>> = levels
             .iter()
             .zip(&r.actions)
             .map(|(l, action)| {
@@ -163,7 +169,7 @@ impl TrialPlan {
             .zip(levels.iter().zip(&body))
             .map(|(action, (l, keep))| a.prefix(action, l, keep))
             .collect();
-        let monotone = r
+        let monotone: Vec<Option<Monotone>> = r
             .actions
             .iter()
             .zip(levels.iter().zip(body.iter().zip(&hook)))
@@ -189,6 +195,26 @@ impl TrialPlan {
                 tried[i].then(|| pre::build(&mut a, action, start, &body[i], &hook[i])).flatten()
             })
             .collect();
+        // Not the monotone parameter, whose values go largest first.
+        let pins = r
+            .actions
+            .iter()
+            .zip(at_level.iter().zip(&monotone))
+            .map(|(action, (by, m))| {
+                let pins: Vec<Option<Pin>> = (0..action.params.len())
+                    .map(|k| {
+                        let first = by.get(k + 1).and_then(|s| s.first()).map(|i| &action.body.stmts[*i]);
+                        Pin::of(action, k, first).filter(|_| m.as_ref().is_none_or(|m| m.param != k))
+                    })
+                    .collect();
+                // None at all: an empty list, the search's one test.
+                if pins.iter().all(Option::is_none) {
+                    Vec::new()
+                } else {
+                    pins
+                }
+            })
+            .collect();
         TrialPlan {
             levels,
             at_level,
@@ -202,6 +228,7 @@ impl TrialPlan {
             monotone,
             openings,
             pre,
+            pins,
         }
     }
 }

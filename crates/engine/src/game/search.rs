@@ -120,6 +120,7 @@ impl<'p> Game<'p> {
                     Some(leads) if it.trace.is_none() => leads,
                     _ => &[],
                 },
+                pins: &self.program.trials.pins[id.index()],
             };
             refused.borrow_mut().clear();
             match self.program.searches.get(id.index()) {
@@ -426,10 +427,28 @@ impl<'p> Game<'p> {
         out: &mut Vec<Choice>,
         mut deeper: impl FnMut(&mut Frame, &mut [V], &mut Vec<Choice>),
     ) {
-        for v in search.domains[depth].iter() {
+        for v in self.values(search, depth, frame) {
             frame.set(depth, *v);
             args[depth] = *v;
             deeper(frame, args, out);
+        }
+    }
+
+    /// Parameter `depth`'s values to go through: its domain, or the part
+    /// of it an equality among the next leading requirements leaves
+    /// (`legality::Pin`): the values it skips are those whose first
+    /// requirement would be false, at no cost and with no rule error.
+    #[inline]
+    fn values<'a>(&self, search: &Search<'a>, depth: usize, frame: &mut Frame) -> &'a [V] {
+        let all: &'a [V] = &search.domains[depth];
+        if search.pins.is_empty() {
+            return all;
+        }
+        match search.pins.get(depth) {
+            Some(Some(pin)) if search.it.trace.is_none() => {
+                pin.values(search.it, &self.state, frame, all).unwrap_or(all)
+            }
+            _ => all,
         }
     }
 
@@ -858,6 +877,9 @@ struct Search<'a> {
     /// Per number of bound parameters, the compiled leading statements
     /// (`Program::leading`): none when the interpreter runs them.
     leads: &'a [Option<crate::native::LeadFn>],
+    /// Per parameter, the value an equality fixes (`TrialPlan::pins`;
+    /// empty for an action without any).
+    pins: &'a [Option<legality::Pin>],
 }
 
 /// One action's search as a compiled search (`native::SearchFn`) walks
@@ -873,6 +895,13 @@ impl<'s> Searcher<'s, '_> {
     #[inline]
     pub fn domain(&self, k: usize) -> &'s [V] {
         &self.search.domains[k]
+    }
+
+    /// Parameter `k`'s values to go through, an equality having fixed
+    /// it (`Game::values`; the generator asks only for pinned ones).
+    #[inline]
+    pub fn values(&self, k: usize, f: &mut Frame) -> &'s [V] {
+        self.game.values(self.search, k, f)
     }
 
     /// Whether the leading statements at `depth` hold, given what their
