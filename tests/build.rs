@@ -25,6 +25,7 @@ const RULESETS: &[(&str, &str)] = &[
     ("fixture_market", "tests/fixtures/valid/market.ruleset"),
     ("fixture_mini", "tests/fixtures/valid/mini.ruleset"),
     ("fixture_monotone", "tests/fixtures/valid/monotone.ruleset"),
+    ("fixture_pins", "tests/fixtures/valid/pins.ruleset"),
     ("fixture_reef", "tests/fixtures/valid/reef.ruleset"),
     ("fixture_scores_at_the_edge", "tests/fixtures/valid/scores_at_the_edge.ruleset"),
     ("fixture_sets", "tests/fixtures/valid/sets.ruleset"),

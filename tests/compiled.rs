@@ -28,6 +28,7 @@ compiled!(
     fixture_market,
     fixture_mini,
     fixture_monotone,
+    fixture_pins,
     fixture_reef,
     fixture_scores_at_the_edge,
     fixture_sets,

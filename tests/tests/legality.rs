@@ -550,3 +550,56 @@ fn check_accepts_exactly_the_listed_choices_and_refuses_values_outside_their_dom
     }
     assert!(checked_choices > 10_000, "{checked_choices} choices checked");
 }
+
+/// The parameters an equality among the leading requirements fixes
+/// (`engine::legality::Pin`) in `pins.ruleset`: `halve`'s `b` (a sum with
+/// an attribute), `owe`'s `b` (on the left, subtracted), `spare`'s `n`;
+/// not `count_on`'s, whose equality reads a let; in Die Grabräuber, the
+/// last region of `museum`, whose finds must add up to the card's.
+#[test]
+fn the_plan_pins_the_number_parameters_an_equality_fixes_and_no_others() {
+    let pinned = |path: &str| -> Vec<(String, Vec<usize>)> {
+        let program = chronoscope_tests::scenario::load(path);
+        let rules = program.rules();
+        program
+            .trials()
+            .pins
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.iter().any(Option::is_some))
+            .map(|(a, p)| {
+                let at = p.iter().enumerate().filter(|(_, p)| p.is_some()).map(|(k, _)| k).collect();
+                (rules.actions[a].name.clone(), at)
+            })
+            .collect()
+    };
+    let named = |v: &[(&str, &[usize])]| -> Vec<(String, Vec<usize>)> {
+        v.iter().map(|(n, k)| (n.to_string(), k.to_vec())).collect()
+    };
+    assert_eq!(
+        pinned("tests/fixtures/valid/pins.ruleset"),
+        named(&[("halve", &[2]), ("owe", &[1]), ("spare", &[1])])
+    );
+    assert_eq!(pinned("rulesets/grabrauber/grabrauber.ruleset"), named(&[("museum", &[4])]));
+    // Thebes' actions have no such equality.
+    assert_eq!(pinned("rulesets/thebes/thebes.ruleset"), named(&[]));
+}
+
+/// A pinned parameter's search lists exactly the choices each
+/// combination, tried one by one, allows: the values a pin skips are
+/// only those its equality refuses, in random games of `pins.ruleset` in
+/// which each pinned action is offered and taken.
+#[test]
+fn pinned_searches_list_exactly_the_choices_every_combination_allows() {
+    let program = chronoscope_tests::scenario::load("tests/fixtures/valid/pins.ruleset");
+    let action = |name: &str| program.rules().actions.iter().position(|a| a.name == name).unwrap();
+    let pinned = [action("halve"), action("owe"), action("spare")];
+    let mut taken = [0; 3];
+    let positions = listings_match_full_runs(&program, 2..=3, 40, |_, c| {
+        if let Some(k) = pinned.iter().position(|a| *a == c.action.index()) {
+            taken[k] += 1;
+        }
+    });
+    assert!(positions > 500, "{positions} positions");
+    assert!(taken.iter().all(|n| *n > 20), "each pinned action taken often enough: {taken:?}");
+}

@@ -143,7 +143,8 @@ pub fn generate(rules: &Ruleset) -> String {
         // needs it (compiled Thebes -1.0%, the other bundled games as
         // before, docs/performance.md).
         let pre = pres.get(a).and_then(Option::as_deref);
-        let code = search(&rules.actions[a], &lead_at, monotone, pre, 0);
+        let pinned: Vec<bool> = plan.pins[a].iter().map(Option::is_some).collect();
+        let code = search(&rules.actions[a], &lead_at, monotone, pre, &pinned, 0);
         writeln!(
             body,
             "fn search_{a}(s: &Searcher<'_, '_>, f: &mut Frame, args: &mut [V], out: &mut Vec<Choice>) {{\n    let _ = (&s, &f, &args, &out);\n{code}}}\n"
@@ -374,12 +375,15 @@ enum Lead {
 /// the monotone parameter largest first, its values from the `Searcher`,
 /// the deeper code in the loop), as `Game::enumerate` walks them. A
 /// complete choice is handed the action's precondition function `pre`
-/// when it has one, to be inlined there.
+/// when it has one, to be inlined there. A parameter an equality fixes
+/// (`pinned`, `legality::Pin`) goes through the values the searcher
+/// leaves.
 fn search(
     action: &Action,
     leads: &[Lead],
     monotone: Option<&Monotone>,
     pre: Option<&str>,
+    pinned: &[bool],
     depth: usize,
 ) -> String {
     let label = format!("'d{depth}");
@@ -402,13 +406,15 @@ fn search(
             (None, _) => format!("s.complete(f, &args[..{depth}], out);\n"),
         }
     } else {
-        let deeper = search(action, leads, monotone, pre, depth + 1);
+        let deeper = search(action, leads, monotone, pre, pinned, depth + 1);
         if matches!(action.params[depth].domain, ParamDomain::SetOf(_)) {
             format!("s.each_set({depth}, f, args, out, |f, args, out| {{\n{deeper}}});\n")
         } else if monotone.is_some_and(|m| m.param == depth) {
             format!(
                 "let mut run = s.descent({depth}, out);\nfor k in 0..s.domain({depth}).len() {{\nlet v = s.descent_value(&run, k);\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}run.passed(out);\n}}\ns.descent_done(run, out);\n"
             )
+        } else if pinned.get(depth) == Some(&true) {
+            format!("for &v in s.values({depth}, f) {{\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}}}\n")
         } else {
             format!("for &v in s.domain({depth}) {{\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}}}\n")
         }

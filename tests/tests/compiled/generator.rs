@@ -721,3 +721,29 @@ fn generator_numbers_the_values_after_the_monotone_parameter_in_the_search() {
     );
     assert!(search.contains("s.complete_with(f, &args[..3], out, pre_"), "{search}");
 }
+
+/// A compiled search goes through the values a pin leaves
+/// (`Searcher::values`) for exactly the parameters an equality fixes
+/// (`engine::legality::Pin`): in `pins.ruleset`, `halve`'s third, `owe`'s
+/// and `spare`'s second; `count_on`'s range, whose equality reads a let,
+/// whole. That the values left are the right ones is what the brute-force
+/// listings of `tests/tests/legality.rs` and the lockstep games hold.
+#[test]
+fn generator_asks_the_searcher_for_a_pinned_parameters_values() {
+    for (action, pinned) in [("halve", Some(2)), ("owe", Some(1)), ("spare", Some(1)), ("count_on", None)] {
+        let (_, search) = generated_function("tests/fixtures/valid/pins.ruleset", |r| {
+            format!(
+                "search_{}",
+                r.actions.iter().position(|a| a.name == action).expect("the fixture's action")
+            )
+        });
+        let asked: Vec<&str> = search.matches("s.values(").collect();
+        match pinned {
+            Some(k) => {
+                assert_eq!(asked.len(), 1, "{action}: {search}");
+                assert!(search.contains(&format!("for &v in s.values({k}, f) {{")), "{action}: {search}");
+            }
+            None => assert!(asked.is_empty(), "{action}: {search}"),
+        }
+    }
+}
