@@ -110,9 +110,9 @@ pub struct TrialPlan {
     /// state the search reads (`Precondition`), when they can be worked
     /// out.
     pub pre: Vec<Option<Precondition>>,
-    /// Per action, per parameter: the value of it an equality among the
-    /// leading requirements fixes, when one does (see `Pin`); empty for an
-    /// action without any.
+    /// Per action, per parameter: what the leading requirements at its
+    /// depth leave of its range, when they are plain comparisons (see
+    /// `Pin`); empty for an action without any.
     pub pins: Vec<Vec<Option<Pin>>>,
     /// Per let: it has no parameters and reads nothing that changes after
     /// setup (no zone, no `me`, only counters and pieces that no action,
@@ -203,8 +203,8 @@ impl TrialPlan {
             .map(|(action, (by, m))| {
                 let pins: Vec<Option<Pin>> = (0..action.params.len())
                     .map(|k| {
-                        let first = by.get(k + 1).and_then(|s| s.first()).map(|i| &action.body.stmts[*i]);
-                        Pin::of(action, k, first).filter(|_| m.as_ref().is_none_or(|m| m.param != k))
+                        let stmts = by.get(k + 1).into_iter().flatten().map(|i| &action.body.stmts[*i]);
+                        Pin::of(action, k, stmts).filter(|_| m.as_ref().is_none_or(|m| m.param != k))
                     })
                     .collect();
                 // None at all: an empty list, the search's one test.

@@ -1,48 +1,65 @@
-//! Pins: a number parameter whose value an equality among the leading
-//! requirements fixes, found once per ruleset, so that the search goes
-//! through that one value instead of trying each of the range's.
+//! Pins: a number parameter whose values the leading requirements at its
+//! depth narrow by plain arithmetic, found once per ruleset, so that the
+//! search goes through the values that can pass instead of trying each of
+//! the range's.
 //!
 //! `action museum(c: in presentations, a: 0..8, b: 0..8)` with `require
 //! a + b == c.hand_over` as the first requirement once `b` is bound: for
-//! each `a`, only `b = c.hand_over - a` can pass. The search still binds
-//! that value and runs every leading requirement on it; it only skips the
-//! values whose first requirement is false. That is exact when the
-//! equality reads nothing but whole numbers that cannot fail or cost work:
-//! number literals, locals and attributes of a local component, added and
-//! subtracted (`Pin::values` checks at each use that no sum comes near the
-//! saturating bounds, and leaves the range whole otherwise, or when a term
-//! is not a number, so that the requirement meets the rule error itself as
-//! before).
+//! each `a`, only `b = c.hand_over - a` can pass; with `require a <=
+//! c.hand_over and a <= held` once `a` is bound, only `a` from 0 to the
+//! smaller of the two. The search still binds each value left and runs
+//! every leading requirement on it; it only skips the values the
+//! requirements refuse. That is exact when the requirements read nothing
+//! but whole numbers that cannot fail or cost work: number literals,
+//! locals and attributes of a local, added and subtracted, compared with
+//! `==`, `<`, `<=`, `>`, `>=` and joined by `and` (`Pin::values` checks
+//! at each use that no sum comes near the saturating bounds, and leaves
+//! the range whole otherwise, or when a term is not a number, so that the
+//! requirement meets the rule error itself as before).
 
 use crate::interp::{Frame, Interp};
 use crate::state::{State, V};
 use model::*;
 
-/// Parameter `param`'s value fixed by the equality its depth's leading
-/// requirements start with (`TrialPlan::pins`).
+/// What the leading requirements at parameter `param`'s depth leave of
+/// its range (`TrialPlan::pins`): each of `bounds` holds for the values
+/// that pass.
 #[derive(Clone, Debug)]
 pub struct Pin {
+    bounds: Vec<Bound>,
+}
+
+/// One comparison: `sign * param + terms OP other`.
+#[derive(Clone, Debug)]
+struct Bound {
     /// The other terms of the side the parameter is on, with their signs.
     terms: Vec<(i64, Expr)>,
     /// The parameter's sign on its side.
     sign: i64,
-    /// The other side of the equality.
+    op: BinaryOp,
+    /// The other side of the comparison.
     other: Expr,
 }
 
 /// The largest size of a term, a side or a range's end with which a pin
-/// works its value out: sums of a few such terms stay far from `i64`'s
-/// bounds, where the requirement's own arithmetic saturates.
+/// works its values out: sums of a few such terms stay far from `i64`'s
+/// bounds, where the requirements' own arithmetic saturates.
 const SMALL: i64 = 1 << 40;
 
-/// The most terms an equality with a pin has.
+/// The most terms a comparison with a pin has.
 const MOST_TERMS: usize = 64;
 
 impl Pin {
-    /// The pin of parameter `param` (a range of numbers) when `first`, the
-    /// first leading statement once it is bound, is `require L == R` with
-    /// the parameter once, added or subtracted, on one side.
-    pub(super) fn of(action: &Action, param: usize, first: Option<&Stmt>) -> Option<Pin> {
+    /// The pin of parameter `param` (a range of numbers) from `stmts`, the
+    /// leading statements once it is bound, in order: the requirements
+    /// they start with whose conditions are comparisons of the parameter
+    /// (once, added or subtracted, on one side) joined by `and`; `None`
+    /// when the first is not one.
+    pub(super) fn of<'s>(
+        action: &Action,
+        param: usize,
+        stmts: impl Iterator<Item = &'s Stmt>,
+    ) -> Option<Pin> {
         let ParamDomain::Type(Type::Int { lo: Some(lo), hi: Some(hi) }) = action.params.get(param)?.domain
         else {
             return None;
@@ -50,50 +67,57 @@ impl Pin {
         if lo.abs() > SMALL || hi.abs() > SMALL {
             return None;
         }
-        let StmtKind::Require { cond, .. } = &first?.kind else { return None };
-        let ExprKind::Binary(BinaryOp::Eq, l, r) = &plain(cond).kind else { return None };
-        let (mut left, mut right) = (Vec::new(), Vec::new());
-        flatten(l, 1, &mut left)?;
-        flatten(r, 1, &mut right)?;
-        if left.len() + right.len() > MOST_TERMS {
-            return None;
-        }
-        let own = |side: &[(i64, &Expr)]| {
-            side.iter().filter(|(_, e)| matches!(plain(e).kind, ExprKind::Local(s) if s == param)).count()
-        };
-        // Nothing else may read the parameter (an attribute of it).
-        let reads = |side: &[(i64, &Expr)]| {
-            side.iter().any(|(_, e)| match &plain(e).kind {
-                ExprKind::Attr { card, .. } => matches!(plain(card).kind, ExprKind::Local(s) if s == param),
-                _ => false,
-            })
-        };
-        if reads(&left) || reads(&right) {
-            return None;
-        }
-        let (side, other) = match (own(&left), own(&right)) {
-            (1, 0) => (left, r),
-            (0, 1) => (right, l),
-            _ => return None,
-        };
-        let mut sign = 0;
-        let mut terms = Vec::new();
-        for (s, e) in side {
-            match plain(e).kind {
-                ExprKind::Local(slot) if slot == param => sign = s,
-                _ => terms.push((s, e.clone())),
+        let mut bounds = Vec::new();
+        for stmt in stmts {
+            let StmtKind::Require { cond, .. } = &stmt.kind else { break };
+            let mut found = Vec::new();
+            if conjuncts(cond, param, &mut found).is_none() {
+                break;
             }
+            bounds.extend(found);
         }
-        Some(Pin { terms, sign, other: (**other).clone() })
+        (!bounds.is_empty()).then_some(Pin { bounds })
     }
 
-    /// The values of `all` (the parameter's range, in order) the equality
-    /// leaves, as a part of it: the one that makes it hold, or none; `None`
-    /// when they cannot be told apart safely here (a term that is not a
-    /// number, or a large one), and the search goes through them all.
+    /// Whether an equality fixes the value (not only bounds it): what a
+    /// compiled search asks the pin for (`compile`), its own refusals of
+    /// the values a bound alone skips costing less than working the bound
+    /// out through the interpreter's arithmetic.
+    pub fn fixes(&self) -> bool {
+        self.bounds.iter().any(|b| b.op == BinaryOp::Eq)
+    }
+
+    /// The values of `all` (the parameter's range, in order) the
+    /// requirements leave, as a part of it; `None` when they cannot be
+    /// told apart safely here (a term that is not a number, or a large
+    /// one), and the search goes through them all.
     /// Out of line: the search's loops stay as they were without pins.
     #[inline(never)]
     pub(crate) fn values<'d>(&self, it: &Interp, st: &State, f: &mut Frame, all: &'d [V]) -> Option<&'d [V]> {
+        let (Some(V::Int(first)), Some(V::Int(last))) = (all.first(), all.last()) else { return None };
+        let (mut lo, mut hi) = (*first, *last);
+        for b in &self.bounds {
+            let (from, to) = b.range(it, st, f)?;
+            lo = lo.max(from);
+            hi = hi.min(to);
+        }
+        if lo > hi {
+            return Some(&all[..0]);
+        }
+        let (a, z) = (usize::try_from(lo - first).ok()?, usize::try_from(hi - first).ok()?);
+        match (all.get(a), all.get(z)) {
+            (Some(V::Int(x)), Some(V::Int(y))) if *x == lo && *y == hi => Some(&all[a..=z]),
+            _ => None,
+        }
+    }
+}
+
+impl Bound {
+    /// The values of the parameter this comparison allows, from and to
+    /// (`i64::MIN`, `i64::MAX` where it sets no end; an empty range when
+    /// none).
+    fn range(&self, it: &Interp, st: &State, f: &mut Frame) -> Option<(i64, i64)> {
+        const NONE: (i64, i64) = (1, 0);
         let mut sum = 0i64;
         for (s, e) in &self.terms {
             let n = it.int(e, st, f).ok()?;
@@ -102,21 +126,101 @@ impl Pin {
             }
             sum = sum.checked_add(s * n)?;
         }
-        // Compared as values: a side other than a number equals none.
-        let target = match it.eval(&self.other, st, f).ok()? {
-            V::Int(n) if n.abs() <= SMALL => n,
-            V::Int(_) => return None,
-            _ => return Some(&all[..0]),
+        // `==` compares values (a side other than a number equals no
+        // number); the others compare numbers (`none` counting 0).
+        let target = match self.op {
+            BinaryOp::Eq => match it.eval(&self.other, st, f).ok()? {
+                V::Int(n) => n,
+                _ => return Some(NONE),
+            },
+            _ => it.int(&self.other, st, f).ok()?,
         };
-        let value = target.checked_sub(sum)? * self.sign;
-        let Some(V::Int(first)) = all.first() else { return None };
-        // Below the range, past it, or its place in it.
-        let k = usize::try_from(value.checked_sub(*first)?).unwrap_or(usize::MAX);
-        match all.get(k) {
-            Some(V::Int(n)) if *n == value => Some(&all[k..=k]),
-            _ => Some(&all[..0]),
+        if target.abs() > SMALL {
+            return None;
+        }
+        // sign * p OP target - sum, then p itself: a negative sign turns
+        // the comparison round.
+        let d = (target - sum) * self.sign;
+        let op = match (self.op, self.sign) {
+            (op, 1) => op,
+            (BinaryOp::Lt, _) => BinaryOp::Gt,
+            (BinaryOp::Le, _) => BinaryOp::Ge,
+            (BinaryOp::Gt, _) => BinaryOp::Lt,
+            (BinaryOp::Ge, _) => BinaryOp::Le,
+            (op, _) => op,
+        };
+        Some(match op {
+            BinaryOp::Eq => (d, d),
+            BinaryOp::Lt => (i64::MIN, d - 1),
+            BinaryOp::Le => (i64::MIN, d),
+            BinaryOp::Gt => (d + 1, i64::MAX),
+            BinaryOp::Ge => (d, i64::MAX),
+            _ => return None,
+        })
+    }
+}
+
+/// The comparisons of `cond`, a comparison or several joined by `and`,
+/// each reading parameter `param` once (see `Pin`); `None` when it is not
+/// such a condition.
+fn conjuncts(cond: &Expr, param: usize, out: &mut Vec<Bound>) -> Option<()> {
+    let (op, l, r) = match &plain(cond).kind {
+        ExprKind::Binary(BinaryOp::And, a, b) => {
+            conjuncts(a, param, out)?;
+            return conjuncts(b, param, out);
+        }
+        ExprKind::Binary(
+            op @ (BinaryOp::Eq | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge),
+            l,
+            r,
+        ) => (*op, l, r),
+        _ => return None,
+    };
+    let (mut left, mut right) = (Vec::new(), Vec::new());
+    flatten(l, 1, &mut left)?;
+    flatten(r, 1, &mut right)?;
+    if left.len() + right.len() > MOST_TERMS {
+        return None;
+    }
+    let own = |side: &[(i64, &Expr)]| {
+        side.iter().filter(|(_, e)| matches!(plain(e).kind, ExprKind::Local(s) if s == param)).count()
+    };
+    // Nothing else may read the parameter (an attribute of it).
+    let reads = |side: &[(i64, &Expr)]| {
+        side.iter().any(|(_, e)| match &plain(e).kind {
+            ExprKind::Attr { card, .. } => matches!(plain(card).kind, ExprKind::Local(s) if s == param),
+            _ => false,
+        })
+    };
+    if reads(&left) || reads(&right) {
+        return None;
+    }
+    // The parameter's side first: `L OP R` with it on the right is `R OP' L`.
+    let (side, other, op) = match (own(&left), own(&right)) {
+        (1, 0) => (left, r, op),
+        (0, 1) => (
+            right,
+            l,
+            match op {
+                BinaryOp::Lt => BinaryOp::Gt,
+                BinaryOp::Le => BinaryOp::Ge,
+                BinaryOp::Gt => BinaryOp::Lt,
+                BinaryOp::Ge => BinaryOp::Le,
+                op => op,
+            },
+        ),
+        _ => return None,
+    };
+    let mut sign = 0;
+    let mut terms = Vec::new();
+    for (s, e) in side {
+        match plain(e).kind {
+            ExprKind::Local(slot) if slot == param => sign = s,
+            _ => terms.push((s, e.clone())),
         }
     }
+    out.push(Bound { terms, sign, op, other: (**other).clone() });
+    Some(())
 }
 
 /// An expression with a compiled root's wrapping taken off.
