@@ -551,13 +551,13 @@ fn check_accepts_exactly_the_listed_choices_and_refuses_values_outside_their_dom
     assert!(checked_choices > 10_000, "{checked_choices} choices checked");
 }
 
-/// The parameters an equality among the leading requirements fixes
+/// The parameters the leading requirements narrow by plain arithmetic
 /// (`engine::legality::Pin`) in `pins.ruleset`: `halve`'s `b` (a sum with
-/// an attribute), `owe`'s `b` (on the left, subtracted), `spare`'s `n`;
-/// not `count_on`'s, whose equality reads a let; in Die Grabräuber, the
-/// last region of `museum`, whose finds must add up to the card's.
+/// an attribute), `owe`'s `b` (on the left, subtracted), `spare`'s `n`,
+/// `stack`'s `a` and `b` (comparisons); not `count_on`'s, whose equality
+/// reads a let; and in the bundled games.
 #[test]
-fn the_plan_pins_the_number_parameters_an_equality_fixes_and_no_others() {
+fn the_plan_pins_the_number_parameters_plain_comparisons_narrow_and_no_others() {
     let pinned = |path: &str| -> Vec<(String, Vec<usize>)> {
         let program = chronoscope_tests::scenario::load(path);
         let rules = program.rules();
@@ -578,23 +578,28 @@ fn the_plan_pins_the_number_parameters_an_equality_fixes_and_no_others() {
     };
     assert_eq!(
         pinned("tests/fixtures/valid/pins.ruleset"),
-        named(&[("halve", &[2]), ("owe", &[1]), ("spare", &[1])])
+        named(&[("halve", &[2]), ("owe", &[1]), ("spare", &[1]), ("stack", &[1, 2])])
     );
-    assert_eq!(pinned("rulesets/grabrauber/grabrauber.ruleset"), named(&[("museum", &[4])]));
+    // Each region's finds bounded by the card's and the player's, the
+    // last fixed by the sum.
+    assert_eq!(pinned("rulesets/grabrauber/grabrauber.ruleset"), named(&[("museum", &[1, 2, 3, 4])]));
+    // The last kind of map: at least one and at most three in all.
+    assert_eq!(pinned("rulesets/akrotiri/akrotiri.ruleset"), named(&[("buy_maps", &[2])]));
+    assert_eq!(pinned("rulesets/archaeology/archaeology.ruleset"), named(&[]));
     // Thebes' actions have no such equality.
     assert_eq!(pinned("rulesets/thebes/thebes.ruleset"), named(&[]));
 }
 
 /// A pinned parameter's search lists exactly the choices each
 /// combination, tried one by one, allows: the values a pin skips are
-/// only those its equality refuses, in random games of `pins.ruleset` in
-/// which each pinned action is offered and taken.
+/// only those its requirements refuse, in random games of `pins.ruleset`
+/// in which each pinned action is offered and taken.
 #[test]
 fn pinned_searches_list_exactly_the_choices_every_combination_allows() {
     let program = chronoscope_tests::scenario::load("tests/fixtures/valid/pins.ruleset");
     let action = |name: &str| program.rules().actions.iter().position(|a| a.name == name).unwrap();
-    let pinned = [action("halve"), action("owe"), action("spare")];
-    let mut taken = [0; 3];
+    let pinned = [action("halve"), action("owe"), action("spare"), action("stack")];
+    let mut taken = [0; 4];
     let positions = listings_match_full_runs(&program, 2..=3, 40, |_, c| {
         if let Some(k) = pinned.iter().position(|a| *a == c.action.index()) {
             taken[k] += 1;

@@ -724,13 +724,15 @@ fn generator_numbers_the_values_after_the_monotone_parameter_in_the_search() {
 
 /// A compiled search goes through the values a pin leaves
 /// (`Searcher::values`) for exactly the parameters an equality fixes
-/// (`engine::legality::Pin`): in `pins.ruleset`, `halve`'s third, `owe`'s
-/// and `spare`'s second; `count_on`'s range, whose equality reads a let,
-/// whole. That the values left are the right ones is what the brute-force
+/// (`engine::legality::Pin::fixes`): in `pins.ruleset`, `halve`'s third,
+/// `owe`'s and `spare`'s second; `stack`'s, which comparisons only bound,
+/// and `count_on`'s, whose equality reads a let, whole. That the values left are the right ones is what the brute-force
 /// listings of `tests/tests/legality.rs` and the lockstep games hold.
 #[test]
 fn generator_asks_the_searcher_for_a_pinned_parameters_values() {
-    for (action, pinned) in [("halve", Some(2)), ("owe", Some(1)), ("spare", Some(1)), ("count_on", None)] {
+    for (action, pinned) in
+        [("halve", Some(2)), ("owe", Some(1)), ("spare", Some(1)), ("stack", None), ("count_on", None)]
+    {
         let (_, search) = generated_function("tests/fixtures/valid/pins.ruleset", |r| {
             format!(
                 "search_{}",
