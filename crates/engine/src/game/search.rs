@@ -435,9 +435,9 @@ impl<'p> Game<'p> {
     }
 
     /// Parameter `depth`'s values to go through: its domain, or the part
-    /// of it an equality among the next leading requirements leaves
-    /// (`legality::Pin`): the values it skips are those whose first
-    /// requirement would be false, at no cost and with no rule error.
+    /// of it the comparisons the next leading requirements start with
+    /// leave (`legality::Pin`): the values skipped are those one of them
+    /// would refuse, at no cost and with no rule error.
     #[inline]
     fn values<'a>(&self, search: &Search<'a>, depth: usize, frame: &mut Frame) -> &'a [V] {
         let all: &'a [V] = &search.domains[depth];
@@ -877,8 +877,9 @@ struct Search<'a> {
     /// Per number of bound parameters, the compiled leading statements
     /// (`Program::leading`): none when the interpreter runs them.
     leads: &'a [Option<crate::native::LeadFn>],
-    /// Per parameter, the value an equality fixes (`TrialPlan::pins`;
-    /// empty for an action without any).
+    /// Per parameter, what the comparisons among the leading
+    /// requirements leave of its range (`TrialPlan::pins`; empty for an
+    /// action without any).
     pins: &'a [Option<legality::Pin>],
 }
 
@@ -897,8 +898,8 @@ impl<'s> Searcher<'s, '_> {
         &self.search.domains[k]
     }
 
-    /// Parameter `k`'s values to go through, an equality having fixed
-    /// it (`Game::values`; the generator asks only for pinned ones).
+    /// Parameter `k`'s values to go through (`Game::values`; the
+    /// generator asks only where an equality fixes one, `Pin::fixes`).
     #[inline]
     pub fn values(&self, k: usize, f: &mut Frame) -> &'s [V] {
         self.game.values(self.search, k, f)
