@@ -42,6 +42,20 @@ pub enum BinaryOp {
 }
 
 impl BinaryOp {
+    /// `x OP y` as `y OP' x`: a comparison turned round (`<` and `>`,
+    /// `<=` and `>=`), which is also what multiplying both sides by -1
+    /// does to it; any other operator as it is.
+    #[inline]
+    pub fn flipped(self) -> BinaryOp {
+        match self {
+            BinaryOp::Lt => BinaryOp::Gt,
+            BinaryOp::Le => BinaryOp::Ge,
+            BinaryOp::Gt => BinaryOp::Lt,
+            BinaryOp::Ge => BinaryOp::Le,
+            other => other,
+        }
+    }
+
     pub fn symbol(self) -> &'static str {
         match self {
             BinaryOp::Or => "or",

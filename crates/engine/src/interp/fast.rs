@@ -103,7 +103,7 @@ impl Interp<'_> {
                 // The attribute on either side; an order read from its side.
                 let (attr, other, op) = match (own_attr(a, var), own_attr(b, var)) {
                     (Some(attr), None) => (attr, b, *op),
-                    (None, Some(attr)) => (attr, a, flipped(*op)),
+                    (None, Some(attr)) => (attr, a, op.flipped()),
                     _ => return None,
                 };
                 let v = self.fixed(other, var, f)?;
@@ -304,17 +304,5 @@ fn own_attr(e: &Expr, var: usize) -> Option<AttrId> {
     match &e.kind {
         ExprKind::Attr { card, attr } if is_var(card, var) => Some(*attr),
         _ => None,
-    }
-}
-
-/// `x OP y` as `y OP' x`.
-fn flipped(op: BinaryOp) -> BinaryOp {
-    use BinaryOp as B;
-    match op {
-        B::Lt => B::Gt,
-        B::Le => B::Ge,
-        B::Gt => B::Lt,
-        B::Ge => B::Le,
-        other => other,
     }
 }

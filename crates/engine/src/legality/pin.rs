@@ -141,14 +141,7 @@ impl Bound {
         // sign * p OP target - sum, then p itself: a negative sign turns
         // the comparison round.
         let d = (target - sum) * self.sign;
-        let op = match (self.op, self.sign) {
-            (op, 1) => op,
-            (BinaryOp::Lt, _) => BinaryOp::Gt,
-            (BinaryOp::Le, _) => BinaryOp::Ge,
-            (BinaryOp::Gt, _) => BinaryOp::Lt,
-            (BinaryOp::Ge, _) => BinaryOp::Le,
-            (op, _) => op,
-        };
+        let op = if self.sign < 0 { self.op.flipped() } else { self.op };
         Some(match op {
             BinaryOp::Eq => (d, d),
             BinaryOp::Lt => (i64::MIN, d - 1),
@@ -198,17 +191,7 @@ fn conjuncts(cond: &Expr, param: usize, out: &mut Vec<Bound>) -> Option<()> {
     // The parameter's side first: `L OP R` with it on the right is `R OP' L`.
     let (side, other, op) = match (own(&left), own(&right)) {
         (1, 0) => (left, r, op),
-        (0, 1) => (
-            right,
-            l,
-            match op {
-                BinaryOp::Lt => BinaryOp::Gt,
-                BinaryOp::Le => BinaryOp::Ge,
-                BinaryOp::Gt => BinaryOp::Lt,
-                BinaryOp::Ge => BinaryOp::Le,
-                op => op,
-            },
-        ),
+        (0, 1) => (right, l, op.flipped()),
         _ => return None,
     };
     let mut sign = 0;
