@@ -3,11 +3,10 @@
 //! search goes through the values that can pass instead of trying each of
 //! the range's.
 //!
-//! `action museum(c: in presentations, a: 0..8, b: 0..8)` with `require
-//! a + b == c.hand_over` as the first requirement once `b` is bound: for
-//! each `a`, only `b = c.hand_over - a` can pass; with `require a <=
-//! c.hand_over and a <= held` once `a` is bound, only `a` from 0 to the
-//! smaller of the two. The search still binds each value left and runs
+//! `action pay(c: in me.hand, a: 0..8, b: 0..8)` with `require a + b ==
+//! c.cost` as the first requirement once `b` is bound: for each `a`, only
+//! `b = c.cost - a` can pass; with `require a <= c.cost and a <= held`
+//! once `a` is bound, only `a` from 0 to the smaller of the two. The search still binds each value left and runs
 //! every leading requirement on it; it only skips the values the
 //! requirements refuse. That is exact when the requirements read nothing
 //! but whole numbers that cannot fail or cost work: number literals,
