@@ -458,6 +458,15 @@ impl Cells {
         }
     }
 
+    /// Empty: this list's own emptied, or a new one with room for a few
+    /// when another state shares it.
+    fn clear(&mut self) {
+        match Rc::get_mut(&mut self.0) {
+            Some(mine) => mine.clear(),
+            None => self.0 = Rc::new(Vec::with_capacity(CELLS_ROOM)),
+        }
+    }
+
     /// Whether two states still share this zone's contents.
     pub fn same(&self, other: &Cells) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
@@ -648,6 +657,13 @@ impl State {
     pub(crate) fn remove_at(&mut self, inst: ZoneInst, k: usize) -> Option<ComponentId> {
         self.touch_zone(inst);
         self.zones[inst].remove_at(k)
+    }
+
+    /// Empty a zone: what `zone_mut(inst).clear()` does, but contents
+    /// another state shares are left to it rather than copied first.
+    pub(crate) fn clear_zone(&mut self, inst: ZoneInst) {
+        self.touch_zone(inst);
+        self.zones[inst].clear();
     }
 
     /// Note a write to a part of the state other than counters, pieces,
@@ -951,5 +967,22 @@ mod tests {
         assert_eq!(mine, cells(&[1, 3]));
         assert_eq!(mine.remove_at(0), Some(ComponentId::new(1)));
         assert_eq!(mine, cells(&[3]));
+    }
+
+    #[test]
+    fn emptying_shared_contents_leaves_the_sharer_as_it_was_and_keeps_room_when_own() {
+        let mut mine = cells(&[1, 2, 3]);
+        let theirs = mine.clone();
+        mine.clear();
+        assert_eq!(mine, cells(&[]));
+        assert!(!mine.same(&theirs), "a list of its own");
+        assert_eq!(theirs, cells(&[1, 2, 3]));
+        assert!(mine.capacity() >= CELLS_ROOM, "room for what comes next");
+        // Now its own: emptied in place, its room kept.
+        mine.push(Some(ComponentId::new(4)));
+        let at = mine.as_ptr();
+        mine.clear();
+        assert_eq!(mine, cells(&[]));
+        assert_eq!(mine.as_ptr(), at);
     }
 }

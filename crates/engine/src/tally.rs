@@ -575,6 +575,19 @@ impl Layout {
         }
     }
 
+    /// Take every component of zone instance `z` out of its tallies (it
+    /// is emptied): its block back to nothing, as taking each one's parts
+    /// away would leave it.
+    #[inline]
+    pub(crate) fn untally_all(&self, st: &mut State, z: ZoneInst) {
+        if let Some(t) = &self.tallies {
+            let (start, n) = t.at[z.index()];
+            if n != 0 {
+                st.tallies[start as usize..(start + n) as usize].fill(0);
+            }
+        }
+    }
+
     /// Where family `family`'s tallies of zone instance `z` start in the
     /// state's table (generated code adds the group).
     #[inline]

@@ -143,8 +143,17 @@ impl Interp<'_> {
             return None;
         }
         let src = ZoneInst::new(first as usize);
+        let row = self.lay.zone_kind(self.r, src) == ZoneKind::Row;
         // Where the first lies, and whether the rest follow in order.
         let cells = st.zones.get(src.index())?;
+        if !row && cells.len() == cards.len() && cells.iter().zip(cards).all(|(x, c)| *x == Some(*c)) {
+            // The whole zone, in order (`move all c in Z to W`): emptied,
+            // with its tallies, without a copy of what another state
+            // shares nor a pass to close up gaps.
+            self.lay.untally_all(st, src);
+            st.clear_zone(src);
+            return Some(src);
+        }
         let start = cells.iter().position(|cell| *cell == Some(cards[0]))?;
         let mut next = 1;
         for cell in &cells[start + 1..] {
@@ -159,7 +168,6 @@ impl Interp<'_> {
             return None;
         }
         self.lay.tally(st, src, cards, false);
-        let row = self.lay.zone_kind(self.r, src) == ZoneKind::Row;
         if !row && cards.len() == 1 {
             st.remove_at(src, start);
             return Some(src);
