@@ -74,11 +74,19 @@ impl StmtGen<'_> {
 
     /// The statements of `stmts`, which the code `list` reaches at run
     /// time; with `from`, each runs only from statement `from` on.
+    /// An action's body (`from`): its requirements before its first
+    /// change are passed over for a choice listed on this very state
+    /// (`Interp::listed`), as the interpreter's `probe` passes them over.
     fn list(&mut self, stmts: &[Stmt], list: &str, from: bool) -> String {
         let mut code = String::new();
+        let mut leading = from;
         for (k, s) in stmts.iter().enumerate() {
             let at = format!("(&{list}[{k}])");
-            let one = self.stmt(s, &at);
+            let mut one = self.stmt(s, &at);
+            leading = leading && matches!(s.kind, StmtKind::Require { .. } | StmtKind::Let { .. });
+            if leading && matches!(s.kind, StmtKind::Require { .. }) {
+                one = format!("    if !it.listed {{\n{one}    }}\n");
+            }
             if from {
                 writeln!(code, "    if from <= {k} {{\n{one}    }}").unwrap();
             } else {

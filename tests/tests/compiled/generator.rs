@@ -749,3 +749,26 @@ fn generator_asks_the_searcher_for_a_pinned_parameters_values() {
         }
     }
 }
+
+/// An action's body passes over its requirements before its first change
+/// for a choice listed on the very state it is applied to
+/// (`Interp::listed`, as the interpreter's `probe`): each of those, and
+/// none after the first change, is wrapped in the test of it.
+#[test]
+fn generated_bodies_pass_over_only_the_leading_requirements_of_a_listed_choice() {
+    use model::StmtKind;
+    let require = |s: &&model::Stmt| matches!(s.kind, StmtKind::Require { .. });
+    let rules = load("rulesets/thebes/thebes.ruleset");
+    let code = compile::generate(&rules);
+    let mut later = 0;
+    for (i, action) in rules.actions.iter().enumerate() {
+        let stmts = &action.body.stmts;
+        let opening =
+            stmts.iter().take_while(|s| matches!(s.kind, StmtKind::Require { .. } | StmtKind::Let { .. }));
+        let leading = opening.clone().filter(require).count();
+        later += stmts.iter().skip(opening.count()).filter(require).count();
+        let body = generated_fn(&code, &format!("body_{i}"));
+        assert_eq!(body.matches("if !it.listed {").count(), leading, "{}: {body}", action.name);
+    }
+    assert!(later > 0, "a requirement after a change, which a listed choice still meets");
+}

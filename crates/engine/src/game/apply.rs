@@ -8,7 +8,7 @@ use super::*;
 impl<'p> Game<'p> {
     /// Run a choice on a copy of the state: the copy afterwards, or why not.
     pub(super) fn try_choice(&self, choice: &Choice, me: PlayerId) -> Result<(Box<State>, Vec<Event>), Fail> {
-        self.try_on(choice, me, false, None, false)
+        self.try_on(choice, me, false, None, false, false)
     }
 
     /// Run a choice on a copy of the state (see `run_from`; `applied`:
@@ -20,6 +20,7 @@ impl<'p> Game<'p> {
         record: bool,
         trace: Option<&std::cell::RefCell<Vec<Traced>>>,
         applied: bool,
+        listed: bool,
     ) -> Result<(Box<State>, Vec<Event>), Fail> {
         let action = self
             .rules
@@ -37,7 +38,8 @@ impl<'p> Game<'p> {
         // copying it. Lets called there are worked out once, as in the
         // search (unless each call is traced).
         self.prepare_memo(me);
-        let mut it = Interp { trace, memo: trace.is_none().then_some(&self.memo), ..self.interp(record) };
+        let mut it =
+            Interp { trace, memo: trace.is_none().then_some(&self.memo), listed, ..self.interp(record) };
         // A compiled body runs its leading statements itself, on the copy
         // (equal to the state until its first change).
         let compiled = trace.is_none() && !self.program.bodies.actions.is_empty();
@@ -192,7 +194,9 @@ impl<'p> Game<'p> {
         check: bool,
     ) -> Result<Vec<Event>, Fail> {
         let me = if check { self.mover_of(choice)? } else { self.mover()? };
-        let (st, events) = self.try_on(choice, me, record, trace, true)?;
+        // Not checked: listed on this very state, its leading requirements
+        // held (`Interp::listed`).
+        let (st, events) = self.try_on(choice, me, record, trace, true, !check)?;
         let from = self.state.changes;
         let mut before = self.state.replace(st);
         self.advance_memo(from, &before);

@@ -327,6 +327,7 @@ impl<'p> Game<'p> {
             reads: None,
             walks: Some((&self.memo, &self.program.reads)),
             noted: self.program.reads.noted(),
+            listed: false,
         }
     }
 
@@ -586,7 +587,7 @@ impl<'p> Game<'p> {
     /// that player may see (how many, from where).
     pub fn preview(&self, choice: &Choice) -> Result<Vec<Event>, Fail> {
         let me = self.mover_of(choice)?;
-        self.try_on(choice, me, true, None, false).map(|(_, events)| events)
+        self.try_on(choice, me, true, None, false, false).map(|(_, events)| events)
     }
 
     /// Apply a legal choice. On any failure the state is unchanged.

@@ -15,10 +15,15 @@ impl Interp<'_> {
 
     /// Run the leading `require`s and `let`s, up to the first statement that
     /// would change the state, without touching it; the lets stay in the
-    /// frame. Returns where that statement is (the length if there is none),
-    /// so a caller can go on from there on a copy.
+    /// frame (the `require`s are passed over for a choice `listed` on
+    /// this state). Returns where that statement is (the length if there
+    /// is none), so a caller can go on from there on a copy.
     pub fn probe(&self, stmts: &[Stmt], st: &State, f: &mut Frame) -> R<usize> {
         for (i, s) in stmts.iter().enumerate() {
+            // A listed choice met these requirements when it was listed.
+            if self.listed && matches!(s.kind, StmtKind::Require { .. }) {
+                continue;
+            }
             if !self.pure(s, st, f)? {
                 return Ok(i);
             }

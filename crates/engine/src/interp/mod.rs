@@ -197,6 +197,11 @@ pub struct Interp<'a> {
     /// declarations per place each read (`LetReads::noted`; worked out by
     /// `noted_call`). Empty: none.
     pub noted: &'a [bool],
+    /// Whether the action being applied is a choice the game listed on
+    /// this very state (`Game::step_listed`): every `require` before its
+    /// first change held there, so they are not worked out again (`probe`,
+    /// and compiled bodies); its lets are.
+    pub listed: bool,
 }
 
 impl<'a> Interp<'a> {
