@@ -73,10 +73,10 @@ impl StmtGen<'_> {
     }
 
     /// The statements of `stmts`, which the code `list` reaches at run
-    /// time; with `from`, each runs only from statement `from` on.
-    /// An action's body (`from`): its requirements before its first
-    /// change are passed over for a choice listed on this very state
-    /// (`Interp::listed`), as the interpreter's `probe` passes them over.
+    /// time; with `from` (an action's body), each runs only from statement
+    /// `from` on, and the requirements before the first change are passed
+    /// over for a choice listed on this very state (`Interp::listed`), as
+    /// the interpreter's `probe` passes them over.
     fn list(&mut self, stmts: &[Stmt], list: &str, from: bool) -> String {
         let mut code = String::new();
         let mut leading = from;

@@ -12,7 +12,8 @@ impl<'p> Game<'p> {
     }
 
     /// Run a choice on a copy of the state (see `run_from`; `applied`:
-    /// the copy becomes the game's state).
+    /// the copy becomes the game's state; `listed`: the game listed it on
+    /// this very state, so its leading requirements held, `Interp::listed`).
     pub(super) fn try_on(
         &self,
         choice: &Choice,
