@@ -114,6 +114,18 @@ impl Interp<'_> {
         Places::from(self.neighbours.of(p))
     }
 
+    /// A compiled expression's function and the expression inside, to be
+    /// called as it is (what `bool` would come to through `native`); none
+    /// for one walked as written, or while a trace wants each call.
+    fn compiled<'e>(&self, e: &'e Expr) -> Option<(crate::native::NativeFn, &'e Expr)> {
+        match &e.kind {
+            ExprKind::Native(i, inner) if self.trace.is_none() => {
+                self.natives.get(*i as usize).map(|native| (*native, &**inner))
+            }
+            _ => None,
+        }
+    }
+
     /// `connected(start, LINK)`, LINK the let `link` (`span`: the
     /// region's, for the work it counts). Compiled rules call it too.
     pub fn connected(
@@ -146,12 +158,7 @@ impl Interp<'_> {
         let body = &self.r.lets[link].body;
         // A compiled link's function called as it is (what `bool` would
         // come to through `native`), not looked up at every step.
-        let native = match &body.kind {
-            ExprKind::Native(i, inner) if self.trace.is_none() => {
-                self.natives.get(*i as usize).map(|native| (*native, &**inner))
-            }
-            _ => None,
-        };
+        let native = self.compiled(body);
         // What the link, and the link it asks first, gave at each step,
         // taken out of the memo for the walk (the region found is kept in
         // `regions`).
@@ -163,12 +170,7 @@ impl Interp<'_> {
         // The conjuncts after that link's call (compiled in compiled rules:
         // their function called as it is, as the link's own is).
         let rest = self.neighbours.rest_of(link).filter(|_| first.is_some());
-        let rest_native = rest.and_then(|e| match &e.kind {
-            ExprKind::Native(i, inner) if self.trace.is_none() => {
-                self.natives.get(*i as usize).map(|native| (*native, &**inner))
-            }
-            _ => None,
-        });
+        let rest_native = rest.and_then(|e| self.compiled(e));
         // The link's tests found once for the walk.
         let tests = self.link_tests(link, fixed.is_some());
         let steps = |here: PlaceId| self.steps(tests, here, st);
