@@ -176,33 +176,36 @@ impl StmtGen<'_> {
                     p = part(0)
                 )
             }
-            StmtKind::For { var, domain: Expr { kind: ExprKind::Class(c), .. }, body } => {
-                // The places of a class, by position, as `Interp::for_domain`
-                // and `for_item` give them (the domain's value, its list
-                // and each item no longer worked out at run time).
+            StmtKind::For { var, domain, body }
+                if matches!(domain.kind, ExprKind::Class(_) | ExprKind::Players) =>
+            {
+                // The places of a class by position, or the players in seat
+                // order, as `Interp::for_domain` and `for_item` give them
+                // (the domain's value, its list and each item no longer
+                // worked out at run time).
+                let (count, each, item) = match domain.kind {
+                    ExprKind::Class(c) => (
+                        format!(
+                            "let places = &it.r.classes[ClassId::new({})].places; let n = places.len();",
+                            c.index()
+                        ),
+                        "for &p in places.iter()",
+                        "V::Place(p)",
+                    ),
+                    _ => (
+                        "let n = it.lay.players;".to_string(),
+                        "for i in 0..n",
+                        "V::Player(PlayerId::new(i))",
+                    ),
+                };
                 let b = self.fresh("b");
                 let body = self.list(body, &b, false);
                 format!(
-                    "    {{ let r = it.r; let places = &r.classes[ClassId::new({c})].places;
-    it.spend(places.len() as u64, {span})?;
-    let {b} = block({at}, 0);
-    for &p in places.iter() {{
-    f.set({var}, V::Place(p));
-{body}    }} }}\n",
-                    c = c.index()
-                )
-            }
-            StmtKind::For { var, domain: Expr { kind: ExprKind::Players, .. }, body } => {
-                // The players in seat order, as `Interp::for_domain` and
-                // `for_item` give them.
-                let b = self.fresh("b");
-                let body = self.list(body, &b, false);
-                format!(
-                    "    {{ let n = it.lay.players;
+                    "    {{ {count}
     it.spend(n as u64, {span})?;
     let {b} = block({at}, 0);
-    for i in 0..n {{
-    f.set({var}, V::Player(PlayerId::new(i)));
+    {each} {{
+    f.set({var}, {item});
 {body}    }} }}\n"
                 )
             }
