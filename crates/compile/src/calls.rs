@@ -16,7 +16,9 @@ impl Gen<'_> {
         // (the interpreter's memo does the same for it).
         // A call taking one parameter of the action as it is (`site_books(me,
         // s)`), the rest as above, is kept per value of the parameter.
-        if self.unit != Unit::Root {
+        // A let fixed once the game is set up is read from its constant
+        // (`worked_out`), for less than a kept value is looked up.
+        if self.unit != Unit::Root && !(args.is_empty() && self.constant[id.index()]) {
             // The argument kept by (its index, how, the code of the value
             // that gives the place: the argument's, or the player's whose
             // piece it is).
@@ -98,9 +100,10 @@ impl Gen<'_> {
 
     /// A let call's value, inlined or called; in a root's function, once
     /// per arguments that stay the same while it runs (`Gen::cse`): the
-    /// state does not change while an expression is worked out.
+    /// state does not change while an expression is worked out. A let
+    /// fixed once the game is set up is read from its constant each time.
     pub(crate) fn called(&mut self, id: LetId, args: &[Expr], path: &[usize], env: &Env) -> String {
-        if self.unit == Unit::Root {
+        if self.unit == Unit::Root && !(args.is_empty() && self.constant[id.index()]) {
             let keys: Option<Vec<String>> = args.iter().map(|a| self.steady(a, env)).collect();
             if let Some(keys) = keys {
                 let var = match self.cse.iter().find(|(l, k, _)| *l == id && *k == keys) {

@@ -36,6 +36,7 @@ mod values;
 /// exports `NATIVES` for `engine::Program::with_natives`.
 pub fn generate(rules: &Ruleset) -> String {
     let roots = engine::native::roots(rules);
+    let plan = engine::legality::TrialPlan::new(rules);
     let mut g = Gen {
         r: rules,
         shapes: engine::TallyShapes::new(rules),
@@ -55,6 +56,7 @@ pub fn generate(rules: &Ruleset) -> String {
         tallies: Vec::new(),
         in_let: false,
         noting: false,
+        constant: plan.constant_lets.clone(),
     };
     let mut body = String::new();
     // The rules with their roots wrapped as the program runs them: the
@@ -107,7 +109,6 @@ pub fn generate(rules: &Ruleset) -> String {
     }
     // Each action's precondition as one function, where every part of it
     // compiles.
-    let plan = engine::legality::TrialPlan::new(rules);
     g.unit = Unit::Precondition;
     let mut pres = Vec::new();
     for (i, pre) in plan.pre.iter().enumerate() {
@@ -560,6 +561,9 @@ struct Gen<'r> {
     /// what a link reads (`engine::native::noting_lets`): its reads of
     /// zones and counters per place are noted (`Interp::read_zone`).
     noting: bool,
+    /// Per let, whether it is fixed once the game is set up
+    /// (`TrialPlan::constant_lets`): read from `Interp::consts`.
+    constant: Vec<bool>,
 }
 
 /// A constant table generated code may read (`Gen::need`).

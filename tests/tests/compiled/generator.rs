@@ -772,3 +772,33 @@ fn generated_bodies_pass_over_only_the_leading_requirements_of_a_listed_choice()
     }
     assert!(later > 0, "a requirement after a change, which a listed choice still meets");
 }
+
+/// A let fixed once the game is set up (`TrialPlan::constant_lets`:
+/// Thebes' `end_time`, `weeks_per_year`) is read from its constant where
+/// leading statements and preconditions call it, with no place of the
+/// listing's: looking a kept value up cost more than the constant.
+#[test]
+fn generator_reads_a_constant_let_in_place_without_keeping_it_for_the_listing() {
+    let rules = load("rulesets/thebes/thebes.ruleset");
+    let code = compile::generate(&rules);
+    let plan = engine::legality::TrialPlan::new(&rules);
+    let constant: Vec<usize> = (0..rules.lets.len()).filter(|i| plan.constant_lets[*i]).collect();
+    assert!(!constant.is_empty(), "Thebes has lets fixed after setup");
+    let pre = generated_fn(&code, "pre_0");
+    assert!(
+        constant.iter().any(|i| pre.contains(&format!("match it.consts.get({i})"))),
+        "take's steps read one: {pre}"
+    );
+    // Kept for the listing, after the look-up of the kept value; kept in
+    // a root, after the look-up of its variable (`Gen::cse`).
+    let kept = |i: usize| {
+        let value = format!("let v: V = {{ match it.consts.get({i}) ");
+        [format!("v; }} {value}"), format!("None => {{ {value}")]
+    };
+    for i in constant {
+        assert!(kept(i).iter().all(|k| !code.contains(k)), "let {} is kept", rules.lets[i].name);
+    }
+    // A let that changes, argless too (`research_left()`), is kept.
+    let changing = rules.lets.iter().position(|l| l.name == "research_left").expect("research_left");
+    assert!(kept(changing).iter().any(|k| code.contains(k)), "research_left() is kept");
+}
