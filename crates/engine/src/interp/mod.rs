@@ -692,10 +692,14 @@ impl Memo {
     /// Whether the memo keeps values worked out at change `stamp`, any at
     /// all.
     pub fn keeps(&self, stamp: u64) -> bool {
-        self.stamp == Some(stamp)
-            && !(self.kept.is_empty()
-                && self.regions.is_empty()
-                && self.steps.iter().all(|s| s.set.is_empty()))
+        self.stamp == Some(stamp) && !self.is_empty()
+    }
+
+    /// Whether it keeps nothing: no let call, region or step of a link
+    /// (most listings of compiled rules, whose lets keep their values
+    /// themselves, leave it so).
+    fn is_empty(&self) -> bool {
+        self.kept.is_empty() && self.regions.is_empty() && self.steps.iter().all(|s| s.set.is_empty())
     }
 
     /// Every let call kept: the let, the kind of value asked for, the
@@ -716,6 +720,9 @@ impl Memo {
     /// read an instance `written` names when all they read of `changed`
     /// is of declarations per place (`LetReads::place_reads_only`).
     fn forget(&mut self, reads: &LetReads, changed: &Parts, written: Option<&Written>) {
+        if self.is_empty() {
+            return;
+        }
         let (by_let, me) = (&mut self.by_let, self.me);
         self.kept.retain(|id| {
             let known = &mut by_let[id.index()];
