@@ -18,7 +18,7 @@ impl Gen<'_> {
         // s)`), the rest as above, is kept per value of the parameter.
         // A let fixed once the game is set up is read from its constant
         // (`worked_out`), for less than a kept value is looked up.
-        if self.unit != Unit::Root && !(args.is_empty() && self.constant[id.index()]) {
+        if self.unit != Unit::Root && !self.constant_call(id, args) {
             // The argument kept by (its index, how, the code of the value
             // that gives the place: the argument's, or the player's whose
             // piece it is).
@@ -79,6 +79,13 @@ impl Gen<'_> {
         self.called(id, args, path, env)
     }
 
+    /// Whether a call is of a let fixed once the game is set up
+    /// (`TrialPlan::constant_lets`, which take no parameters): its value
+    /// is read from `Interp::consts` each time, never kept.
+    fn constant_call(&self, id: LetId, args: &[Expr]) -> bool {
+        args.is_empty() && self.constant[id.index()]
+    }
+
     /// What an argument is, as a key of calls kept for a listing, when
     /// nothing a search binds can change it: as `listing_invariant`, or a
     /// parameter of an inlined let given such an argument. Only where
@@ -103,7 +110,7 @@ impl Gen<'_> {
     /// state does not change while an expression is worked out. A let
     /// fixed once the game is set up is read from its constant each time.
     pub(crate) fn called(&mut self, id: LetId, args: &[Expr], path: &[usize], env: &Env) -> String {
-        if self.unit == Unit::Root && !(args.is_empty() && self.constant[id.index()]) {
+        if self.unit == Unit::Root && !self.constant_call(id, args) {
             let keys: Option<Vec<String>> = args.iter().map(|a| self.steady(a, env)).collect();
             if let Some(keys) = keys {
                 let var = match self.cse.iter().find(|(l, k, _)| *l == id && *k == keys) {

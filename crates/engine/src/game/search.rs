@@ -232,7 +232,7 @@ impl<'p> Game<'p> {
         // Refusals at an opening are noted and looked up only without a
         // compiled precondition: compiled, the precondition finds the
         // refusal again in fewer instructions than the notes take (compiled
-        // Thebes 27.47 -> 26.76 M, the other bundled games within 0.01 M);
+        // Thebes 27.47 -> 26.57 M, the other bundled games within 0.02 M);
         // the interpreter's steps and trials gain from them (interpreted
         // Thebes 118.87 -> 121.84 M without them; docs/performance.md).
         let noting = native.is_none();
@@ -292,10 +292,10 @@ impl<'p> Game<'p> {
                     }
                     // A rule error is no refusal at an opening.
                     let illegal = failed.as_ref().is_none_or(|f| matches!(f, Fail::Illegal { .. }));
-                    if let Some(k) =
-                        (noting && illegal).then(|| openings.iter().position(|o| o.span == span)).flatten()
-                    {
-                        refused.borrow_mut().push(k, at(k), false);
+                    if noting && illegal {
+                        if let Some(k) = openings.iter().position(|o| o.span == span) {
+                            refused.borrow_mut().push(k, at(k), false);
+                        }
                     }
                     if let Some(f) = failed {
                         note_broken(broken, f);
