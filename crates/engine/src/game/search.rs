@@ -231,10 +231,10 @@ impl<'p> Game<'p> {
         let (id, trial, broken, monotone) = (*id, *trial, *broken, *monotone);
         // Refusals at an opening are noted and looked up only without a
         // compiled precondition: compiled, the precondition finds the
-        // refusal again in fewer instructions than the notes take (compiled
-        // Thebes 27.47 -> 26.57 M, the other bundled games within 0.02 M);
-        // the interpreter's steps and trials gain from them (interpreted
-        // Thebes 118.87 -> 121.84 M without them; docs/performance.md).
+        // refusal again in fewer instructions than the notes take (one
+        // bundled game's compiled games -3.3%, the others within 0.1%);
+        // the interpreter's steps and trials gain from them (that game
+        // interpreted +2.5% without them; docs/performance.md).
         let noting = native.is_none();
         let later = |m: &legality::Monotone| &args[m.param + 1..];
         // By the number the caller worked out, else worked out here (the
@@ -524,8 +524,9 @@ impl<'p> Game<'p> {
     /// else its steps one by one (`holds`). `None` when they give no
     /// answer (a rule error, or a part the function leaves to the
     /// interpreter). Inlined into `complete_with`, with the compiled
-    /// precondition in it: called, it cost compiled Thebes 1.6% of its
-    /// instructions in entering and leaving (docs/performance.md).
+    /// precondition in it: called, it cost a bundled game's compiled games
+    /// 1.6% of their instructions in entering and leaving
+    /// (docs/performance.md).
     #[inline(always)]
     fn stepped<P>(
         &self,
