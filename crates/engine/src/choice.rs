@@ -78,7 +78,10 @@ impl ChoiceSets {
     }
 
     /// `from_slices`, in `room`'s allocation (a list `into_room` gave
-    /// back, whatever it holds) when it is large enough.
+    /// back, whatever it holds) when it is large enough. Inlined with
+    /// `one_in` into the search that lists each choice with sets (a set
+    /// game's compiled games -1.0%, docs/performance.md).
+    #[inline]
     pub fn from_slices_in<'a>(
         room: Vec<ComponentId>,
         sets: impl Iterator<Item = &'a [ComponentId]> + Clone,
@@ -103,6 +106,7 @@ impl ChoiceSets {
     }
 
     /// `from_slices_in` of one set.
+    #[inline]
     fn one_in(room: Vec<ComponentId>, set: &[ComponentId]) -> ChoiceSets {
         let mut packed = room;
         packed.clear();
