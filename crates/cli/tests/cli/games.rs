@@ -115,4 +115,5 @@ fn akrotiri_simulates_and_diffs_against_a_house_rule() {
     // As diff(1): 1 when the files differ.
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stdout(&o).contains("thera_island_closed"), "{}", stdout(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

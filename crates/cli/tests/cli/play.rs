@@ -479,4 +479,5 @@ fn a_stuck_player_is_told_which_requirement_blocks_each_action() {
     assert!(err.contains("leaves this player stuck"), "{err}");
     assert!(err.contains("`wait`: not before week 100"), "{err}");
     assert!(err.contains("`take`: only trips of 3 weeks or more (2 of the 2 choices tried)"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
