@@ -134,7 +134,7 @@ impl Game<'_> {
                 let old = cells[i].replace(c);
                 if let (Some(old), Some((src, slot))) = (old, from) {
                     let cells = &mut self.state.zones[src];
-                    if self.layout.zone_kind(self.rules, src) == ZoneKind::Row {
+                    if self.layout.zone_kind(src) == ZoneKind::Row {
                         cells[slot] = Some(old);
                     } else {
                         let slot = slot.min(cells.len());
@@ -205,7 +205,7 @@ impl Game<'_> {
     fn take_out(&mut self, c: ComponentId) -> Option<(ZoneInst, usize)> {
         let src = find(&self.state, c)?;
         let slot = self.state.zones[src].iter().position(|x| *x == Some(c)).expect("found above");
-        if self.layout.zone_kind(self.rules, src) == ZoneKind::Row {
+        if self.layout.zone_kind(src) == ZoneKind::Row {
             self.state.zones[src][slot] = None;
         } else {
             self.state.zones[src].remove(slot);

@@ -226,6 +226,9 @@ pub struct Layout {
     place_pos: Vec<usize>,
     /// For every zone instance: (zone or group, player, place).
     pub instances: Vec<Instance>,
+    /// For every zone instance, its zone's kind (a group's supply is a
+    /// box): read at every move.
+    kinds: Vec<ZoneKind>,
     pub counter_instances: usize,
     pub piece_instances: usize,
     /// Per counter instance, its counter and its owner plus one (0: a
@@ -299,6 +302,13 @@ impl Layout {
                 piece_decls.push((i as u32, if p.per_player { owner as u32 + 1 } else { 0 }));
             }
         }
+        let kinds = instances
+            .iter()
+            .map(|i| match i.source {
+                Ok(z) => r.zones[z].kind,
+                Err(_) => ZoneKind::Box,
+            })
+            .collect();
         Layout {
             players,
             zone_base,
@@ -307,6 +317,7 @@ impl Layout {
             piece_base,
             place_pos,
             instances,
+            kinds,
             counter_instances: n,
             piece_instances: m,
             counter_decls,
@@ -367,11 +378,9 @@ impl Layout {
         self.piece_base[piece.index()] + player.map_or(0, PlayerId::index)
     }
 
-    pub fn zone_kind(&self, r: &Ruleset, inst: ZoneInst) -> ZoneKind {
-        match self.instance(inst).source {
-            Ok(z) => r.zones[z].kind,
-            Err(_) => ZoneKind::Box,
-        }
+    #[inline]
+    pub fn zone_kind(&self, inst: ZoneInst) -> ZoneKind {
+        self.kinds[inst.index()]
     }
 
     /// A readable name: `bag[Place]`, `tableau of P2`, `supply of GROUP`.

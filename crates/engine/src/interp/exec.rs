@@ -131,14 +131,17 @@ impl Interp<'_> {
         st: &mut State,
     ) -> R<()> {
         let n = usize::try_from(n).unwrap_or(usize::MAX);
-        let kind = self.lay.zone_kind(self.r, src);
+        let kind = self.lay.zone_kind(src);
         let random = at_random || matches!(kind, ZoneKind::Bag | ZoneKind::Box);
         if random {
             st.touch_rng();
         }
         for _ in 0..n {
             // The k-th filled slot (only rows have empty ones).
-            let filled = self.count(src, st);
+            let filled = match kind {
+                ZoneKind::Row => st.count(src),
+                _ => st.zones[src].len(),
+            };
             if filled == 0 {
                 break;
             }

@@ -980,7 +980,7 @@ impl<'a> Interp<'a> {
     /// empty slot).
     #[inline]
     pub fn count(&self, z: crate::state::ZoneInst, st: &crate::state::State) -> usize {
-        if self.lay.zone_kind(self.r, z) == ZoneKind::Row {
+        if self.lay.zone_kind(z) == ZoneKind::Row {
             st.count(z)
         } else {
             debug_assert!(st.zones[z].iter().all(Option::is_some), "only rows keep empty slots");

@@ -62,7 +62,7 @@ impl Interp<'_> {
                 let src = find(st, c)
                     .ok_or_else(|| Box::new(Fail::Rule { message: "component is nowhere".into(), span }))?;
                 let slot = st.zones[src].iter().position(|x| *x == Some(c)).expect("found above");
-                if self.lay.zone_kind(self.r, src) == ZoneKind::Row {
+                if self.lay.zone_kind(src) == ZoneKind::Row {
                     st.zone_mut(src)[slot] = None;
                 } else {
                     st.remove_at(src, slot);
@@ -90,7 +90,7 @@ impl Interp<'_> {
         span: Span,
         st: &mut State,
     ) -> R<()> {
-        let kind = self.lay.zone_kind(self.r, dest);
+        let kind = self.lay.zone_kind(dest);
         match (kind, pos) {
             (ZoneKind::Row, Position::Front) => {
                 for &c in cards.iter().rev() {
@@ -143,7 +143,7 @@ impl Interp<'_> {
             return None;
         }
         let src = ZoneInst::new(first as usize);
-        let row = self.lay.zone_kind(self.r, src) == ZoneKind::Row;
+        let row = self.lay.zone_kind(src) == ZoneKind::Row;
         // Where the first lies, and whether the rest follow in order.
         let cells = st.zones.get(src.index())?;
         if !row && cells.len() == cards.len() && cells.iter().zip(cards).all(|(x, c)| *x == Some(*c)) {
