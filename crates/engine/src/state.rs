@@ -437,13 +437,12 @@ impl std::ops::DerefMut for Cells {
     /// The contents to write: copied first while another state shares
     /// them, with room for a few more (a zone written is often added to:
     /// a copy of exactly its length grew by reallocation at the first).
+    #[inline]
     fn deref_mut(&mut self) -> &mut Self::Target {
-        if Rc::strong_count(&self.0) != 1 {
-            let mut own = Vec::with_capacity(self.0.len() + CELLS_ROOM);
-            own.extend_from_slice(&self.0);
-            self.0 = Rc::new(own);
+        if Rc::get_mut(&mut self.0).is_none() {
+            self.own();
         }
-        Rc::make_mut(&mut self.0)
+        Rc::get_mut(&mut self.0).expect("this state's own list")
     }
 }
 
@@ -451,6 +450,16 @@ impl std::ops::DerefMut for Cells {
 const CELLS_ROOM: usize = 32;
 
 impl Cells {
+    /// A copy of the contents another state shares, this state's own
+    /// (`deref_mut`, at a zone's first write after a copy of the state).
+    #[cold]
+    #[inline(never)]
+    fn own(&mut self) {
+        let mut own = Vec::with_capacity(self.0.len() + CELLS_ROOM);
+        own.extend_from_slice(&self.0);
+        self.0 = Rc::new(own);
+    }
+
     /// `remove(k)`, copying the rest into a list of this state's own when
     /// another state shares them (`State::remove_at`).
     fn remove_at(&mut self, k: usize) -> Option<ComponentId> {
