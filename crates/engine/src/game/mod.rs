@@ -523,7 +523,7 @@ impl<'p> Game<'p> {
     }
 
     fn ended(&self, st: &State) -> Result<bool, Fail> {
-        Ok(self.interp(false).bool(&self.rules.end, st, &mut Frame::new(None))?)
+        Ok(self.interp(false).bool_root(&self.rules.end, st, &mut Frame::new(None))?)
     }
 
     /// The value of the turn-order counter for a player.

@@ -326,6 +326,22 @@ impl Interp<'_> {
         self.to_int(v, e.span)
     }
 
+    /// `bool` of an expression the engine itself asks for once a step
+    /// (the end condition after each action): a compiled root's function
+    /// called directly, without the tree walker's dispatch; any other
+    /// expression, or a value other than a yes/no, as `bool`.
+    #[inline]
+    pub(crate) fn bool_root(&self, e: &Expr, st: &State, f: &mut Frame) -> R<bool> {
+        if let ExprKind::Native(i, inner) = &e.kind {
+            if let Some(native) = self.natives.get(*i as usize).filter(|_| self.trace.is_none()) {
+                if let V::Bool(b) = native(self, &crate::native::Root::Given(inner), st, f)? {
+                    return Ok(b);
+                }
+            }
+        }
+        self.bool(e, st, f)
+    }
+
     /// Evaluate a yes/no. Leaves inline, as `eval`.
     #[inline]
     pub fn bool(&self, e: &Expr, st: &State, f: &mut Frame) -> R<bool> {
