@@ -194,6 +194,56 @@ impl Gen<'_> {
         (!self.gave_up).then_some(code)
     }
 
+    /// The body of a function working out what a pin's comparisons
+    /// leave of its parameter's range, as `legality::Pin::values` does
+    /// (the search then goes through those values): `Some(Some((lo,
+    /// hi)))`, or `Some(None)` for the whole range (a term too large to
+    /// add safely); the function gives no answer (`None`, and the pin
+    /// works it out itself) where it meets a value it does not expect.
+    /// `None` when a part is left to the interpreter.
+    pub(crate) fn pin(&mut self, pin: &engine::legality::Pin) -> Option<String> {
+        use engine::legality::PIN_SMALL as SMALL;
+        self.gave_up = false;
+        let env = Env { escapes: true, ..Env::default() };
+        let mut code = String::from("    let (mut lo, mut hi) = (i64::MIN, i64::MAX);\n");
+        for b in pin.bounds() {
+            code.push_str("    {\n        let mut sum = 0i64;\n");
+            for (sign, e) in &b.terms {
+                let n = self.int(e, &[], &env);
+                writeln!(
+                    code,
+                    "        let n: i64 = {n}; if n.unsigned_abs() > {SMALL} {{ return Ok(Some(None)); }} sum = match sum.checked_add({sign} * n) {{ Some(v) => v, None => return Ok(Some(None)) }};"
+                )
+                .unwrap();
+            }
+            // `==` compares values: a side other than a number equals no
+            // number (no value passes); the others compare numbers.
+            let target = if b.op == BinaryOp::Eq {
+                let v = self.val(&b.other, &[], &env);
+                format!("match {v} {{ V::Int(n) => Some(n), _ => None }}")
+            } else {
+                format!("Some({})", self.int(&b.other, &[], &env))
+            };
+            // sign * p OP target - sum: a negative sign turns it round.
+            let op = if b.sign < 0 { b.op.flipped() } else { b.op };
+            let narrow = match op {
+                BinaryOp::Eq => "lo = lo.max(d); hi = hi.min(d);",
+                BinaryOp::Lt => "hi = hi.min(d - 1);",
+                BinaryOp::Le => "hi = hi.min(d);",
+                BinaryOp::Gt => "lo = lo.max(d + 1);",
+                BinaryOp::Ge => "lo = lo.max(d);",
+                _ => return None,
+            };
+            writeln!(
+                code,
+                "        match {target} {{\n            Some(t) => {{ if t.unsigned_abs() > {SMALL} {{ return Ok(Some(None)); }} let d = (t - sum) * {sign}; {narrow} }}\n            None => {{ lo = lo.max(1); hi = hi.min(0); }}\n        }}\n    }}",
+                sign = b.sign
+            )
+            .unwrap();
+        }
+        (!self.gave_up).then_some(code)
+    }
+
     /// The body of a function running leading statements (`require`s
     /// and `let`s on the unchanged state, as `Game::leading` runs them):
     /// `Some(false)` at the first requirement that fails; `None` when a

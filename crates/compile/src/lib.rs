@@ -149,7 +149,25 @@ pub fn generate(rules: &Ruleset) -> String {
         // pin's arithmetic through the interpreter costs (Die Grabräuber
         // compiled 34.57 -> 34.62 M, Akrotiri 52.33 -> 52.46 with every
         // pin asked, docs/performance.md).
-        let pinned: Vec<bool> = plan.pins[a].iter().map(|p| p.as_ref().is_some_and(|p| p.fixes())).collect();
+        // Each such pin's comparisons worked out by a function of their
+        // own where every part compiles (Die Grabräuber compiled -1.6%,
+        // docs/performance.md), else by the pin through the interpreter.
+        let pinned: Vec<Option<Option<String>>> = plan.pins[a]
+            .iter()
+            .enumerate()
+            .map(|(depth, p)| {
+                let p = p.as_ref().filter(|p| p.fixes())?;
+                let code = g.pin(p);
+                let end = "Some(Some((lo, hi)))";
+                Some(function(
+                    &mut body,
+                    &format!("pin_{a}_{depth}"),
+                    "Option<Option<(i64, i64)>>",
+                    code,
+                    end,
+                ))
+            })
+            .collect();
         let code = search(&rules.actions[a], &lead_at, monotone, pre, &pinned, 0);
         writeln!(
             body,
@@ -383,13 +401,13 @@ enum Lead {
 /// complete choice is handed the action's precondition function `pre`
 /// when it has one, to be inlined there. A parameter an equality fixes
 /// (`pinned`, `legality::Pin`) goes through the values the searcher
-/// leaves.
+/// leaves, worked out by the pin's function where it has one.
 fn search(
     action: &Action,
     leads: &[Lead],
     monotone: Option<&Monotone>,
     pre: Option<&str>,
-    pinned: &[bool],
+    pinned: &[Option<Option<String>>],
     depth: usize,
 ) -> String {
     let label = format!("'d{depth}");
@@ -419,8 +437,12 @@ fn search(
             format!(
                 "let mut run = s.descent({depth}, out);\nfor k in 0..s.domain({depth}).len() {{\nlet v = s.descent_value(&run, k);\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}run.passed(out);\n}}\ns.descent_done(run, out);\n"
             )
-        } else if pinned.get(depth) == Some(&true) {
-            format!("for &v in s.values({depth}, f) {{\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}}}\n")
+        } else if let Some(pin) = pinned.get(depth).and_then(Option::as_ref) {
+            let values = match pin {
+                Some(name) => format!("s.values_with({depth}, f, {name})"),
+                None => format!("s.values({depth}, f)"),
+            };
+            format!("for &v in {values} {{\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}}}\n")
         } else {
             format!("for &v in s.domain({depth}) {{\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}}}\n")
         }

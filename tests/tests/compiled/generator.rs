@@ -722,30 +722,45 @@ fn generator_numbers_the_values_after_the_monotone_parameter_in_the_search() {
     assert!(search.contains("s.complete_with(f, &args[..3], out, pre_"), "{search}");
 }
 
-/// A compiled search goes through the values a pin leaves
-/// (`Searcher::values`) for exactly the parameters an equality fixes
-/// (`engine::legality::Pin::fixes`): in `pins.ruleset`, `halve`'s third,
-/// `owe`'s and `spare`'s second; `stack`'s, which comparisons only bound,
-/// and `count_on`'s, whose equality reads a let, whole. That the values left are the right ones is what the brute-force
-/// listings of `tests/tests/legality.rs` and the lockstep games hold.
+/// A compiled search goes through the values a pin leaves for exactly
+/// the parameters an equality fixes (`engine::legality::Pin::fixes`): in
+/// `pins.ruleset`, `halve`'s third, `owe`'s and `spare`'s second;
+/// `stack`'s, which comparisons only bound, and `count_on`'s, whose
+/// equality reads a let, whole. Every term of these pins compiles, so the
+/// searcher is handed the pin's own function (`Searcher::values_with`),
+/// which works the comparison out without the interpreter: `owe`'s, with
+/// the parameter subtracted on the left, turned round by its sign. That
+/// the values left are the right ones is what the brute-force listings
+/// of `tests/tests/legality.rs` and the lockstep games hold.
 #[test]
-fn generator_asks_the_searcher_for_a_pinned_parameters_values() {
+fn generator_hands_the_searcher_a_pinned_parameters_own_function() {
+    let path = "tests/fixtures/valid/pins.ruleset";
+    let rules = load(path);
+    let code = compile::generate(&rules);
     for (action, pinned) in
         [("halve", Some(2)), ("owe", Some(1)), ("spare", Some(1)), ("stack", None), ("count_on", None)]
     {
-        let (_, search) = generated_function("tests/fixtures/valid/pins.ruleset", |r| {
-            format!(
-                "search_{}",
-                r.actions.iter().position(|a| a.name == action).expect("the fixture's action")
-            )
-        });
-        let asked: Vec<&str> = search.matches("s.values(").collect();
+        let a = rules.actions.iter().position(|x| x.name == action).expect("the fixture's action");
+        let search = generated_fn(&code, &format!("search_{a}"));
+        assert!(!search.contains("s.values("), "{action}: {search}");
+        let asked: Vec<&str> = search.matches("s.values_with(").collect();
         match pinned {
             Some(k) => {
                 assert_eq!(asked.len(), 1, "{action}: {search}");
-                assert!(search.contains(&format!("for &v in s.values({k}, f) {{")), "{action}: {search}");
+                let pin = format!("pin_{a}_{k}");
+                assert!(
+                    search.contains(&format!("for &v in s.values_with({k}, f, {pin}) {{")),
+                    "{action}: {search}"
+                );
+                let function = generated_fn(&code, &pin);
+                assert!(function.contains("lo = lo.max(d); hi = hi.min(d);"), "{action}: {function}");
+                let sign = if action == "owe" { "-1" } else { "1" };
+                assert!(function.contains(&format!("let d = (t - sum) * {sign};")), "{action}: {function}");
             }
-            None => assert!(asked.is_empty(), "{action}: {search}"),
+            None => {
+                assert!(asked.is_empty(), "{action}: {search}");
+                assert!(!code.contains(&format!("fn pin_{a}_")), "{action}");
+            }
         }
     }
 }

@@ -28,22 +28,24 @@ pub struct Pin {
     bounds: Vec<Bound>,
 }
 
-/// One comparison: `sign * param + terms OP other`.
+/// One comparison: `sign * param + terms OP other` (read by the
+/// generator, which writes `Bound::range` out for compiled rules).
 #[derive(Clone, Debug)]
-struct Bound {
+pub struct Bound {
     /// The other terms of the side the parameter is on, with their signs.
-    terms: Vec<(i64, Expr)>,
-    /// The parameter's sign on its side.
-    sign: i64,
-    op: BinaryOp,
+    pub terms: Vec<(i64, Expr)>,
+    /// The parameter's sign on its side (1 or -1).
+    pub sign: i64,
+    /// `==`, `<`, `<=`, `>` or `>=`.
+    pub op: BinaryOp,
     /// The other side of the comparison.
-    other: Expr,
+    pub other: Expr,
 }
 
 /// The largest size of a term, a side or a range's end with which a pin
 /// works its values out: sums of a few such terms stay far from `i64`'s
 /// bounds, where the requirements' own arithmetic saturates.
-const SMALL: i64 = 1 << 40;
+pub const SMALL: u64 = 1 << 40;
 
 /// The most terms a comparison with a pin has.
 const MOST_TERMS: usize = 64;
@@ -63,7 +65,7 @@ impl Pin {
         else {
             return None;
         };
-        if lo.abs() > SMALL || hi.abs() > SMALL {
+        if lo.unsigned_abs() > SMALL || hi.unsigned_abs() > SMALL {
             return None;
         }
         let mut bounds = Vec::new();
@@ -86,6 +88,11 @@ impl Pin {
         self.bounds.iter().any(|b| b.op == BinaryOp::Eq)
     }
 
+    /// Its comparisons, in order.
+    pub fn bounds(&self) -> &[Bound] {
+        &self.bounds
+    }
+
     /// The values of `all` (the parameter's range, in order) the
     /// requirements leave, as a part of it; `None` when they cannot be
     /// told apart safely here (a term that is not a number, or a large
@@ -93,13 +100,21 @@ impl Pin {
     /// Out of line: the search's loops stay as they were without pins.
     #[inline(never)]
     pub(crate) fn values<'d>(&self, it: &Interp, st: &State, f: &mut Frame, all: &'d [V]) -> Option<&'d [V]> {
-        let (Some(V::Int(first)), Some(V::Int(last))) = (all.first(), all.last()) else { return None };
-        let (mut lo, mut hi) = (*first, *last);
+        let (mut lo, mut hi) = (i64::MIN, i64::MAX);
         for b in &self.bounds {
             let (from, to) = b.range(it, st, f)?;
             lo = lo.max(from);
             hi = hi.min(to);
         }
+        Pin::part(all, lo, hi)
+    }
+
+    /// The values of `all` (a range of numbers, in order) from `lo` to
+    /// `hi`, as a part of it (empty when none); `None` when `all` is not
+    /// such a range.
+    pub(crate) fn part(all: &[V], lo: i64, hi: i64) -> Option<&[V]> {
+        let (Some(V::Int(first)), Some(V::Int(last))) = (all.first(), all.last()) else { return None };
+        let (lo, hi) = (lo.max(*first), hi.min(*last));
         if lo > hi {
             return Some(&all[..0]);
         }
@@ -120,7 +135,7 @@ impl Bound {
         let mut sum = 0i64;
         for (s, e) in &self.terms {
             let n = it.int(e, st, f).ok()?;
-            if n.abs() > SMALL {
+            if n.unsigned_abs() > SMALL {
                 return None;
             }
             sum = sum.checked_add(s * n)?;
@@ -134,7 +149,7 @@ impl Bound {
             },
             _ => it.int(&self.other, st, f).ok()?,
         };
-        if target.abs() > SMALL {
+        if target.unsigned_abs() > SMALL {
             return None;
         }
         // sign * p OP target - sum, then p itself: a negative sign turns
