@@ -66,6 +66,20 @@ pub struct Game<'p> {
     mover: std::cell::Cell<Option<(u64, Option<PlayerId>)>>,
     /// The game's own number, which a listing notes (`Listing`).
     uid: Uid,
+    /// A listing's notes of trial outcomes (`Search::monotone` and
+    /// `Search::refused`), empty between listings: borrowed where they
+    /// lie, not moved in and out of the spares each listing.
+    notes: Notes,
+}
+
+/// `Game::notes`; a copy of a game starts with none.
+#[derive(Default)]
+struct Notes([std::cell::RefCell<Keyed>; 2]);
+
+impl Clone for Notes {
+    fn clone(&self) -> Notes {
+        Notes::default()
+    }
 }
 
 /// A number of its own for each game, and for each copy of one: a
@@ -170,9 +184,6 @@ struct Spare<'p> {
     /// The last two lists of sets `Game::bounded_sets` found, newer
     /// first, and what they were found for.
     last_sets: [LastSets; 2],
-    /// A listing's notes of trial outcomes (`Search::monotone` and
-    /// `Search::refused`), emptied.
-    notes: [Keyed; 2],
 }
 
 impl Clone for Spare<'_> {
@@ -289,6 +300,7 @@ impl<'p> Game<'p> {
             picked: Default::default(),
             mover: Default::default(),
             uid: Uid::fresh(),
+            notes: Notes::default(),
         };
         let events = game.setup(record)?;
         // Lets fixed after setup: work them out once, on the state set up.

@@ -47,8 +47,10 @@ impl<'p> Game<'p> {
         listing.clear();
         listing.resize(self.program.listing, std::cell::Cell::new(None));
         let shared = std::cell::RefCell::new(SharedTrials::default());
-        let [passed, refused] =
-            std::mem::take(&mut self.spare.borrow_mut().notes).map(std::cell::RefCell::new);
+        // Emptied first: a listing cut short (`MAX_WORK`) leaves its own.
+        let [passed, refused] = &self.notes.0;
+        passed.borrow_mut().clear();
+        refused.borrow_mut().clear();
         let asked = self.state.asks.first().map(|(_, a)| *a);
         // One frame for every action: each binds a local before it reads
         // it (the checker sees to that), so none reads another's.
@@ -112,9 +114,9 @@ impl<'p> Game<'p> {
                 monotone: self.program.trials.monotone[id.index()]
                     .as_ref()
                     .filter(|_| trial)
-                    .map(|m| (m, &passed)),
+                    .map(|m| (m, passed)),
                 openings: &self.program.trials.openings[id.index()],
-                refused: &refused,
+                refused,
                 pre: self.program.trials.pre[id.index()].as_ref(),
                 leads: match self.program.leading.get(id.index()) {
                     Some(leads) if it.trace.is_none() => leads,
@@ -150,9 +152,6 @@ impl<'p> Game<'p> {
             spare.zone_lists = zone_lists;
             args.clear();
             spare.args = args;
-            let mut notes = [passed.into_inner(), refused.into_inner()];
-            notes.iter_mut().for_each(Keyed::clear);
-            spare.notes = notes;
             frame.sets.truncate(0);
             spare.sets = std::mem::take(&mut frame.sets);
             spare.room = frame.take_room();
