@@ -42,8 +42,21 @@ impl<'p> Game<'p> {
         // The search reads `self.state` only: lets are worked out once.
         self.prepare_memo(me);
         let memo = &self.memo;
+        // What the listing works in, from the spares (one borrow).
+        let (mut listing, room, sets, mut args, mut domains, mut zone_lists) = {
+            let mut spare = self.spare.borrow_mut();
+            let spare = &mut *spare;
+            use std::mem::take;
+            (
+                take(&mut spare.listing),
+                take(&mut spare.room),
+                take(&mut spare.sets),
+                take(&mut spare.args),
+                take(&mut spare.domains),
+                take(&mut spare.zone_lists),
+            )
+        };
         // The let values compiled code keeps for this listing, none yet.
-        let mut listing = std::mem::take(&mut self.spare.borrow_mut().listing);
         listing.clear();
         listing.resize(self.program.listing, std::cell::Cell::new(None));
         let shared = std::cell::RefCell::new(SharedTrials::default());
@@ -54,18 +67,17 @@ impl<'p> Game<'p> {
         let asked = self.state.asks.first().map(|(_, a)| *a);
         // One frame for every action: each binds a local before it reads
         // it (the checker sees to that), so none reads another's.
-        let mut frame = Frame::with_room(Some(me), std::mem::take(&mut self.spare.borrow_mut().room));
+        let mut frame = Frame::with_room(Some(me), room);
         frame.reserve(self.program.search_slots);
-        frame.sets = std::mem::take(&mut self.spare.borrow_mut().sets);
+        frame.sets = sets;
         // The values bound so far, as the search goes down (the first
         // `depth` of them).
-        let mut args = std::mem::take(&mut self.spare.borrow_mut().args);
         args.resize(self.program.most_params, V::None);
-        let mut domains = std::mem::take(&mut self.spare.borrow_mut().domains);
+        // The parameters' domains, action after action; `zone_lists`
+        // notes which of them hold a zone's components, by zone: actions
+        // that choose from the same zone (three from `me.hand`) copy its
+        // list.
         domains.reserve(self.program.all_params);
-        // Which of them hold a zone's components, by zone: actions that
-        // choose from the same zone (three from `me.hand`) copy its list.
-        let mut zone_lists = std::mem::take(&mut self.spare.borrow_mut().zone_lists);
         // One interpreter for every action's search.
         let it = &Interp { memo: Some(memo), listing: &listing, ..self.interp(false) };
         for (id, action) in self.rules.actions.iter().enumerate() {
