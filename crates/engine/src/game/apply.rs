@@ -45,7 +45,7 @@ impl<'p> Game<'p> {
         // (equal to the state until its first change).
         let compiled = trace.is_none() && !self.program.bodies.actions.is_empty();
         let start = if compiled { 0 } else { it.probe(&action.body.stmts, &self.state, &mut frame)? };
-        self.run_from(&mut it, choice.action, me, frame, start, applied)
+        self.run_from(&mut it, choice.action, me, &mut frame, start, applied)
     }
 
     /// Run an action's body from statement `start` on (those before it
@@ -58,7 +58,7 @@ impl<'p> Game<'p> {
         it: &mut Interp,
         id: ActionId,
         me: PlayerId,
-        mut frame: Frame,
+        frame: &mut Frame,
         start: usize,
         applied: bool,
     ) -> Result<(Box<State>, Vec<Event>), Fail> {
@@ -71,7 +71,7 @@ impl<'p> Game<'p> {
         }
         let bodies = &self.program.bodies;
         let compiled = bodies.actions.get(id.index()).copied();
-        it.run(compiled, &action.body.stmts, start, &mut st, &mut frame)?;
+        it.run(compiled, &action.body.stmts, start, &mut st, frame)?;
         {
             let mut spare = self.spare.borrow_mut();
             spare.room = frame.take_room();

@@ -134,6 +134,7 @@ impl Frame {
 
     /// `with_sets`, in `room` (as `with_room`), its sets in `lists` (an
     /// emptied `Sets`, for its room).
+    #[inline]
     pub fn with_sets_in(
         room: Vec<V>,
         mut lists: Sets,
