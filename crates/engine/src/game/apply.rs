@@ -32,7 +32,8 @@ impl<'p> Game<'p> {
             let mut spare = self.spare.borrow_mut();
             (std::mem::take(&mut spare.room), std::mem::take(&mut spare.sets))
         };
-        let mut frame = Frame::with_sets_in(room, sets, Some(me), &choice.args, &choice.sets);
+        let mut frame = Frame::with_room(Some(me), room);
+        frame.bind_choice(sets, &choice.args, &choice.sets);
         frame.reserve(action.body.locals);
         // Most refused choices fail on a `require` before anything
         // changes: the interpreter finds out on the real state, without

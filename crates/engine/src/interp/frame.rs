@@ -134,21 +134,30 @@ impl Frame {
 
     /// `with_sets`, in `room` (as `with_room`), its sets in `lists` (an
     /// emptied `Sets`, for its room).
-    #[inline]
     pub fn with_sets_in(
         room: Vec<V>,
-        mut lists: Sets,
+        lists: Sets,
         me: Option<PlayerId>,
         values: &[V],
         sets: &crate::ChoiceSets,
     ) -> Frame {
-        lists.truncate(0);
-        let mut f = Frame { sets: lists, ..Frame::with_room(me, room) };
-        f.bind_first(values);
-        for set in sets.iter() {
-            f.sets.push(set.iter().copied());
-        }
+        let mut f = Frame::with_room(me, room);
+        f.bind_choice(lists, values, sets);
         f
+    }
+
+    /// A new frame's first slots bound to a choice's values, and the sets
+    /// its `V::Set` values stand for kept in `lists` (emptied first, for
+    /// its room): `with_sets_in` on a frame the caller made, which is
+    /// not moved once made (a frame is some 230 bytes).
+    #[inline]
+    pub fn bind_choice(&mut self, mut lists: Sets, values: &[V], sets: &crate::ChoiceSets) {
+        lists.truncate(0);
+        self.sets = lists;
+        self.bind_first(values);
+        for set in sets.iter() {
+            self.sets.push(set.iter().copied());
+        }
     }
 
     /// The components of a set value of this frame (none for a stale index).
