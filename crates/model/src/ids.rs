@@ -29,7 +29,7 @@ macro_rules! ids {
 
             /// Every ID of a list of `len` entries, in order.
             pub fn all(len: usize) -> impl DoubleEndedIterator<Item = Self> + ExactSizeIterator + Clone {
-                (0..len).map($name)
+                (0..len).map(Self::new)
             }
         }
 
@@ -49,14 +49,14 @@ macro_rules! index {
             type Output = $item;
             #[inline]
             fn index(&self, id: $name) -> &$item {
-                &self[id.0]
+                &self[id.index()]
             }
         }
 
         impl IndexMut<$name> for [$item] {
             #[inline]
             fn index_mut(&mut self, id: $name) -> &mut $item {
-                &mut self[id.0]
+                &mut self[id.index()]
             }
         }
 
@@ -64,14 +64,14 @@ macro_rules! index {
             type Output = $item;
             #[inline]
             fn index(&self, id: $name) -> &$item {
-                &self[id.0]
+                &self[id.index()]
             }
         }
 
         impl IndexMut<$name> for Vec<$item> {
             #[inline]
             fn index_mut(&mut self, id: $name) -> &mut $item {
-                &mut self[id.0]
+                &mut self[id.index()]
             }
         }
     };
@@ -90,8 +90,6 @@ ids! {
     AttrId;
     /// A group of components (`Ruleset::groups`).
     GroupId;
-    /// One physical component (`Ruleset::components`).
-    ComponentId;
     /// A zone as declared (`Ruleset::zones`); one declaration may have an
     /// instance per player or per place, numbered by the engine.
     ZoneId;
@@ -109,6 +107,49 @@ ids! {
     ActionId;
     /// An option (`Ruleset::options`).
     OptionId;
+}
+
+/// One physical component (`Ruleset::components`). Kept as its index plus
+/// one, so that `Option<ComponentId>` (a slot of a zone: a row's may be
+/// empty) takes four bytes, not eight: zones are copied, and moved up as
+/// components are drawn, at every action.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ComponentId(std::num::NonZeroU32);
+
+impl ComponentId {
+    /// The ID of the `i`-th component (the checker keeps far fewer than
+    /// `u32::MAX`).
+    #[inline]
+    pub const fn new(i: usize) -> Self {
+        debug_assert!(i < u32::MAX as usize);
+        match std::num::NonZeroU32::new(i as u32 + 1) {
+            Some(n) => ComponentId(n),
+            None => panic!("a component number past u32::MAX"),
+        }
+    }
+
+    /// The position in the ruleset's list of components.
+    #[inline]
+    pub const fn index(self) -> usize {
+        (self.0.get() - 1) as usize
+    }
+
+    /// Every ID of a list of `len` components, in order.
+    pub fn all(len: usize) -> impl DoubleEndedIterator<Item = Self> + ExactSizeIterator + Clone {
+        (0..len).map(Self::new)
+    }
+}
+
+impl Default for ComponentId {
+    fn default() -> Self {
+        ComponentId::new(0)
+    }
+}
+
+impl fmt::Debug for ComponentId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ComponentId({})", self.index())
+    }
 }
 
 index!(PlaceId => crate::Place);
