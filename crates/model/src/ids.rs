@@ -121,10 +121,10 @@ impl ComponentId {
     /// `u32::MAX`).
     #[inline]
     pub const fn new(i: usize) -> Self {
-        debug_assert!(i < u32::MAX as usize);
+        assert!(i < u32::MAX as usize, "a component number past u32::MAX");
         match std::num::NonZeroU32::new(i as u32 + 1) {
             Some(n) => ComponentId(n),
-            None => panic!("a component number past u32::MAX"),
+            None => unreachable!(),
         }
     }
 
