@@ -196,11 +196,10 @@ impl Gen<'_> {
 
     /// The body of a function working out what a pin's comparisons
     /// leave of its parameter's range, as `legality::Pin::values` does
-    /// (the search then goes through those values): `Some(Some((lo,
-    /// hi)))`, or `Some(None)` for the whole range (a term too large to
-    /// add safely); the function gives no answer (`None`, and the pin
-    /// works it out itself) where it meets a value it does not expect.
-    /// `None` when a part is left to the interpreter.
+    /// (the search then goes through those values): a `PinRange`; the
+    /// function gives no answer (`None`, and the pin works it out
+    /// itself) where it meets a value it does not expect. `None` when a
+    /// part is left to the interpreter.
     pub(crate) fn pin(&mut self, pin: &engine::legality::Pin) -> Option<String> {
         use engine::legality::PIN_SMALL as SMALL;
         self.gave_up = false;
@@ -212,7 +211,7 @@ impl Gen<'_> {
                 let n = self.int(e, &[], &env);
                 writeln!(
                     code,
-                    "        let n: i64 = {n}; if n.unsigned_abs() > {SMALL} {{ return Ok(Some(None)); }} sum = match sum.checked_add({sign} * n) {{ Some(v) => v, None => return Ok(Some(None)) }};"
+                    "        let n: i64 = {n}; if n.unsigned_abs() > {SMALL} {{ return Ok(Some(PinRange::Whole)); }} sum = match sum.checked_add({sign} * n) {{ Some(v) => v, None => return Ok(Some(PinRange::Whole)) }};"
                 )
                 .unwrap();
             }
@@ -236,7 +235,7 @@ impl Gen<'_> {
             };
             writeln!(
                 code,
-                "        match {target} {{\n            Some(t) => {{ if t.unsigned_abs() > {SMALL} {{ return Ok(Some(None)); }} let d = (t - sum) * {sign}; {narrow} }}\n            None => {{ lo = lo.max(1); hi = hi.min(0); }}\n        }}\n    }}",
+                "        match {target} {{\n            Some(t) => {{ if t.unsigned_abs() > {SMALL} {{ return Ok(Some(PinRange::Whole)); }} let d = (t - sum) * {sign}; {narrow} }}\n            None => {{ lo = lo.max(1); hi = hi.min(0); }}\n        }}\n    }}",
                 sign = b.sign
             )
             .unwrap();

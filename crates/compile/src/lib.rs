@@ -152,20 +152,19 @@ pub fn generate(rules: &Ruleset) -> String {
         // Each such pin's comparisons worked out by a function of their
         // own where every part compiles (Die Grabräuber compiled -1.6%,
         // docs/performance.md), else by the pin through the interpreter.
-        let pinned: Vec<Option<Option<String>>> = plan.pins[a]
+        let pinned: Vec<Pinned> = plan.pins[a]
             .iter()
             .enumerate()
-            .map(|(depth, p)| {
-                let p = p.as_ref().filter(|p| p.fixes())?;
-                let code = g.pin(p);
-                let end = "Some(Some((lo, hi)))";
-                Some(function(
-                    &mut body,
-                    &format!("pin_{a}_{depth}"),
-                    "Option<Option<(i64, i64)>>",
-                    code,
-                    end,
-                ))
+            .map(|(depth, p)| match p.as_ref().filter(|p| p.fixes()) {
+                None => Pinned::No,
+                Some(p) => {
+                    let code = g.pin(p);
+                    let (name, end) = (format!("pin_{a}_{depth}"), "Some(PinRange::Within(lo, hi))");
+                    match function(&mut body, &name, "Option<PinRange>", code, end) {
+                        Some(name) => Pinned::Native(name),
+                        None => Pinned::Interpreted,
+                    }
+                }
             })
             .collect();
         let code = search(&rules.actions[a], &lead_at, monotone, pre, &pinned, 0);
@@ -407,7 +406,7 @@ fn search(
     leads: &[Lead],
     monotone: Option<&Monotone>,
     pre: Option<&str>,
-    pinned: &[Option<Option<String>>],
+    pinned: &[Pinned],
     depth: usize,
 ) -> String {
     let label = format!("'d{depth}");
@@ -437,17 +436,27 @@ fn search(
             format!(
                 "let mut run = s.descent({depth}, out);\nfor k in 0..s.domain({depth}).len() {{\nlet v = s.descent_value(&run, k);\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}run.passed(out);\n}}\ns.descent_done(run, out);\n"
             )
-        } else if let Some(pin) = pinned.get(depth).and_then(Option::as_ref) {
-            let values = match pin {
-                Some(name) => format!("s.values_with({depth}, f, {name})"),
-                None => format!("s.values({depth}, f)"),
-            };
+        } else if let Some(values) = match pinned.get(depth) {
+            Some(Pinned::Native(name)) => Some(format!("s.values_with({depth}, f, {name})")),
+            Some(Pinned::Interpreted) => Some(format!("s.values({depth}, f)")),
+            _ => None,
+        } {
             format!("for &v in {values} {{\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}}}\n")
         } else {
             format!("for &v in s.domain({depth}) {{\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}}}\n")
         }
     };
     format!("{label}: {{\n{lead}{rest}}}\n")
+}
+
+/// How a compiled search goes through a parameter's values: its domain
+/// (`No`), or the part of it an equality leaves (`legality::Pin::fixes`),
+/// worked out by the pin through the interpreter or by the pin's
+/// function, named.
+enum Pinned {
+    No,
+    Interpreted,
+    Native(String),
 }
 
 /// The number of the values of the parameters after the monotone one

@@ -19,7 +19,7 @@ use model::*;
 
 mod pin;
 mod pre;
-pub use pin::{Bound as PinBound, Pin, SMALL as PIN_SMALL};
+pub use pin::{Bound as PinBound, Pin, PinRange, SMALL as PIN_SMALL};
 pub use pre::{Precondition, Step};
 
 /// What a statement or expression touches.

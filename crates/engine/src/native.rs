@@ -18,6 +18,7 @@
 pub use crate::game::{Choice, Descent, Program, Searcher};
 pub use crate::interp::{summed, too_many_repeats, MAX_LOOP};
 pub use crate::interp::{Fail, Frame, Interp, Places, R};
+pub use crate::legality::PinRange;
 pub use crate::state::{State, ZoneInst, V};
 pub use crate::tally::{TallyDef, TallyGroup};
 pub use model::{

@@ -930,20 +930,19 @@ impl<'s> Searcher<'s, '_> {
     }
 
     /// `values`, with the pin's comparisons worked out by its compiled
-    /// function `pin` (the range they leave: `Some(None)` when they leave
-    /// the whole range, `None` where the function gives no answer, and
-    /// the pin works them out itself).
+    /// function `pin` (the range they leave; `None` where the function
+    /// gives no answer, and the pin works them out itself).
     #[inline]
     pub fn values_with(
         &self,
         k: usize,
         f: &mut Frame,
-        pin: impl FnOnce(&Interp<'_>, &State, &mut Frame) -> R<Option<Option<(i64, i64)>>>,
+        pin: impl FnOnce(&Interp<'_>, &State, &mut Frame) -> R<Option<legality::PinRange>>,
     ) -> &'s [V] {
         let all: &'s [V] = &self.search.domains[k];
         match pin(self.search.it, &self.game.state, f) {
-            Ok(Some(Some((lo, hi)))) => legality::Pin::part(all, lo, hi).unwrap_or(all),
-            Ok(Some(None)) => all,
+            Ok(Some(legality::PinRange::Within(lo, hi))) => legality::Pin::part(all, lo, hi).unwrap_or(all),
+            Ok(Some(legality::PinRange::Whole)) => all,
             _ => self.values(k, f),
         }
     }

@@ -42,6 +42,17 @@ pub struct Bound {
     pub other: Expr,
 }
 
+/// What a pin's comparisons leave of its parameter's range, worked out by
+/// a compiled pin's function (`Searcher::values_with`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PinRange {
+    /// The values from the first to the second (none when the first is
+    /// larger), cut to the parameter's range.
+    Within(i64, i64),
+    /// The whole range: a term too large to add safely.
+    Whole,
+}
+
 /// The largest size of a term, a side or a range's end with which a pin
 /// works its values out: sums of a few such terms stay far from `i64`'s
 /// bounds, where the requirements' own arithmetic saturates.
