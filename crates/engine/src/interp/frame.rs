@@ -126,30 +126,10 @@ impl Frame {
         room
     }
 
-    /// A frame for a choice: its values in the first slots, and the sets
-    /// its `V::Set` values stand for.
-    pub fn with_sets(me: Option<PlayerId>, values: &[V], sets: &crate::ChoiceSets) -> Frame {
-        Frame::with_sets_in(Vec::new(), Sets::default(), me, values, sets)
-    }
-
-    /// `with_sets`, in `room` (as `with_room`), its sets in `lists` (an
-    /// emptied `Sets`, for its room).
-    pub fn with_sets_in(
-        room: Vec<V>,
-        lists: Sets,
-        me: Option<PlayerId>,
-        values: &[V],
-        sets: &crate::ChoiceSets,
-    ) -> Frame {
-        let mut f = Frame::with_room(me, room);
-        f.bind_choice(lists, values, sets);
-        f
-    }
-
     /// A new frame's first slots bound to a choice's values, and the sets
     /// its `V::Set` values stand for kept in `lists` (emptied first, for
-    /// its room): `with_sets_in` on a frame the caller made, which is
-    /// not moved once made (a frame is some 230 bytes).
+    /// its room). The caller makes the frame (`with_room`) and binds it
+    /// in place: a frame is some 230 bytes, not moved once made.
     #[inline]
     pub fn bind_choice(&mut self, mut lists: Sets, values: &[V], sets: &crate::ChoiceSets) {
         lists.truncate(0);
