@@ -398,3 +398,54 @@ fn a_move_missing_a_value_names_it_and_points_at_the_list() {
     let e = notation::parse(&g, "trade [Red]").unwrap_err();
     assert_eq!(e, "`trade` also needs: take (type `list trade` to see the choices)");
 }
+
+/// A set bounded by two limits at once (its size and its total value):
+/// the pruned search keeps the sets within both, exactly those that trying
+/// every set in full finds.
+const TWO_LIMITS: &str = r#"
+game limits "Limits" { players 2..4 }
+kind card { value: 1..3 }
+cards deck_cards of card total 12 {
+  "One" x4 { value: 1 }
+  "Two" x4 { value: 2 }
+  "Three" x4 { value: 3 }
+}
+zone deck: deck
+zone hand: hand per player
+zone discard: pile
+setup {
+  move all c in deck_cards to deck
+  shuffle deck
+  for p in players { draw 3 from deck to p.hand }
+}
+turns clockwise
+action pick(s: set of me.hand) {
+  require count(s) >= 1 else "pick at least one"
+  require count(s) <= 2 else "at most two"
+  require sum(c.value for c in s) <= 4 else "worth at most four"
+  move all c in s to discard
+}
+end when any(p in players where count(p.hand) == 0)
+score kept = count(me.hand)
+"#;
+
+#[test]
+fn a_set_under_two_limits_lists_exactly_the_sets_within_both() {
+    let checked = ruleset::check_source(TWO_LIMITS);
+    let program = Program::new(checked.ruleset.expect("the two-limit ruleset checks clean"));
+    scenario::assert_pruned_choices_are_exact(&program, 1);
+    // And the limits bite: a hand of One, Two, Three offers the five sets
+    // of at most two worth at most four, not the seven nonempty ones.
+    let (mut g, _) = Game::new(&program, 2, 1).unwrap();
+    let me = g.current().unwrap();
+    let hand = zone(&g, "hand", Some(me.index()), None);
+    let deck = zone(&g, "deck", None, None);
+    for c in g.cards(hand).collect::<Vec<_>>() {
+        g.put(c, deck, At::Bottom);
+    }
+    for name in ["One", "Two", "Three"] {
+        let c = g.cards(deck).find(|c| g.rules.components[*c].name == name).expect(name);
+        g.put(c, hand, At::Bottom);
+    }
+    assert_eq!(texts(&g, "pick").len(), 5, "{:?}", texts(&g, "pick"));
+}

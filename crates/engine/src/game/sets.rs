@@ -129,7 +129,20 @@ impl<'p> Game<'p> {
         scratch: &mut SetScratch,
         out: &mut crate::interp::Sets,
     ) -> Result<(), Fail> {
-        let SetScratch { rank, names, name_of, starts, copies, counts, totals, weights, maxes, .. } = scratch;
+        let SetScratch {
+            rank,
+            names,
+            name_of,
+            starts,
+            copies,
+            counts,
+            totals,
+            name_totals,
+            name_bits,
+            weights,
+            by_entry,
+            maxes,
+        } = scratch;
         // Per pool entry: its name (numbered in the order names first
         // appear) and its place among that name's copies (a set of counts
         // holds the copies ranked below each count).
@@ -177,8 +190,26 @@ impl<'p> Game<'p> {
         }
         counts.clear();
         counts.resize(names.len(), 0);
+        let limits = maxes.len();
         totals.clear();
-        totals.resize(maxes.len(), 0);
+        totals.resize(limits, 0);
+        name_totals.clear();
+        name_totals.resize(names.len() * limits, 0);
+        name_bits.clear();
+        name_bits.resize(names.len(), 0);
+        // Each entry's weights under every limit side by side: `weigh`
+        // lists them limit after limit, the same order for one limit.
+        let weights: &[i64] = if limits > 1 {
+            by_entry.clear();
+            for i in 0..pool.len() {
+                for l in 0..limits {
+                    by_entry.push(weights[l * pool.len() + i]);
+                }
+            }
+            by_entry
+        } else {
+            weights
+        };
         let mut search = SetSearch {
             pool,
             rank,
@@ -188,6 +219,8 @@ impl<'p> Game<'p> {
             maxes,
             counts,
             totals,
+            name_totals,
+            name_bits,
             chosen: 0,
             base: out.len(),
             out,
@@ -242,13 +275,19 @@ struct SetSearch<'a> {
     /// `copies[starts[k]..starts[k + 1]]`.
     starts: &'a [usize],
     copies: &'a [usize],
-    /// Per limit, a weight per pool entry (limit `j`'s at
-    /// `j * pool.len()..`), and the largest total.
+    /// Per pool entry, its weight under each limit (entry `i`'s at
+    /// `i * maxes.len()..`); per limit, the largest total.
     weights: &'a [i64],
     maxes: &'a [i64],
     counts: &'a mut [usize],
     /// Per limit, the weight of the copies counted.
     totals: &'a mut [i128],
+    /// Per name and limit (name `k`'s at `k * maxes.len()..`), the weight
+    /// of its copies counted; per name, those copies as bits of `chosen`
+    /// (small pools): a name goes back to none in one step, whatever
+    /// its count.
+    name_totals: &'a mut [i128],
+    name_bits: &'a mut [u64],
     /// Each set's components in the order they lie, after the first
     /// `base` sets.
     out: &'a mut crate::interp::Sets,
@@ -296,7 +335,7 @@ impl SetSearch<'_> {
     /// of them: the sets are those of growing each name in turn, in the
     /// same order. False when more than `MAX_SETS` sets were found.
     fn run(&mut self) -> bool {
-        let (names, size, small) = (self.counts.len(), self.pool.len(), self.pool.len() <= SMALL_POOL);
+        let (names, limits, small) = (self.counts.len(), self.maxes.len(), self.pool.len() <= SMALL_POOL);
         loop {
             if !self.emit() {
                 return false;
@@ -306,38 +345,41 @@ impl SetSearch<'_> {
                 if j == names {
                     return true;
                 }
-                let copies = &self.copies[self.starts[j]..self.starts[j + 1]];
+                let (start, end) = (self.starts[j], self.starts[j + 1]);
                 let n = self.counts[j];
-                if let Some(&i) = copies.get(n) {
+                if start + n < end {
+                    let i = self.copies[start + n];
+                    let w = &self.weights[i * limits..(i + 1) * limits];
                     // Exact totals: a sum of weights fits in 128 bits.
-                    let weights = self.weights.chunks_exact(size.max(1));
                     let fits = self
                         .totals
                         .iter()
-                        .zip(weights.clone())
+                        .zip(w)
                         .zip(self.maxes)
-                        .all(|((t, w), max)| t + i128::from(w[i]) <= i128::from(*max));
+                        .all(|((t, w), max)| t + i128::from(*w) <= i128::from(*max));
                     if fits {
-                        for (t, w) in self.totals.iter_mut().zip(weights) {
-                            *t += i128::from(w[i]);
+                        let mine = &mut self.name_totals[j * limits..(j + 1) * limits];
+                        for ((t, m), w) in self.totals.iter_mut().zip(mine).zip(w) {
+                            *t += i128::from(*w);
+                            *m += i128::from(*w);
                         }
                         self.counts[j] = n + 1;
                         if small {
                             self.chosen |= 1 << i;
+                            self.name_bits[j] |= 1 << i;
                         }
                         break;
                     }
                 }
                 // Back to none: this name's copies leave the totals.
-                for &i in &copies[..n] {
-                    for (t, w) in self.totals.iter_mut().zip(self.weights.chunks_exact(size.max(1))) {
-                        *t -= i128::from(w[i]);
+                if n > 0 {
+                    let mine = &mut self.name_totals[j * limits..(j + 1) * limits];
+                    for (t, m) in self.totals.iter_mut().zip(mine) {
+                        *t -= std::mem::take(m);
                     }
-                    if small {
-                        self.chosen &= !(1 << i);
-                    }
+                    self.chosen &= !std::mem::take(&mut self.name_bits[j]);
+                    self.counts[j] = 0;
                 }
-                self.counts[j] = 0;
                 j += 1;
             }
         }
@@ -357,8 +399,12 @@ pub(super) struct SetScratch {
     copies: Vec<usize>,
     counts: Vec<usize>,
     totals: Vec<i128>,
+    name_totals: Vec<i128>,
+    name_bits: Vec<u64>,
     /// Per limit, the weight of each pool entry (`Game::weigh`).
     weights: Vec<i64>,
+    /// The same weights by entry (`SetSearch::weights`).
+    by_entry: Vec<i64>,
     /// Per limit, the largest total.
     maxes: Vec<i64>,
 }
