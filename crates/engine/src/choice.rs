@@ -49,42 +49,83 @@ impl std::ops::Deref for Listing {
 }
 
 /// The sets of a choice, read by position (`get`, `sets[i]`, `iter`,
-/// `len`), kept in one list so that a choice with sets allocates once (a
-/// listing with a `set of` parameter makes thousands) and one without
-/// none, in no more room than a `Vec`.
-#[derive(Clone, Default, PartialEq, Eq)]
+/// `len`): one set of up to four components (most choices' sets) in
+/// place, so that a listing with a `set of` parameter, which makes
+/// thousands of choices, allocates for none of those; any other sets in
+/// one list on the heap, once per choice; no sets in an empty list, which
+/// allocates nothing. In no more room than a `Vec`.
+#[derive(Clone)]
 pub struct ChoiceSets {
+    packed: Packed,
+}
+
+#[derive(Clone)]
+enum Packed {
     /// Every set's components, one set after another; then where each set
     /// ends and how many sets there are, those numbers kept as component
     /// IDs of the same value. Empty: no sets.
-    packed: Vec<ComponentId>,
+    Heap(Vec<ComponentId>),
+    /// Exactly one set: its components, then `UNUSED` in the slots left.
+    One([ComponentId; ONE_SLOTS]),
 }
 
-/// The least room a choice's list of sets is given (`packed_in`).
+/// How many components one set kept in place may have: what fits beside
+/// the tag in a `Vec`'s room.
+const ONE_SLOTS: usize = 4;
+
+/// What a slot of `Packed::One` past the set's end holds: a number no
+/// component has (the checker keeps far fewer).
+const UNUSED: ComponentId = ComponentId::new(u32::MAX as usize - 1);
+
+impl PartialEq for ChoiceSets {
+    fn eq(&self, other: &ChoiceSets) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for ChoiceSets {}
+
+impl Default for ChoiceSets {
+    fn default() -> ChoiceSets {
+        ChoiceSets::new()
+    }
+}
+
+/// The least room a choice's list of sets on the heap is given.
 const ROOM: usize = 16;
 
-/// How many sets `ChoiceSets::from_slices_in` collects before packing.
+/// How many sets `ChoiceSets::from_slices_with` collects before packing.
 const FEW_SETS: usize = 4;
 
 impl ChoiceSets {
     /// No sets.
     pub const fn new() -> ChoiceSets {
-        ChoiceSets { packed: Vec::new() }
+        ChoiceSets { packed: Packed::Heap(Vec::new()) }
     }
 
-    /// These sets, in order, in a list of the size they need.
+    /// These sets, in order.
     pub fn from_slices<'a>(sets: impl Iterator<Item = &'a [ComponentId]> + Clone) -> ChoiceSets {
-        ChoiceSets::from_slices_in(Vec::new(), sets)
+        ChoiceSets::from_slices_with(sets, Vec::new)
     }
 
     /// `from_slices`, in `room`'s allocation (a list `into_room` gave
-    /// back, whatever it holds) when it is large enough. Inlined with
-    /// `one_in` into the search that lists each choice with sets (a set
-    /// game's compiled games -1.0%, docs/performance.md).
-    #[inline]
+    /// back, whatever it holds) when they are not kept in place.
     pub fn from_slices_in<'a>(
         room: Vec<ComponentId>,
         sets: impl Iterator<Item = &'a [ComponentId]> + Clone,
+    ) -> ChoiceSets {
+        ChoiceSets::from_slices_with(sets, || room)
+    }
+
+    /// `from_slices`, in the list `room` gives (one `into_room` gave
+    /// back, whatever it holds) when they are not kept in place: asked
+    /// for only then. Inlined with `one_in` into the search that lists
+    /// each choice with sets (a set game's compiled games -1.0%,
+    /// docs/performance.md).
+    #[inline]
+    pub fn from_slices_with<'a>(
+        sets: impl Iterator<Item = &'a [ComponentId]> + Clone,
+        room: impl FnOnce() -> Vec<ComponentId>,
     ) -> ChoiceSets {
         // One set (most choices with sets): packed as it is.
         let mut first = sets.clone();
@@ -105,40 +146,47 @@ impl ChoiceSets {
         ChoiceSets::packed_in(room, few[..count].iter().copied())
     }
 
-    /// `from_slices_in` of one set.
+    /// `from_slices_with` of one set: in place when it is short.
     #[inline]
-    fn one_in(room: Vec<ComponentId>, set: &[ComponentId]) -> ChoiceSets {
-        let mut packed = room;
-        packed.clear();
-        let need = set.len() + 2;
-        if packed.capacity() < need {
-            packed.reserve_exact(need.max(ROOM));
+    fn one_in(room: impl FnOnce() -> Vec<ComponentId>, set: &[ComponentId]) -> ChoiceSets {
+        if set.len() <= ONE_SLOTS {
+            let mut one = [UNUSED; ONE_SLOTS];
+            one[..set.len()].copy_from_slice(set);
+            return ChoiceSets { packed: Packed::One(one) };
         }
+        let mut packed = ChoiceSets::room_for(room, set.len() + 2);
         packed.extend_from_slice(set);
         packed.push(ComponentId::new(set.len()));
         packed.push(ComponentId::new(1));
-        ChoiceSets { packed }
+        ChoiceSets { packed: Packed::Heap(packed) }
     }
 
-    /// `from_slices_in`, each set gone through twice more.
+    /// The list `room` gives, emptied, with room for `need` entries.
+    #[inline]
+    fn room_for(room: impl FnOnce() -> Vec<ComponentId>, need: usize) -> Vec<ComponentId> {
+        let mut packed = room();
+        packed.clear();
+        if packed.capacity() < need {
+            packed.reserve_exact(need.max(ROOM));
+        }
+        packed
+    }
+
+    /// `from_slices_with` of other than one set, each set gone through
+    /// twice more.
     fn packed_in<'a>(
-        room: Vec<ComponentId>,
+        room: impl FnOnce() -> Vec<ComponentId>,
         sets: impl Iterator<Item = &'a [ComponentId]> + Clone,
     ) -> ChoiceSets {
         let (count, items) = sets.clone().fold((0, 0), |(n, k), set| (n + 1, k + set.len()));
         if count == 0 {
             return ChoiceSets::new();
         }
-        let mut packed = room;
-        packed.clear();
         // Room for a few more than these: a recycled list is then large
         // enough for most choices of the next listings (a list grown by
-        // reallocation, 2,418 times in 20 games of a bundled set game,
-        // cost 1.2% of them).
-        let need = items + count + 1;
-        if packed.capacity() < need {
-            packed.reserve_exact(need.max(ROOM));
-        }
+        // reallocation, 2,418 times in 20 games of a bundled set game, cost
+        // 1.2% of them).
+        let mut packed = ChoiceSets::room_for(room, items + count + 1);
         for set in sets.clone() {
             packed.extend_from_slice(set);
         }
@@ -148,54 +196,84 @@ impl ChoiceSets {
             packed.push(ComponentId::new(end));
         }
         packed.push(ComponentId::new(count));
-        ChoiceSets { packed }
+        ChoiceSets { packed: Packed::Heap(packed) }
     }
 
     /// The list the sets were kept in, emptied, for another choice's sets
-    /// (`from_slices_in`); an unallocated one for a choice without sets.
+    /// (`from_slices_with`); an unallocated one for no sets or one kept in
+    /// place.
     pub fn into_room(self) -> Vec<ComponentId> {
-        let mut room = self.packed;
-        room.clear();
-        room
+        match self.packed {
+            Packed::Heap(mut room) => {
+                room.clear();
+                room
+            }
+            Packed::One(_) => Vec::new(),
+        }
     }
 
     /// How many sets there are.
     pub fn len(&self) -> usize {
-        self.packed.last().map_or(0, |n| n.index())
+        match &self.packed {
+            Packed::Heap(packed) => packed.last().map_or(0, |n| n.index()),
+            Packed::One(_) => 1,
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.packed.is_empty()
-    }
-
-    /// Where the ends of the sets start in `packed`.
-    fn ends_at(&self) -> usize {
-        self.packed.len() - 1 - self.len()
+        self.len() == 0
     }
 
     /// One more set, of these components (the ends and the count come
     /// off, the set goes on, then the ends with the new one).
     pub fn push(&mut self, set: impl IntoIterator<Item = ComponentId>) {
         let count = self.len();
+        let mut packed = match std::mem::take(self).packed {
+            Packed::Heap(packed) => packed,
+            Packed::One(one) => {
+                let set = ChoiceSets::one_set(&one);
+                let mut packed = set.to_vec();
+                packed.extend([ComponentId::new(set.len()), ComponentId::new(1)]);
+                packed
+            }
+        };
         let mut ends = match count {
             0 => Vec::new(),
-            _ => self.packed.split_off(self.ends_at()),
+            _ => packed.split_off(packed.len() - 1 - count),
         };
         ends.pop();
-        self.packed.extend(set);
-        ends.push(ComponentId::new(self.packed.len()));
-        self.packed.extend(ends);
-        self.packed.push(ComponentId::new(count + 1));
+        packed.extend(set);
+        ends.push(ComponentId::new(packed.len()));
+        packed.extend(ends);
+        packed.push(ComponentId::new(count + 1));
+        // One set short enough goes in place, as `from_slices` keeps it.
+        *self = match count {
+            0 => ChoiceSets::from_slices(std::iter::once(&packed[..packed.len() - 2])),
+            _ => ChoiceSets { packed: Packed::Heap(packed) },
+        };
+    }
+
+    /// The set `Packed::One` holds.
+    #[inline]
+    fn one_set(one: &[ComponentId; ONE_SLOTS]) -> &[ComponentId] {
+        let len = one.iter().position(|c| *c == UNUSED).unwrap_or(ONE_SLOTS);
+        &one[..len]
     }
 
     /// Set `i`'s components.
     pub fn get(&self, i: usize) -> Option<&[ComponentId]> {
-        if i >= self.len() {
-            return None;
+        match &self.packed {
+            Packed::One(one) => (i == 0).then(|| ChoiceSets::one_set(one)),
+            Packed::Heap(packed) => {
+                let count = self.len();
+                if i >= count {
+                    return None;
+                }
+                let ends = &packed[packed.len() - 1 - count..];
+                let start = if i == 0 { 0 } else { ends[i - 1].index() };
+                Some(&packed[start..ends[i].index()])
+            }
         }
-        let ends = &self.packed[self.ends_at()..];
-        let start = if i == 0 { 0 } else { ends[i - 1].index() };
-        Some(&self.packed[start..ends[i].index()])
     }
 
     /// Each set, in order.
@@ -463,6 +541,38 @@ mod tests {
             "many built at once as pushed"
         );
         assert_eq!(pushed.get(FEW_SETS + 1), Some(&many[FEW_SETS + 1][..]));
+    }
+
+    /// One set of up to four components (most choices' sets) is kept in
+    /// place: built without asking for a room and giving none back; a
+    /// longer one, or more sets, take a list. Both read back the same,
+    /// and pushed one by one they are kept as built at once.
+    #[test]
+    fn choice_sets_keep_one_set_of_four_in_place_and_more_in_a_list() {
+        let ids = |ns: &[usize]| ns.iter().map(|n| ComponentId::new(*n)).collect::<Vec<_>>();
+        let asked = std::cell::Cell::new(0);
+        let room = || {
+            asked.set(asked.get() + 1);
+            Vec::new()
+        };
+        for set in [ids(&[]), ids(&[0]), ids(&[4, 3, 2, 1])] {
+            let kept = ChoiceSets::from_slices_with(std::iter::once(&set[..]), room);
+            assert_eq!((kept.len(), kept.get(0), kept.get(1)), (1, Some(&set[..]), None), "{set:?}");
+            assert_eq!(kept.into_room().capacity(), 0, "{set:?}: none given back");
+        }
+        assert_eq!(asked.get(), 0, "no room asked for");
+        let five = ids(&[5, 4, 3, 2, 1]);
+        let listed = ChoiceSets::from_slices_with(std::iter::once(&five[..]), room);
+        assert_eq!(asked.get(), 1, "a room asked for five");
+        assert_eq!((listed.len(), listed.get(0)), (1, Some(&five[..])));
+        assert!(listed.into_room().capacity() >= 7, "given back with its allocation");
+        let mut pushed = ChoiceSets::new();
+        pushed.push(ids(&[2, 1]));
+        assert_eq!(pushed, ChoiceSets::from_slices(std::iter::once(&ids(&[2, 1])[..])));
+        assert_eq!(pushed.clone().into_room().capacity(), 0, "one short set pushed is kept in place");
+        pushed.push(ids(&[7]));
+        assert_eq!(pushed.iter().collect::<Vec<_>>(), vec![&ids(&[2, 1])[..], &ids(&[7])[..]]);
+        assert_eq!(pushed, ChoiceSets::from_slices([&ids(&[2, 1])[..], &ids(&[7])[..]].into_iter()));
     }
 
     /// Sets built in the room other sets gave back read as those built

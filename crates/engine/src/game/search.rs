@@ -14,10 +14,12 @@ impl<'p> Game<'p> {
         if self.program.chooses_sets {
             let mut spare = self.spare.borrow_mut();
             for c in out.drain(..) {
-                if c.sets.is_empty() || spare.set_rooms.len() >= SPARE_SET_ROOMS {
+                // Sets kept in place give back no room.
+                let room = c.sets.into_room();
+                if room.capacity() == 0 || spare.set_rooms.len() >= SPARE_SET_ROOMS {
                     continue;
                 }
-                spare.set_rooms.push(c.sets.into_room());
+                spare.set_rooms.push(room);
             }
         }
         out.clear();
@@ -323,21 +325,29 @@ impl<'p> Game<'p> {
                     c.args.fill_from(args);
                 }
             } else {
-                // Set values index the search's table of every candidate
-                // set; a choice carries only its own.
-                let chosen = args.iter().filter_map(|v| match v {
-                    V::Set(j) => Some(frame.set_items(*j)),
-                    _ => None,
-                });
-                let room = self.spare.borrow_mut().set_rooms.pop().unwrap_or_default();
-                let sets = crate::ChoiceSets::from_slices_in(room, chosen);
-                out.push(Choice { action: id, args: Args::new(), sets });
-                if let Some(c) = out.last_mut() {
-                    c.args.fill_from(args);
-                    for (k, v) in c.args.iter_mut().filter(|v| matches!(v, V::Set(_))).enumerate() {
-                        *v = V::Set(k as u32);
-                    }
-                }
+                self.push_with_sets(id, frame, args, out);
+            }
+        }
+    }
+
+    /// List a legal choice with sets. Out of line: the searches of actions
+    /// without sets, into which `complete_with` is inlined, keep their
+    /// code as it was.
+    #[inline(never)]
+    fn push_with_sets(&self, id: ActionId, frame: &Frame, args: &[V], out: &mut Vec<Choice>) {
+        // Set values index the search's table of every candidate set; a
+        // choice carries only its own.
+        let chosen = args.iter().filter_map(|v| match v {
+            V::Set(j) => Some(frame.set_items(*j)),
+            _ => None,
+        });
+        let room = || self.spare.borrow_mut().set_rooms.pop().unwrap_or_default();
+        let sets = crate::ChoiceSets::from_slices_with(chosen, room);
+        out.push(Choice { action: id, args: Args::new(), sets });
+        if let Some(c) = out.last_mut() {
+            c.args.fill_from(args);
+            for (k, v) in c.args.iter_mut().filter(|v| matches!(v, V::Set(_))).enumerate() {
+                *v = V::Set(k as u32);
             }
         }
     }
