@@ -108,15 +108,6 @@ impl ChoiceSets {
         ChoiceSets::from_slices_with(sets, Vec::new)
     }
 
-    /// `from_slices`, in `room`'s allocation (a list `into_room` gave
-    /// back, whatever it holds) when they are not kept in place.
-    pub fn from_slices_in<'a>(
-        room: Vec<ComponentId>,
-        sets: impl Iterator<Item = &'a [ComponentId]> + Clone,
-    ) -> ChoiceSets {
-        ChoiceSets::from_slices_with(sets, || room)
-    }
-
     /// `from_slices`, in the list `room` gives (one `into_room` gave
     /// back, whatever it holds) when they are not kept in place: asked
     /// for only then. Inlined with `one_in` into the search that lists
@@ -525,7 +516,7 @@ mod tests {
         // One set (packed on its own way) built at once as pushed, empty or not.
         for one in [ids(&[]), ids(&[9, 4, 6])] {
             let pushed: ChoiceSets = [one.clone()].into_iter().collect();
-            let built = ChoiceSets::from_slices_in(ids(&[1, 2, 3, 4, 5]), std::iter::once(&one[..]));
+            let built = ChoiceSets::from_slices_with(std::iter::once(&one[..]), || ids(&[1, 2, 3, 4, 5]));
             assert_eq!(built, pushed, "one set {one:?}, in a room that held others");
             assert_eq!((built.len(), built.get(0)), (1, Some(&one[..])));
         }
@@ -584,10 +575,10 @@ mod tests {
         let room = ChoiceSets::from_slices(old.iter().map(|l| &l[..])).into_room();
         assert!(room.is_empty() && room.capacity() >= 8, "given back empty, with its allocation");
         let lists = [ids(&[2]), ids(&[]), ids(&[3, 1])];
-        let built = ChoiceSets::from_slices_in(room, lists.iter().map(|l| &l[..]));
+        let built = ChoiceSets::from_slices_with(lists.iter().map(|l| &l[..]), || room);
         assert_eq!(built, ChoiceSets::from_slices(lists.iter().map(|l| &l[..])));
         assert_eq!(built.iter().collect::<Vec<_>>(), lists.iter().map(|l| &l[..]).collect::<Vec<_>>());
-        let none = ChoiceSets::from_slices_in(built.into_room(), std::iter::empty());
+        let none = ChoiceSets::from_slices_with(std::iter::empty(), || built.into_room());
         assert_eq!((none.is_empty(), none.len()), (true, 0), "no sets, whatever the room held");
         assert_eq!(ChoiceSets::new().into_room().capacity(), 0, "a choice without sets has no room");
     }
