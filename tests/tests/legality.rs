@@ -552,12 +552,14 @@ fn check_accepts_exactly_the_listed_choices_and_refuses_values_outside_their_dom
 }
 
 /// The parameters the leading requirements narrow by plain arithmetic
-/// (`engine::legality::Pin`) in `pins.ruleset`: `halve`'s `b` (a sum with
-/// an attribute), `owe`'s `b` (on the left, subtracted), `spare`'s `n`,
-/// `stack`'s `a` and `b` (comparisons); not `count_on`'s, whose equality
-/// reads a let; and in the bundled games.
+/// or by a table's entry (`engine::legality::Pin`) in `pins.ruleset`:
+/// `halve`'s `b` (a sum with an attribute), `owe`'s `b` (on the left,
+/// subtracted), `spare`'s `n`, `stack`'s `a` and `b` (comparisons),
+/// `wait`'s `w` and `rest`'s `w` (tables that never fall, never rise);
+/// not `count_on`'s, whose equality reads a let, nor `roam`'s, whose
+/// table goes both ways; and in the bundled games.
 #[test]
-fn the_plan_pins_the_number_parameters_plain_comparisons_narrow_and_no_others() {
+fn the_plan_pins_the_number_parameters_comparisons_and_monotone_table_entries_narrow_and_no_others() {
     let pinned = |path: &str| -> Vec<(String, Vec<usize>)> {
         let program = chronoscope_tests::scenario::load(path);
         let rules = program.rules();
@@ -578,7 +580,14 @@ fn the_plan_pins_the_number_parameters_plain_comparisons_narrow_and_no_others() 
     };
     assert_eq!(
         pinned("tests/fixtures/valid/pins.ruleset"),
-        named(&[("halve", &[2]), ("owe", &[1]), ("spare", &[1]), ("stack", &[1, 2])])
+        named(&[
+            ("halve", &[2]),
+            ("owe", &[1]),
+            ("spare", &[1]),
+            ("stack", &[1, 2]),
+            ("wait", &[1]),
+            ("rest", &[0])
+        ])
     );
     // Each region's finds bounded by the card's and the player's, the
     // last fixed by the sum.
@@ -586,8 +595,28 @@ fn the_plan_pins_the_number_parameters_plain_comparisons_narrow_and_no_others() 
     // The last kind of map: at least one and at most three in all.
     assert_eq!(pinned("rulesets/akrotiri/akrotiri.ruleset"), named(&[("buy_maps", &[2])]));
     assert_eq!(pinned("rulesets/archaeology/archaeology.ruleset"), named(&[]));
-    // Thebes' actions have no such equality.
-    assert_eq!(pinned("rulesets/thebes/thebes.ruleset"), named(&[]));
+    // Thebes' actions have no such equality; a dig's weeks are bounded
+    // by the chronoscope's entry, every row of which never falls.
+    assert_eq!(pinned("rulesets/thebes/thebes.ruleset"), named(&[("dig", &[5])]));
+}
+
+/// A pin by a table's entry (`Pin::reads_tables`) is exact: the
+/// requirements at the next depth hold for every value it leaves, so the
+/// search does not run them (`Pin::exact`); one by plain arithmetic only
+/// skips values, its requirements still running on the rest.
+#[test]
+fn a_pin_by_a_tables_entry_is_exact_and_one_by_arithmetic_is_not() {
+    let pin = |path: &str, action: &str, k: usize| -> (bool, bool) {
+        let program = chronoscope_tests::scenario::load(path);
+        let a = program.rules().actions.iter().position(|x| x.name == action).expect("the action");
+        let p = program.trials().pins[a][k].clone().expect("a pin");
+        (p.reads_tables(), p.exact())
+    };
+    assert_eq!(pin("tests/fixtures/valid/pins.ruleset", "wait", 1), (true, true));
+    assert_eq!(pin("tests/fixtures/valid/pins.ruleset", "rest", 0), (true, true));
+    assert_eq!(pin("tests/fixtures/valid/pins.ruleset", "halve", 2), (false, false));
+    assert_eq!(pin("tests/fixtures/valid/pins.ruleset", "stack", 1), (false, false));
+    assert_eq!(pin("rulesets/thebes/thebes.ruleset", "dig", 5), (true, true));
 }
 
 /// A pinned parameter's search lists exactly the choices each
@@ -598,8 +627,9 @@ fn the_plan_pins_the_number_parameters_plain_comparisons_narrow_and_no_others() 
 fn pinned_searches_list_exactly_the_choices_every_combination_allows() {
     let program = chronoscope_tests::scenario::load("tests/fixtures/valid/pins.ruleset");
     let action = |name: &str| program.rules().actions.iter().position(|a| a.name == name).unwrap();
-    let pinned = [action("halve"), action("owe"), action("spare"), action("stack")];
-    let mut taken = [0; 4];
+    let pinned =
+        [action("halve"), action("owe"), action("spare"), action("stack"), action("wait"), action("rest")];
+    let mut taken = [0; 6];
     let positions = listings_match_full_runs(&program, 2..=3, 40, |_, c| {
         if let Some(k) = pinned.iter().position(|a| *a == c.action.index()) {
             taken[k] += 1;

@@ -199,8 +199,16 @@ impl Gen<'_> {
     /// (the search then goes through those values): a `PinRange`; the
     /// function gives no answer (`None`, and the pin works it out
     /// itself) where it meets a value it does not expect. `None` when a
-    /// part is left to the interpreter.
-    pub(crate) fn pin(&mut self, pin: &engine::legality::Pin) -> Option<String> {
+    /// part is left to the interpreter. `param` is the parameter's slot,
+    /// `range` its values (first and last): the comparisons of table
+    /// entries (`legality::Rise`) halve it as `Rise::range` does, at the
+    /// same values, each bound in the frame.
+    pub(crate) fn pin(
+        &mut self,
+        pin: &engine::legality::Pin,
+        param: usize,
+        range: (i64, i64),
+    ) -> Option<String> {
         use engine::legality::PIN_SMALL as SMALL;
         self.gave_up = false;
         let env = Env { escapes: true, ..Env::default() };
@@ -237,6 +245,22 @@ impl Gen<'_> {
                 code,
                 "        match {target} {{\n            Some(t) => {{ if t.unsigned_abs() > {SMALL} {{ return Ok(Some(PinRange::Whole)); }} let d = (t - sum) * {sign}; {narrow} }}\n            None => {{ lo = lo.max(1); hi = hi.min(0); }}\n        }}\n    }}",
                 sign = b.sign
+            )
+            .unwrap();
+        }
+        let (first, len) = (range.0, range.1.checked_sub(range.0)?.checked_add(1)?);
+        for rise in pin.rises() {
+            let pass = self.boolean(&rise.cond, &[], &env);
+            // The first value on the passing side, as `Rise::range`.
+            let narrow = if rise.upper {
+                format!("if a == {len} {{ lo = lo.max(1); hi = hi.min(0); }} else {{ lo = lo.max({first} + a); }}")
+            } else {
+                format!("if a == 0 {{ lo = lo.max(1); hi = hi.min(0); }} else {{ hi = hi.min({first} + a - 1); }}")
+            };
+            writeln!(
+                code,
+                "    {{\n        let (mut a, mut b) = (0i64, {len}i64);\n        while a < b {{\n            let mid = a + (b - a) / 2;\n            f.set({param}, V::Int({first} + mid));\n            let pass: bool = {pass};\n            if pass == {upper} {{ b = mid; }} else {{ a = mid + 1; }}\n        }}\n        {narrow}\n    }}",
+                upper = rise.upper
             )
             .unwrap();
         }

@@ -152,17 +152,24 @@ pub fn generate(rules: &Ruleset) -> String {
         // Each such pin's comparisons worked out by a function of their
         // own where every part compiles (Die Grabräuber compiled -1.6%,
         // docs/performance.md), else by the pin through the interpreter.
+        // A pin reading a table's entry (`legality::Rise`) is asked too,
+        // through the interpreter: it halves the range in a few
+        // evaluations where the leads would refuse value after value.
         let pinned: Vec<Pinned> = plan.pins[a]
             .iter()
             .enumerate()
-            .map(|(depth, p)| match p.as_ref().filter(|p| p.fixes()) {
+            .map(|(depth, p)| match p.as_ref().filter(|p| p.fixes() || p.reads_tables()) {
                 None => Pinned::No,
                 Some(p) => {
-                    let code = g.pin(p);
+                    let range = match rules.actions[a].params[depth].domain {
+                        ParamDomain::Type(Type::Int { lo: Some(lo), hi: Some(hi) }) => Some((lo, hi)),
+                        _ => None,
+                    };
+                    let code = range.and_then(|range| g.pin(p, depth, range));
                     let (name, end) = (format!("pin_{a}_{depth}"), "Some(PinRange::Within(lo, hi))");
                     match function(&mut body, &name, "Option<PinRange>", code, end) {
-                        Some(name) => Pinned::Native(name),
-                        None => Pinned::Interpreted,
+                        Some(name) => Pinned::Native { name, exact: p.exact() },
+                        None => Pinned::Interpreted { exact: p.exact() },
                     }
                 }
             })
@@ -410,9 +417,15 @@ fn search(
     depth: usize,
 ) -> String {
     let label = format!("'d{depth}");
+    // Not run where the last parameter's pin found they hold for every
+    // value it left (`Pin::exact`).
+    let held = match depth.checked_sub(1).and_then(|k| pinned.get(k)) {
+        Some(p) if p.exact() => format!("!held{} && ", depth - 1),
+        _ => String::new(),
+    };
     let lead = match &leads[depth] {
-        Lead::Native(name) => format!("if !s.lead_with({depth}, f, {name}) {{ break {label}; }}\n"),
-        Lead::Interpreted => format!("if !s.lead({depth}, f) {{ break {label}; }}\n"),
+        Lead::Native(name) => format!("if {held}!s.lead_with({depth}, f, {name}) {{ break {label}; }}\n"),
+        Lead::Interpreted => format!("if {held}!s.lead({depth}, f) {{ break {label}; }}\n"),
         Lead::Nothing => String::new(),
     };
     let rest = if depth == action.params.len() {
@@ -432,31 +445,57 @@ fn search(
         let deeper = search(action, leads, monotone, pre, pinned, depth + 1);
         if matches!(action.params[depth].domain, ParamDomain::SetOf(_)) {
             format!("s.each_set({depth}, f, args, out, |f, args, out| {{\n{deeper}}});\n")
-        } else if monotone.is_some_and(|m| m.param == depth) {
-            format!(
-                "let mut run = s.descent({depth}, out);\nfor k in 0..s.domain({depth}).len() {{\nlet v = s.descent_value(&run, k);\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}run.passed(out);\n}}\ns.descent_done(run, out);\n"
-            )
-        } else if let Some(values) = match pinned.get(depth) {
-            Some(Pinned::Native(name)) => Some(format!("s.values_with({depth}, f, {name})")),
-            Some(Pinned::Interpreted) => Some(format!("s.values({depth}, f)")),
-            _ => None,
-        } {
-            format!("for &v in {values} {{\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}}}\n")
         } else {
-            format!("for &v in s.domain({depth}) {{\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}}}\n")
+            // The values; with a pin, the part it leaves, and whether the
+            // next depth's leading statements hold for each (`held{depth}`,
+            // read by the deeper code where the pin is exact).
+            let held = if pinned.get(depth).is_some_and(Pinned::exact) {
+                format!("held{depth}")
+            } else {
+                "_".into()
+            };
+            let values = match pinned.get(depth) {
+                Some(Pinned::Native { name, .. }) => {
+                    format!("let (values, {held}) = s.values_with({depth}, f, {name});\n")
+                }
+                Some(Pinned::Interpreted { .. }) => format!("let (values, {held}) = s.values({depth}, f);\n"),
+                _ => format!("let values = s.domain({depth});\n"),
+            };
+            if monotone.is_some_and(|m| m.param == depth) {
+                format!(
+                    "{values}let mut run = s.descent({depth}, out);\nfor k in 0..values.len() {{\nlet v = s.descent_value(&run, values, k);\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}run.passed(out);\n}}\ns.descent_done(run, out);\n"
+                )
+            } else if matches!(pinned.get(depth), None | Some(Pinned::No)) {
+                format!(
+                    "for &v in s.domain({depth}) {{\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}}}\n"
+                )
+            } else {
+                format!("{values}for &v in values {{\nf.set({depth}, v);\nargs[{depth}] = v;\n{deeper}}}\n")
+            }
         }
     };
     format!("{label}: {{\n{lead}{rest}}}\n")
 }
 
 /// How a compiled search goes through a parameter's values: its domain
-/// (`No`), or the part of it an equality leaves (`legality::Pin::fixes`),
-/// worked out by the pin through the interpreter or by the pin's
-/// function, named.
+/// (`No`), or the part of it an equality or a table's entry leaves
+/// (`legality::Pin::fixes`, `Pin::reads_tables`), worked out by the pin
+/// through the interpreter or by the pin's function, named.
+/// `exact`: the next depth's leading statements hold for every value the
+/// pin leaves when it gives an answer (`Pin::exact`).
 enum Pinned {
     No,
-    Interpreted,
-    Native(String),
+    Interpreted { exact: bool },
+    Native { name: String, exact: bool },
+}
+
+impl Pinned {
+    fn exact(&self) -> bool {
+        match self {
+            Pinned::No => false,
+            Pinned::Interpreted { exact } | Pinned::Native { exact, .. } => *exact,
+        }
+    }
 }
 
 /// The number of the values of the parameters after the monotone one

@@ -195,7 +195,8 @@ impl TrialPlan {
                 tried[i].then(|| pre::build(&mut a, action, start, &body[i], &hook[i])).flatten()
             })
             .collect();
-        // Not the monotone parameter, whose values go largest first.
+        // The monotone parameter, whose values go largest first, only by
+        // the comparisons of table entries.
         let pins = r
             .actions
             .iter()
@@ -204,7 +205,8 @@ impl TrialPlan {
                 let pins: Vec<Option<Pin>> = (0..action.params.len())
                     .map(|k| {
                         let stmts = by.get(k + 1).into_iter().flatten().map(|i| &action.body.stmts[*i]);
-                        Pin::of(action, k, stmts).filter(|_| m.as_ref().is_none_or(|m| m.param != k))
+                        let pin = Pin::of(r, action, k, stmts);
+                        pin.filter(|p| p.reads_tables() || m.as_ref().is_none_or(|m| m.param != k))
                     })
                     .collect();
                 // None at all: an empty list, the search's one test.

@@ -485,7 +485,7 @@ fn the_conjuncts_a_link_asks_after_another_link_are_a_compiled_root() {
 /// `dig` (seven parameters, `weeks` the one its trials are monotone in)
 /// loops six of its parameters itself and `weeks` too, largest first,
 /// through the searcher's `descent` (its deeper code in the loop, not a
-/// closure), calls the leading functions of the six depths that have
+/// closure) over the part of its range the pin's function leaves, calls the leading functions of the six depths that have
 /// compiled ones directly, and hands each complete choice its
 /// precondition's function (`complete_with`, to be inlined there) with
 /// the number of the value of `by_zeppelin`, the one parameter after
@@ -504,7 +504,12 @@ fn generator_writes_each_actions_search() {
     let dig = function(&code, "search_2");
     assert_eq!(dig.matches("for &v in s.domain(").count(), 6, "{dig}");
     assert_eq!(dig.matches("let mut run = s.descent(5, out);").count(), 1, "{dig}");
-    assert_eq!(dig.matches("let v = s.descent_value(&run, k);").count(), 1, "{dig}");
+    // `weeks` through the part of its range the chronoscope's entry leaves
+    // (`Pin::reads_tables`), worked out by the pin's own function, whose
+    // leading statement at the next depth then need not run.
+    assert_eq!(dig.matches("let (values, held5) = s.values_with(5, f, pin_2_5);").count(), 1, "{dig}");
+    assert_eq!(dig.matches("let v = s.descent_value(&run, values, k);").count(), 1, "{dig}");
+    assert!(dig.contains("if !held5 && !s.lead_with(6, f, lead_2_6) {"), "{dig}");
     assert!(!dig.contains("|f, args, out|"), "no closure: {dig}");
     for depth in [0, 2, 3, 4, 5, 6] {
         assert!(dig.contains(&format!("s.lead_with({depth}, f, lead_2_{depth})")), "depth {depth}: {dig}");
@@ -723,10 +728,13 @@ fn generator_numbers_the_values_after_the_monotone_parameter_in_the_search() {
 }
 
 /// A compiled search goes through the values a pin leaves for exactly
-/// the parameters an equality fixes (`engine::legality::Pin::fixes`): in
-/// `pins.ruleset`, `halve`'s third, `owe`'s and `spare`'s second;
-/// `stack`'s, which comparisons only bound, and `count_on`'s, whose
-/// equality reads a let, whole. Every term of these pins compiles, so the
+/// the parameters an equality fixes (`engine::legality::Pin::fixes`) or
+/// a table's entry bounds (`Pin::reads_tables`): in `pins.ruleset`,
+/// `halve`'s third, `owe`'s and `spare`'s second, `wait`'s second and
+/// `rest`'s first (the last two halving the range, and passing over the
+/// next depth's requirements, which hold for every value left);
+/// `stack`'s, which comparisons only bound, `count_on`'s, whose equality
+/// reads a let, and `roam`'s, whose table goes both ways, whole. Every term of these pins compiles, so the
 /// searcher is handed the pin's own function (`Searcher::values_with`),
 /// which works the comparison out without the interpreter: `owe`'s, with
 /// the parameter subtracted on the left, turned round by its sign. That
@@ -737,9 +745,16 @@ fn generator_hands_the_searcher_a_pinned_parameters_own_function() {
     let path = "tests/fixtures/valid/pins.ruleset";
     let rules = load(path);
     let code = compile::generate(&rules);
-    for (action, pinned) in
-        [("halve", Some(2)), ("owe", Some(1)), ("spare", Some(1)), ("stack", None), ("count_on", None)]
-    {
+    for (action, pinned) in [
+        ("halve", Some(2)),
+        ("owe", Some(1)),
+        ("spare", Some(1)),
+        ("stack", None),
+        ("count_on", None),
+        ("wait", Some(1)),
+        ("rest", Some(0)),
+        ("roam", None),
+    ] {
         let a = rules.actions.iter().position(|x| x.name == action).expect("the fixture's action");
         let search = generated_fn(&code, &format!("search_{a}"));
         assert!(!search.contains("s.values("), "{action}: {search}");
@@ -748,11 +763,32 @@ fn generator_hands_the_searcher_a_pinned_parameters_own_function() {
             Some(k) => {
                 assert_eq!(asked.len(), 1, "{action}: {search}");
                 let pin = format!("pin_{a}_{k}");
+                // A table's entry: exact, the next depth's lead passed over
+                // where the pin answers.
+                let table = matches!(action, "wait" | "rest");
+                let held = if table { format!("held{k}") } else { "_".into() };
                 assert!(
-                    search.contains(&format!("for &v in s.values_with({k}, f, {pin}) {{")),
+                    search.contains(&format!(
+                        "let (values, {held}) = s.values_with({k}, f, {pin});\nfor &v in values {{"
+                    )),
                     "{action}: {search}"
                 );
                 let function = generated_fn(&code, &pin);
+                if table {
+                    assert!(
+                        search.contains(&format!("if !held{k} && !s.lead_with({}, f, ", k + 1)),
+                        "{action}: {search}"
+                    );
+                    // Halving the range, each value bound where it is tried.
+                    assert!(
+                        function.contains(&format!("f.set({k}, V::Int(1 + mid));")),
+                        "{action}: {function}"
+                    );
+                    let narrow =
+                        if action == "wait" { "lo = lo.max(1 + a);" } else { "hi = hi.min(1 + a - 1);" };
+                    assert!(function.contains(narrow), "{action}: {function}");
+                    continue;
+                }
                 assert!(function.contains("lo = lo.max(d); hi = hi.min(d);"), "{action}: {function}");
                 let sign = if action == "owe" { "-1" } else { "1" };
                 assert!(function.contains(&format!("let d = (t - sum) * {sign};")), "{action}: {function}");

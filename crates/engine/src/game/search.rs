@@ -62,6 +62,8 @@ impl<'p> Game<'p> {
         listing.clear();
         listing.resize(self.program.listing, std::cell::Cell::new(None));
         let shared = std::cell::RefCell::new(SharedTrials::default());
+        // Set again before each value by the loop that binds it.
+        let held = std::cell::Cell::new(usize::MAX);
         // Emptied first: a listing cut short (`MAX_WORK`) leaves its own.
         let [passed, refused] = &self.notes.0;
         passed.borrow_mut().clear();
@@ -137,8 +139,10 @@ impl<'p> Game<'p> {
                     _ => &[],
                 },
                 pins: &self.program.trials.pins[id.index()],
+                held: &held,
             };
             refused.borrow_mut().clear();
+            held.set(usize::MAX);
             match self.program.searches.get(id.index()) {
                 Some(walk) if it.trace.is_none() => {
                     walk(&Searcher { game: self, search: &search }, &mut frame, &mut args, out)
@@ -196,7 +200,8 @@ impl<'p> Game<'p> {
         depth: usize,
         out: &mut Vec<Choice>,
     ) {
-        if !self.lead(search, depth, frame) {
+        // Not run where the last parameter's pin found they hold.
+        if search.held.get() != depth && !self.lead(search, depth, frame) {
             return;
         }
         let domains = search.domains;
@@ -404,10 +409,13 @@ impl<'p> Game<'p> {
         if search.monotone.is_none_or(|(m, _)| m.param != depth) {
             return self.each_value(search, depth, frame, args, out, deeper);
         }
+        let (values, held) = self.values(search, depth, frame);
+        let held = if held { depth + 1 } else { usize::MAX };
         let mut run = self.descent(search, depth, out);
-        for v in search.domains[depth].iter().rev() {
+        for v in values.iter().rev() {
             frame.set(depth, *v);
             args[depth] = *v;
+            search.held.set(held);
             deeper(frame, args, out);
             run.passed(out);
         }
@@ -424,7 +432,7 @@ impl<'p> Game<'p> {
         }
         let mut ends = std::mem::take(&mut self.spare.borrow_mut().ends);
         ends.clear();
-        Descent { depth, base: out.len(), ends, largest_first: monotone.is_some() }
+        Descent { base: out.len(), ends, largest_first: monotone.is_some() }
     }
 
     /// The end of the monotone parameter's values: the runs of choices
@@ -457,9 +465,12 @@ impl<'p> Game<'p> {
         out: &mut Vec<Choice>,
         mut deeper: impl FnMut(&mut Frame, &mut [V], &mut Vec<Choice>),
     ) {
-        for v in self.values(search, depth, frame) {
+        let (values, held) = self.values(search, depth, frame);
+        let held = if held { depth + 1 } else { usize::MAX };
+        for v in values {
             frame.set(depth, *v);
             args[depth] = *v;
+            search.held.set(held);
             deeper(frame, args, out);
         }
     }
@@ -468,17 +479,22 @@ impl<'p> Game<'p> {
     /// of it the comparisons the next leading requirements start with
     /// leave (`legality::Pin`): the values skipped are those one of them
     /// would refuse, at no cost and with no rule error.
+    /// With it, whether the leading statements at the next depth hold for
+    /// every value left (`Pin::exact`, when the pin gave an answer).
     #[inline]
-    fn values<'a>(&self, search: &Search<'a>, depth: usize, frame: &mut Frame) -> &'a [V] {
+    fn values<'a>(&self, search: &Search<'a>, depth: usize, frame: &mut Frame) -> (&'a [V], bool) {
         let all: &'a [V] = &search.domains[depth];
         if search.pins.is_empty() {
-            return all;
+            return (all, false);
         }
         match search.pins.get(depth) {
             Some(Some(pin)) if search.it.trace.is_none() => {
-                pin.values(search.it, &self.state, frame, all).unwrap_or(all)
+                match pin.values(search.it, &self.state, frame, depth, all) {
+                    Some(part) => (part, pin.exact()),
+                    None => (all, false),
+                }
             }
-            _ => all,
+            _ => (all, false),
         }
     }
 
@@ -915,6 +931,10 @@ struct Search<'a> {
     /// requirements leave of its range (`TrialPlan::pins`; empty for an
     /// action without any).
     pins: &'a [Option<legality::Pin>],
+    /// The depth whose leading statements hold for the value just bound
+    /// (`Pin::exact`; `usize::MAX`: none): the interpreter's search does
+    /// not run them.
+    held: &'a std::cell::Cell<usize>,
 }
 
 /// One action's search as a compiled search (`native::SearchFn`) walks
@@ -932,10 +952,12 @@ impl<'s> Searcher<'s, '_> {
         &self.search.domains[k]
     }
 
-    /// Parameter `k`'s values to go through (`Game::values`; the
-    /// generator asks only where an equality fixes one, `Pin::fixes`).
+    /// Parameter `k`'s values to go through, and whether the leading
+    /// statements at the next depth hold for each (`Game::values`; the
+    /// generator asks where an equality fixes one, `Pin::fixes`, or a
+    /// table's entry bounds it, `Pin::reads_tables`).
     #[inline]
-    pub fn values(&self, k: usize, f: &mut Frame) -> &'s [V] {
+    pub fn values(&self, k: usize, f: &mut Frame) -> (&'s [V], bool) {
         self.game.values(self.search, k, f)
     }
 
@@ -948,11 +970,15 @@ impl<'s> Searcher<'s, '_> {
         k: usize,
         f: &mut Frame,
         pin: impl FnOnce(&Interp<'_>, &State, &mut Frame) -> R<Option<legality::PinRange>>,
-    ) -> &'s [V] {
+    ) -> (&'s [V], bool) {
         let all: &'s [V] = &self.search.domains[k];
+        let exact = || matches!(self.search.pins.get(k), Some(Some(p)) if p.exact());
         match pin(self.search.it, &self.game.state, f) {
-            Ok(Some(legality::PinRange::Within(lo, hi))) => legality::Pin::part(all, lo, hi).unwrap_or(all),
-            Ok(Some(legality::PinRange::Whole)) => all,
+            Ok(Some(legality::PinRange::Within(lo, hi))) => match legality::Pin::part(all, lo, hi) {
+                Some(part) => (part, exact()),
+                None => (all, false),
+            },
+            Ok(Some(legality::PinRange::Whole)) => (all, false),
             _ => self.values(k, f),
         }
     }
@@ -1029,10 +1055,11 @@ impl<'s> Searcher<'s, '_> {
         self.game.descent(self.search, depth, out)
     }
 
-    /// The `k`-th value of the run's parameter.
+    /// The `k`-th value of the run's parameter, of `values` (its domain,
+    /// or the part of it `values` leaves).
     #[inline]
-    pub fn descent_value(&self, run: &Descent, k: usize) -> V {
-        run.value(self.search, k)
+    pub fn descent_value(&self, run: &Descent, values: &[V], k: usize) -> V {
+        run.value(values, k)
     }
 
     /// The end of the run (see `descent`).
@@ -1045,7 +1072,6 @@ impl<'s> Searcher<'s, '_> {
 /// The monotone parameter's values under way (`Game::descending`,
 /// `Searcher::descent`).
 pub struct Descent {
-    depth: usize,
     /// Where the choices listed from its first value begin.
     base: usize,
     /// Where each value's choices end, counted from `base`.
@@ -1056,13 +1082,12 @@ pub struct Descent {
 }
 
 impl Descent {
-    /// The `k`-th value gone through.
+    /// The `k`-th value gone through, of `values`.
     #[inline]
-    fn value(&self, search: &Search, k: usize) -> V {
-        let domain = &search.domains[self.depth];
+    fn value(&self, values: &[V], k: usize) -> V {
         match self.largest_first {
-            true => domain[domain.len() - 1 - k],
-            false => domain[k],
+            true => values[values.len() - 1 - k],
+            false => values[k],
         }
     }
 

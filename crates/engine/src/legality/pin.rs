@@ -15,6 +15,18 @@
 //! at each use that no sum comes near the saturating bounds, and leaves
 //! the range whole otherwise, or when a term is not a number, so that the
 //! requirement meets the rule error itself as before).
+//!
+//! A requirement may also compare a table's entry read at the parameter
+//! with something that does not read it, `require chronoscope[k][weeks] >
+//! 0`, when the table never falls (or never rises) along that key, which
+//! is checked on its entries once per ruleset: the values that pass are
+//! then the larger ones or the smaller ones, and the search finds where
+//! they start by halving the range, the requirement evaluated as the
+//! leading statements evaluate it at a few of its values (`Rise`). The
+//! parameter's range must lie within the key's, or the key clamp, so
+//! that no value of it reads past the table; whatever else the entry or
+//! the other side reads is the same for every value, so a rule error
+//! there shows at the first evaluation, and the range is left whole.
 
 use crate::interp::{Frame, Interp};
 use crate::state::{State, V};
@@ -26,6 +38,25 @@ use model::*;
 #[derive(Clone, Debug)]
 pub struct Pin {
     bounds: Vec<Bound>,
+    /// The comparisons of a table's entry read at the parameter.
+    rises: Vec<Rise>,
+    /// Whether the requirements hold for every value the pin leaves:
+    /// they are all it has, and all comparisons of table entries
+    /// (`Pin::exact`).
+    exact: bool,
+}
+
+/// `table[.., param, ..] OP other`, the table never falling (or never
+/// rising) along the parameter's key, so that the values passing are
+/// those from some value up (`upper`) or up to some value.
+/// (Read by the generator, which writes `Rise::range` out for compiled
+/// rules.)
+#[derive(Clone, Debug)]
+pub struct Rise {
+    /// The comparison, evaluated as the leading statements evaluate it.
+    pub cond: Expr,
+    /// Whether the values that pass are the larger ones.
+    pub upper: bool,
 }
 
 /// One comparison: `sign * param + terms OP other` (read by the
@@ -65,9 +96,11 @@ impl Pin {
     /// The pin of parameter `param` (a range of numbers) from `stmts`, the
     /// leading statements once it is bound, in order: the requirements
     /// they start with whose conditions are comparisons of the parameter
-    /// (once, added or subtracted, on one side) joined by `and`; `None`
-    /// when the first is not one.
+    /// (once, added or subtracted, on one side; or a table's entry read
+    /// at it, `Rise`) joined by `and`; `None` when the first is not one.
+    /// `r` holds the tables, whose entries are checked here.
     pub(super) fn of<'s>(
+        r: &Ruleset,
         action: &Action,
         param: usize,
         stmts: impl Iterator<Item = &'s Stmt>,
@@ -79,16 +112,44 @@ impl Pin {
         if lo.unsigned_abs() > SMALL || hi.unsigned_abs() > SMALL {
             return None;
         }
-        let mut bounds = Vec::new();
+        let at = Param { index: param, lo, hi };
+        let (mut bounds, mut rises) = (Vec::new(), Vec::new());
+        let mut whole = true;
         for stmt in stmts {
-            let StmtKind::Require { cond, .. } = &stmt.kind else { break };
-            let mut found = Vec::new();
-            if conjuncts(cond, param, &mut found).is_none() {
+            let StmtKind::Require { cond, .. } = &stmt.kind else {
+                whole = false;
+                break;
+            };
+            let (mut found, mut found_rises) = (Vec::new(), Vec::new());
+            if conjuncts(r, cond, at, &mut found, &mut found_rises).is_none() {
+                whole = false;
                 break;
             }
             bounds.extend(found);
+            rises.extend(found_rises);
         }
-        (!bounds.is_empty()).then_some(Pin { bounds })
+        let exact = whole && bounds.is_empty();
+        (!bounds.is_empty() || !rises.is_empty()).then_some(Pin { bounds, rises, exact })
+    }
+
+    /// Whether every value the pin leaves passes all the leading
+    /// statements at the depth after its parameter, so that the search
+    /// need not run them when the pin gives an answer: they are all
+    /// requirements, and each a comparison of a table's entry (`Rise`),
+    /// whose values passing the halving finds exactly (the plain
+    /// arithmetic of a `Bound` only skips values; its requirements still
+    /// run on the rest).
+    pub fn exact(&self) -> bool {
+        self.exact
+    }
+
+    /// Whether a comparison of a table's entry is among its requirements
+    /// (`Rise`): a compiled search asks such a pin for its values even
+    /// where no equality fixes one, the halving sparing it value after
+    /// value refused, and, the pin being exact, the leads at the next
+    /// depth.
+    pub fn reads_tables(&self) -> bool {
+        !self.rises.is_empty()
     }
 
     /// Whether an equality fixes the value (not only bounds it): what a
@@ -104,16 +165,33 @@ impl Pin {
         &self.bounds
     }
 
+    /// Its comparisons of table entries, in order.
+    pub fn rises(&self) -> &[Rise] {
+        &self.rises
+    }
+
     /// The values of `all` (the parameter's range, in order) the
     /// requirements leave, as a part of it; `None` when they cannot be
     /// told apart safely here (a term that is not a number, or a large
     /// one), and the search goes through them all.
     /// Out of line: the search's loops stay as they were without pins.
     #[inline(never)]
-    pub(crate) fn values<'d>(&self, it: &Interp, st: &State, f: &mut Frame, all: &'d [V]) -> Option<&'d [V]> {
+    pub(crate) fn values<'d>(
+        &self,
+        it: &Interp,
+        st: &State,
+        f: &mut Frame,
+        param: usize,
+        all: &'d [V],
+    ) -> Option<&'d [V]> {
         let (mut lo, mut hi) = (i64::MIN, i64::MAX);
         for b in &self.bounds {
             let (from, to) = b.range(it, st, f)?;
+            lo = lo.max(from);
+            hi = hi.min(to);
+        }
+        for rise in &self.rises {
+            let (from, to) = rise.range(it, st, f, param, all)?;
             lo = lo.max(from);
             hi = hi.min(to);
         }
@@ -178,14 +256,67 @@ impl Bound {
     }
 }
 
+impl Rise {
+    /// The values of the parameter (slot `param`, its range `all`, in
+    /// order) that pass, from and to (as `Bound::range`): where the
+    /// passing values start, found by halving the range, the comparison
+    /// evaluated with the parameter bound to each value tried (the search
+    /// binds it again before it goes through the values). `None` at a
+    /// rule error, and the range is left whole.
+    fn range(&self, it: &Interp, st: &State, f: &mut Frame, param: usize, all: &[V]) -> Option<(i64, i64)> {
+        const NONE: (i64, i64) = (1, 0);
+        let mut passes = |k: usize| -> Option<bool> {
+            f.set(param, all[k]);
+            it.bool(&self.cond, st, f).ok()
+        };
+        // The first value on the passing side: the values before it
+        // fail (`upper`) or pass.
+        let (mut lo, mut hi) = (0, all.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if passes(mid)? == self.upper {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        let value = |k: usize| match all.get(k) {
+            Some(V::Int(n)) => Some(*n),
+            _ => None,
+        };
+        Some(match (self.upper, lo) {
+            (true, k) if k == all.len() => NONE,
+            (true, k) => (value(k)?, i64::MAX),
+            (false, 0) => NONE,
+            (false, k) => (i64::MIN, value(k - 1)?),
+        })
+    }
+}
+
+/// The parameter a pin is for: its slot and range.
+#[derive(Clone, Copy)]
+struct Param {
+    index: usize,
+    lo: i64,
+    hi: i64,
+}
+
 /// The comparisons of `cond`, a comparison or several joined by `and`,
-/// each reading parameter `param` once (see `Pin`); `None` when it is not
-/// such a condition.
-fn conjuncts(cond: &Expr, param: usize, out: &mut Vec<Bound>) -> Option<()> {
+/// each reading parameter `param` once (see `Pin`), as plain arithmetic
+/// (`out`) or a table's entry (`rises`); `None` when it is not such a
+/// condition.
+fn conjuncts(
+    rules: &Ruleset,
+    cond: &Expr,
+    at: Param,
+    out: &mut Vec<Bound>,
+    rises: &mut Vec<Rise>,
+) -> Option<()> {
+    let param = at.index;
     let (op, l, r) = match &plain(cond).kind {
         ExprKind::Binary(BinaryOp::And, a, b) => {
-            conjuncts(a, param, out)?;
-            return conjuncts(b, param, out);
+            conjuncts(rules, a, at, out, rises)?;
+            return conjuncts(rules, b, at, out, rises);
         }
         ExprKind::Binary(
             op @ (BinaryOp::Eq | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge),
@@ -194,6 +325,10 @@ fn conjuncts(cond: &Expr, param: usize, out: &mut Vec<Bound>) -> Option<()> {
         ) => (*op, l, r),
         _ => return None,
     };
+    if let Some(rise) = table_rise(rules, cond, op, l, r, at) {
+        rises.push(rise);
+        return Some(());
+    }
     let (mut left, mut right) = (Vec::new(), Vec::new());
     flatten(l, 1, &mut left)?;
     flatten(r, 1, &mut right)?;
@@ -229,6 +364,80 @@ fn conjuncts(cond: &Expr, param: usize, out: &mut Vec<Bound>) -> Option<()> {
     }
     out.push(Bound { terms, sign, op, other: (**other).clone() });
     Some(())
+}
+
+/// `cond`, the comparison `l OP r`, as a `Rise`: one side a table's entry
+/// read at the parameter by one of its keys (a plain number key whose
+/// range holds the parameter's, or which clamps), the table never falling
+/// or never rising along that key; nothing else on either side reading
+/// the parameter. `None` otherwise.
+fn table_rise(rules: &Ruleset, cond: &Expr, op: BinaryOp, l: &Expr, r: &Expr, at: Param) -> Option<Rise> {
+    // The table's side first: `L OP R` with it on the right is `R OP' L`.
+    let (entry, other, op) = match (&plain(l).kind, &plain(r).kind) {
+        (ExprKind::Table { .. }, _) => (plain(l), r, op),
+        (_, ExprKind::Table { .. }) => (plain(r), l, op.flipped()),
+        _ => return None,
+    };
+    let ExprKind::Table { table, keys } = &entry.kind else { return None };
+    if mentions(other, at.index) {
+        return None;
+    }
+    let own = |k: &Expr| matches!(plain(k).kind, ExprKind::Local(s) if s == at.index);
+    let mut axis = None;
+    for (i, k) in keys.iter().enumerate() {
+        if own(k) && axis.is_none() {
+            axis = Some(i);
+        } else if mentions(k, at.index) {
+            return None;
+        }
+    }
+    let axis = axis?;
+    let t = rules.tables.get(table.index())?;
+    let dim = t.dims.get(axis)?;
+    if dim.class.is_some() || !(dim.clamp || (dim.lo <= at.lo && at.hi <= dim.hi)) {
+        return None;
+    }
+    let rising = match (order_along(t, axis, true), order_along(t, axis, false)) {
+        (true, _) => true,
+        (false, true) => false,
+        (false, false) => return None,
+    };
+    let upper = match op {
+        BinaryOp::Gt | BinaryOp::Ge => rising,
+        BinaryOp::Lt | BinaryOp::Le => !rising,
+        _ => return None,
+    };
+    Some(Rise { cond: cond.clone(), upper })
+}
+
+/// Whether table `t` never falls (`rising`) or never rises along key
+/// `axis`, every other key held: checked on all its entries.
+fn order_along(t: &Table, axis: usize, rising: bool) -> bool {
+    let sizes: Vec<usize> = t.dims.iter().map(|d| (d.hi - d.lo + 1).max(0) as usize).collect();
+    // Entries one step apart along the key lie `stride` apart.
+    let stride: usize = sizes[axis + 1..].iter().product();
+    let along = sizes[axis];
+    if stride == 0 || along == 0 {
+        return true;
+    }
+    (0..t.values.len()).all(|i| {
+        let k = i / stride % along;
+        k + 1 == along
+            || match (t.values.get(i), t.values.get(i + stride)) {
+                (Some(a), Some(b)) => (a <= b) == rising || a == b,
+                _ => false,
+            }
+    })
+}
+
+/// Whether `e` reads local slot `slot` anywhere in it.
+fn mentions(e: &Expr, slot: usize) -> bool {
+    if matches!(e.kind, ExprKind::Local(s) if s == slot) {
+        return true;
+    }
+    let mut found = false;
+    e.for_each_child(|x| found = found || mentions(x, slot));
+    found
 }
 
 /// An expression with a compiled root's wrapping taken off.
