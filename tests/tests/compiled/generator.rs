@@ -731,8 +731,9 @@ fn generator_numbers_the_values_after_the_monotone_parameter_in_the_search() {
 /// the parameters an equality fixes (`engine::legality::Pin::fixes`) or
 /// a table's entry bounds (`Pin::reads_tables`): in `pins.ruleset`,
 /// `halve`'s third, `owe`'s and `spare`'s second, `wait`'s second and
-/// `rest`'s first (the last two halving the range, and passing over the
-/// next depth's requirements, which hold for every value left);
+/// `rest`'s first (the last two halving the range), each but `rest`'s
+/// passing over the next depth's requirements, which hold for every
+/// value left (`Pin::exact`);
 /// `stack`'s, which comparisons only bound, `count_on`'s, whose equality
 /// reads a let, and `roam`'s, whose table goes both ways, whole. Every term of these pins compiles, so the
 /// searcher is handed the pin's own function (`Searcher::values_with`),
@@ -763,10 +764,10 @@ fn generator_hands_the_searcher_a_pinned_parameters_own_function() {
             Some(k) => {
                 assert_eq!(asked.len(), 1, "{action}: {search}");
                 let pin = format!("pin_{a}_{k}");
-                // A table's entry: exact, the next depth's lead passed over
-                // where the pin answers.
+                // Exact (all but `rest`'s): the next depth's lead passed
+                // over where the pin answers.
                 let table = matches!(action, "wait" | "rest");
-                let held = if table { format!("held{k}") } else { "_".into() };
+                let held = if action == "rest" { "_".into() } else { format!("held{k}") };
                 assert!(
                     search.contains(&format!(
                         "let (values, {held}) = s.values_with({k}, f, {pin});\nfor &v in values {{"
@@ -774,11 +775,9 @@ fn generator_hands_the_searcher_a_pinned_parameters_own_function() {
                     "{action}: {search}"
                 );
                 let function = generated_fn(&code, &pin);
+                let lead = format!("if !held{k} && !s.lead_with({}, f, ", k + 1);
+                assert_eq!(search.contains(&lead), action != "rest", "{action}: {search}");
                 if table {
-                    assert!(
-                        search.contains(&format!("if !held{k} && !s.lead_with({}, f, ", k + 1)),
-                        "{action}: {search}"
-                    );
                     // Halving the range, each value bound where it is tried.
                     assert!(
                         function.contains(&format!("f.set({k}, V::Int(1 + mid));")),

@@ -40,8 +40,7 @@ pub struct Pin {
     bounds: Vec<Bound>,
     /// The comparisons of a table's entry read at the parameter.
     rises: Vec<Rise>,
-    /// Whether the requirements hold for every value the pin leaves:
-    /// they are all it has, and all comparisons of table entries
+    /// Whether the requirements hold for every value the pin leaves
     /// (`Pin::exact`).
     exact: bool,
 }
@@ -128,17 +127,16 @@ impl Pin {
             bounds.extend(found);
             rises.extend(found_rises);
         }
-        let exact = whole && bounds.is_empty();
+        let exact = whole;
         (!bounds.is_empty() || !rises.is_empty()).then_some(Pin { bounds, rises, exact })
     }
 
     /// Whether every value the pin leaves passes all the leading
     /// statements at the depth after its parameter, so that the search
     /// need not run them when the pin gives an answer: they are all
-    /// requirements, and each a comparison of a table's entry (`Rise`),
-    /// whose values passing the halving finds exactly (the plain
-    /// arithmetic of a `Bound` only skips values; its requirements still
-    /// run on the rest).
+    /// requirements, each made of the pin's comparisons, whose passing
+    /// values `Bound::range` and `Rise::range` find exactly (a rule error
+    /// in a part of them leaves no answer, and they run).
     pub fn exact(&self) -> bool {
         self.exact
     }
