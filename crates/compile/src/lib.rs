@@ -144,21 +144,21 @@ pub fn generate(rules: &Ruleset) -> String {
         // needs it (compiled Thebes -1.0%, the other bundled games as
         // before, docs/performance.md).
         let pre = pres.get(a).and_then(Option::as_deref);
-        // Only where an equality fixes the value: a bound alone skips few
-        // values, each refused by the generated leads for less than the
-        // pin's arithmetic through the interpreter costs (Die Grabräuber
-        // compiled 34.57 -> 34.62 M, Akrotiri 52.33 -> 52.46 with every
-        // pin asked, docs/performance.md).
+        // Only where an equality fixes the value, a table's entry bounds
+        // it (`legality::Rise`: halved in a few evaluations where the leads
+        // would refuse value after value), or the pin is exact (the next
+        // depth's leads then not run on the values left): a bound alone
+        // skips few values, each refused by the generated leads for less
+        // than the pin's arithmetic costs (Die Grabräuber compiled 34.57
+        // -> 34.62 M, Akrotiri 52.33 -> 52.46 with every pin asked, when
+        // no pin was exact; docs/performance.md).
         // Each such pin's comparisons worked out by a function of their
         // own where every part compiles (Die Grabräuber compiled -1.6%,
         // docs/performance.md), else by the pin through the interpreter.
-        // A pin reading a table's entry (`legality::Rise`) is asked too,
-        // through the interpreter: it halves the range in a few
-        // evaluations where the leads would refuse value after value.
         let pinned: Vec<Pinned> = plan.pins[a]
             .iter()
             .enumerate()
-            .map(|(depth, p)| match p.as_ref().filter(|p| p.fixes() || p.reads_tables()) {
+            .map(|(depth, p)| match p.as_ref().filter(|p| p.fixes() || p.reads_tables() || p.exact()) {
                 None => Pinned::No,
                 Some(p) => {
                     let range = match rules.actions[a].params[depth].domain {
@@ -478,9 +478,10 @@ fn search(
 }
 
 /// How a compiled search goes through a parameter's values: its domain
-/// (`No`), or the part of it an equality or a table's entry leaves
-/// (`legality::Pin::fixes`, `Pin::reads_tables`), worked out by the pin
-/// through the interpreter or by the pin's function, named.
+/// (`No`), or the part of it an equality, a table's entry or an exact pin
+/// leaves (`legality::Pin::fixes`, `Pin::reads_tables`, `Pin::exact`),
+/// worked out by the pin through the interpreter or by the pin's
+/// function, named.
 /// `exact`: the next depth's leading statements hold for every value the
 /// pin leaves when it gives an answer (`Pin::exact`).
 enum Pinned {

@@ -728,56 +728,60 @@ fn generator_numbers_the_values_after_the_monotone_parameter_in_the_search() {
 }
 
 /// A compiled search goes through the values a pin leaves for exactly
-/// the parameters an equality fixes (`engine::legality::Pin::fixes`) or
-/// a table's entry bounds (`Pin::reads_tables`): in `pins.ruleset`,
-/// `halve`'s third, `owe`'s and `spare`'s second, `wait`'s second and
-/// `rest`'s first (the last two halving the range), each but `rest`'s
-/// passing over the next depth's requirements, which hold for every
-/// value left (`Pin::exact`);
-/// `stack`'s, which comparisons only bound, `count_on`'s, whose equality
-/// reads a let, and `roam`'s, whose table goes both ways, whole. Every term of these pins compiles, so the
-/// searcher is handed the pin's own function (`Searcher::values_with`),
-/// which works the comparison out without the interpreter: `owe`'s, with
-/// the parameter subtracted on the left, turned round by its sign. That
-/// the values left are the right ones is what the brute-force listings
-/// of `tests/tests/legality.rs` and the lockstep games hold.
+/// the parameters an equality fixes (`engine::legality::Pin::fixes`), a
+/// table's entry bounds (`Pin::reads_tables`) or whose pin's comparisons
+/// are all the next depth's requirements (`Pin::exact`): in
+/// `pins.ruleset`, `halve`'s third, `owe`'s and `spare`'s second,
+/// `stack`'s second and third (comparisons joined by `and`), `wait`'s
+/// second and `rest`'s first (the last two halving the range), each but
+/// `rest`'s passing over the next depth's requirements, which hold for
+/// every value left; `count_on`'s, whose equality reads a let, and
+/// `roam`'s, whose table goes both ways, whole. Every term of these pins
+/// compiles, so the searcher is handed the pin's own function
+/// (`Searcher::values_with`), which works the comparisons out without the
+/// interpreter: `owe`'s, with the parameter subtracted on the left,
+/// turned round by its sign. That the values left are the right ones is
+/// what the brute-force listings of `tests/tests/legality.rs` and the
+/// lockstep games hold.
 #[test]
 fn generator_hands_the_searcher_a_pinned_parameters_own_function() {
     let path = "tests/fixtures/valid/pins.ruleset";
     let rules = load(path);
     let code = compile::generate(&rules);
-    for (action, pinned) in [
-        ("halve", Some(2)),
-        ("owe", Some(1)),
-        ("spare", Some(1)),
-        ("stack", None),
-        ("count_on", None),
-        ("wait", Some(1)),
-        ("rest", Some(0)),
-        ("roam", None),
-    ] {
+    let pins: [(&str, &[usize]); 8] = [
+        ("halve", &[2]),
+        ("owe", &[1]),
+        ("spare", &[1]),
+        ("stack", &[1, 2]),
+        ("count_on", &[]),
+        ("wait", &[1]),
+        ("rest", &[0]),
+        ("roam", &[]),
+    ];
+    for (action, pinned) in pins {
         let a = rules.actions.iter().position(|x| x.name == action).expect("the fixture's action");
         let search = generated_fn(&code, &format!("search_{a}"));
         assert!(!search.contains("s.values("), "{action}: {search}");
-        let asked: Vec<&str> = search.matches("s.values_with(").collect();
-        match pinned {
-            Some(k) => {
-                assert_eq!(asked.len(), 1, "{action}: {search}");
-                let pin = format!("pin_{a}_{k}");
-                // Exact (all but `rest`'s): the next depth's lead passed
-                // over where the pin answers.
-                let table = matches!(action, "wait" | "rest");
-                let held = if action == "rest" { "_".into() } else { format!("held{k}") };
-                assert!(
-                    search.contains(&format!(
-                        "let (values, {held}) = s.values_with({k}, f, {pin});\nfor &v in values {{"
-                    )),
-                    "{action}: {search}"
-                );
-                let function = generated_fn(&code, &pin);
-                let lead = format!("if !held{k} && !s.lead_with({}, f, ", k + 1);
-                assert_eq!(search.contains(&lead), action != "rest", "{action}: {search}");
-                if table {
+        assert_eq!(search.matches("s.values_with(").count(), pinned.len(), "{action}: {search}");
+        if pinned.is_empty() {
+            assert!(!code.contains(&format!("fn pin_{a}_")), "{action}");
+        }
+        for &k in pinned {
+            let pin = format!("pin_{a}_{k}");
+            // Exact (all but `rest`'s): the next depth's lead passed over
+            // where the pin answers.
+            let held = if action == "rest" { "_".into() } else { format!("held{k}") };
+            assert!(
+                search.contains(&format!(
+                    "let (values, {held}) = s.values_with({k}, f, {pin});\nfor &v in values {{"
+                )),
+                "{action}: {search}"
+            );
+            let lead = format!("if !held{k} && !s.lead_with({}, f, ", k + 1);
+            assert_eq!(search.contains(&lead), action != "rest", "{action}: {search}");
+            let function = generated_fn(&code, &pin);
+            match action {
+                "wait" | "rest" => {
                     // Halving the range, each value bound where it is tried.
                     assert!(
                         function.contains(&format!("f.set({k}, V::Int(1 + mid));")),
@@ -786,15 +790,23 @@ fn generator_hands_the_searcher_a_pinned_parameters_own_function() {
                     let narrow =
                         if action == "wait" { "lo = lo.max(1 + a);" } else { "hi = hi.min(1 + a - 1);" };
                     assert!(function.contains(narrow), "{action}: {function}");
-                    continue;
                 }
-                assert!(function.contains("lo = lo.max(d); hi = hi.min(d);"), "{action}: {function}");
-                let sign = if action == "owe" { "-1" } else { "1" };
-                assert!(function.contains(&format!("let d = (t - sum) * {sign};")), "{action}: {function}");
-            }
-            None => {
-                assert!(asked.is_empty(), "{action}: {search}");
-                assert!(!code.contains(&format!("fn pin_{a}_")), "{action}");
+                "stack" => {
+                    // `a <= c.cost and 1 < a`; `6 - b >= a and b > held - 1`
+                    // (turned round by its sign): each an upper bound and a
+                    // lower one.
+                    for n in ["hi = hi.min(d);", "lo = lo.max(d + 1);"] {
+                        assert!(function.contains(n), "{action} {k}: {function}");
+                    }
+                }
+                _ => {
+                    assert!(function.contains("lo = lo.max(d); hi = hi.min(d);"), "{action}: {function}");
+                    let sign = if action == "owe" { "-1" } else { "1" };
+                    assert!(
+                        function.contains(&format!("let d = (t - sum) * {sign};")),
+                        "{action}: {function}"
+                    );
+                }
             }
         }
     }

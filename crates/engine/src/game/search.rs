@@ -954,8 +954,9 @@ impl<'s> Searcher<'s, '_> {
 
     /// Parameter `k`'s values to go through, and whether the leading
     /// statements at the next depth hold for each (`Game::values`; the
-    /// generator asks where an equality fixes one, `Pin::fixes`, or a
-    /// table's entry bounds it, `Pin::reads_tables`).
+    /// generator asks where an equality fixes one, `Pin::fixes`, a
+    /// table's entry bounds it, `Pin::reads_tables`, or the pin is exact,
+    /// `Pin::exact`).
     #[inline]
     pub fn values(&self, k: usize, f: &mut Frame) -> (&'s [V], bool) {
         self.game.values(self.search, k, f)

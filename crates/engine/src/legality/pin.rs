@@ -143,9 +143,8 @@ impl Pin {
 
     /// Whether a comparison of a table's entry is among its requirements
     /// (`Rise`): a compiled search asks such a pin for its values even
-    /// where no equality fixes one, the halving sparing it value after
-    /// value refused, and, the pin being exact, the leads at the next
-    /// depth.
+    /// where no equality fixes one and it is not exact, the halving
+    /// sparing it value after value refused.
     pub fn reads_tables(&self) -> bool {
         !self.rises.is_empty()
     }
