@@ -17,8 +17,8 @@
 //! requirement meets the rule error itself as before).
 //!
 //! A requirement may also compare a table's entry read at the parameter
-//! with something that does not read it, `require chronoscope[k][weeks] >
-//! 0`, when the table never falls (or never rises) along that key, which
+//! with something that does not read it, `require yield[k][days] > 0`,
+//! when the table never falls (or never rises) along that key, which
 //! is checked on its entries once per ruleset: the values that pass are
 //! then the larger ones or the smaller ones, and the search finds where
 //! they start by halving the range, the requirement evaluated as the
