@@ -469,3 +469,43 @@ fn flatten<'e>(e: &'e Expr, sign: i64, out: &mut Vec<(i64, &'e Expr)>) -> Option
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table with keys `a: 0..1` and `b: 0..2`, its rows by `a`.
+    fn table(values: [i64; 6]) -> Table {
+        let dim = |name: &str, hi| Dimension { name: name.into(), lo: 0, hi, clamp: false, class: None };
+        Table {
+            name: "t".into(),
+            dims: vec![dim("a", 1), dim("b", 2)],
+            values: values.to_vec(),
+            span: Span::default(),
+        }
+    }
+
+    #[test]
+    fn a_table_is_ordered_along_a_key_when_every_line_along_it_is() {
+        // Rows [1, 2, 3] and [0, 0, 5]: each never falls along `b`; along
+        // `a` the first column falls (1 -> 0) and the last rises (3 -> 5).
+        let t = table([1, 2, 3, 0, 0, 5]);
+        assert!(order_along(&t, 1, true));
+        assert!(!order_along(&t, 1, false));
+        assert!(!order_along(&t, 0, true));
+        assert!(!order_along(&t, 0, false));
+        // Rows [3, 2, 2] and [4, 2, 1]: never rising along `b`; along `a`
+        // neither (3 -> 4 rises, 2 -> 1 falls).
+        let t = table([3, 2, 2, 4, 2, 1]);
+        assert!(order_along(&t, 1, false));
+        assert!(!order_along(&t, 1, true));
+        assert!(!order_along(&t, 0, true));
+        assert!(!order_along(&t, 0, false));
+        // Rows [1, 1, 1] and [2, 2, 2]: rising along `a`, flat along `b`
+        // (both ways).
+        let t = table([1, 1, 1, 2, 2, 2]);
+        assert!(order_along(&t, 0, true));
+        assert!(!order_along(&t, 0, false));
+        assert!(order_along(&t, 1, true) && order_along(&t, 1, false));
+    }
+}
