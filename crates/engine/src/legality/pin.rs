@@ -434,17 +434,22 @@ fn table_rise(rules: &Ruleset, cond: &Expr, op: BinaryOp, l: &Expr, r: &Expr, at
 /// Whether table `t` never falls (`rising`) or never rises along key
 /// `axis`, every other key held: checked on all its entries.
 fn order_along(t: &Table, axis: usize, rising: bool) -> bool {
-    let sizes: Vec<usize> = t.dims.iter().map(|d| (d.hi - d.lo + 1).max(0) as usize).collect();
-    // Entries one step apart along the key lie `stride` apart.
-    let stride: usize = sizes[axis + 1..].iter().product();
-    let along = sizes[axis];
+    let size = |d: &Dimension| usize::try_from(d.hi.saturating_sub(d.lo).saturating_add(1)).unwrap_or(0);
+    // Entries one step apart along the key lie `stride` apart (a table
+    // whose keys multiply past what a list can hold is left unordered).
+    let Some(stride) =
+        t.dims.get(axis + 1..).into_iter().flatten().try_fold(1usize, |n, d| n.checked_mul(size(d)))
+    else {
+        return false;
+    };
+    let Some(along) = t.dims.get(axis).map(size) else { return false };
     if stride == 0 || along == 0 {
         return true;
     }
     (0..t.values.len()).all(|i| {
         let k = i / stride % along;
         k + 1 == along
-            || match (t.values.get(i), t.values.get(i + stride)) {
+            || match (t.values.get(i), i.checked_add(stride).and_then(|j| t.values.get(j))) {
                 (Some(a), Some(b)) => (a <= b) == rising || a == b,
                 _ => false,
             }
