@@ -555,9 +555,8 @@ fn check_accepts_exactly_the_listed_choices_and_refuses_values_outside_their_dom
 /// or by a table's entry (`engine::legality::Pin`) in `pins.ruleset`:
 /// `halve`'s `b` (a sum with an attribute), `owe`'s `b` (on the left,
 /// subtracted), `spare`'s `n`, `stack`'s `a` and `b` (comparisons),
-/// `wait`'s `w` and `rest`'s `w` (tables that never fall, never rise),
-/// `linger`'s `w` (a table's entry named by a let, or an option that is
-/// off); not `count_on`'s, whose equality reads a let, nor `roam`'s, whose
+/// `wait`'s `w` and `rest`'s `w` (tables that never fall, never rise);
+/// not `count_on`'s, whose equality reads a let, nor `roam`'s, whose
 /// table goes both ways; and in the bundled games.
 #[test]
 fn the_plan_pins_the_number_parameters_comparisons_and_monotone_table_entries_narrow_and_no_others() {
@@ -587,17 +586,12 @@ fn the_plan_pins_the_number_parameters_comparisons_and_monotone_table_entries_na
             ("spare", &[1]),
             ("stack", &[1, 2]),
             ("wait", &[1]),
-            ("rest", &[0]),
-            ("linger", &[0])
+            ("rest", &[0])
         ])
     );
     // Each region's finds bounded by the card's and the player's, the
     // last fixed by the sum.
-    // A dig's weeks by the chart's entry, named by a let.
-    assert_eq!(
-        pinned("rulesets/grabrauber/grabrauber.ruleset"),
-        named(&[("museum", &[1, 2, 3, 4]), ("dig", &[3])])
-    );
+    assert_eq!(pinned("rulesets/grabrauber/grabrauber.ruleset"), named(&[("museum", &[1, 2, 3, 4])]));
     // The last kind of map: at least one and at most three in all.
     assert_eq!(pinned("rulesets/akrotiri/akrotiri.ruleset"), named(&[("buy_maps", &[2])]));
     assert_eq!(pinned("rulesets/archaeology/archaeology.ruleset"), named(&[]));
@@ -610,8 +604,7 @@ fn the_plan_pins_the_number_parameters_comparisons_and_monotone_table_entries_na
 /// depth's requirements on the values it leaves) when its comparisons,
 /// of a table's entry (`Pin::reads_tables`) or plain arithmetic, are all
 /// those requirements: `wait`'s and `halve`'s and `stack`'s; not `rest`'s,
-/// whose second requirement is no such comparison and still runs, nor
-/// `linger`'s, whose let the search still binds.
+/// whose second requirement is no such comparison and still runs.
 #[test]
 fn a_pin_is_exact_when_its_comparisons_are_all_the_next_depths_requirements() {
     let pin = |path: &str, action: &str, k: usize| -> (bool, bool) {
@@ -622,8 +615,6 @@ fn a_pin_is_exact_when_its_comparisons_are_all_the_next_depths_requirements() {
     };
     assert_eq!(pin("tests/fixtures/valid/pins.ruleset", "wait", 1), (true, true));
     assert_eq!(pin("tests/fixtures/valid/pins.ruleset", "rest", 0), (true, false));
-    // A let among them: the search still binds it.
-    assert_eq!(pin("tests/fixtures/valid/pins.ruleset", "linger", 0), (true, false));
     assert_eq!(pin("tests/fixtures/valid/pins.ruleset", "halve", 2), (false, true));
     assert_eq!(pin("tests/fixtures/valid/pins.ruleset", "stack", 2), (false, true));
     assert_eq!(pin("rulesets/thebes/thebes.ruleset", "dig", 5), (true, true));
@@ -637,16 +628,9 @@ fn a_pin_is_exact_when_its_comparisons_are_all_the_next_depths_requirements() {
 fn pinned_searches_list_exactly_the_choices_every_combination_allows() {
     let program = chronoscope_tests::scenario::load("tests/fixtures/valid/pins.ruleset");
     let action = |name: &str| program.rules().actions.iter().position(|a| a.name == name).unwrap();
-    let pinned = [
-        action("halve"),
-        action("owe"),
-        action("spare"),
-        action("stack"),
-        action("wait"),
-        action("rest"),
-        action("linger"),
-    ];
-    let mut taken = [0; 7];
+    let pinned =
+        [action("halve"), action("owe"), action("spare"), action("stack"), action("wait"), action("rest")];
+    let mut taken = [0; 6];
     let positions = listings_match_full_runs(&program, 2..=3, 60, |_, c| {
         if let Some(k) = pinned.iter().position(|a| *a == c.action.index()) {
             taken[k] += 1;

@@ -733,9 +733,9 @@ fn generator_numbers_the_values_after_the_monotone_parameter_in_the_search() {
 /// are all the next depth's requirements (`Pin::exact`): in
 /// `pins.ruleset`, `halve`'s third, `owe`'s and `spare`'s second,
 /// `stack`'s second and third (comparisons joined by `and`), `wait`'s
-/// second, `rest`'s and `linger`'s first (the last three halving the
-/// range), each but `rest`'s and `linger`'s passing over the next depth's
-/// requirements, which hold for every value left; `count_on`'s, whose equality reads a let, and
+/// second and `rest`'s first (the last two halving the range), each but
+/// `rest`'s passing over the next depth's requirements, which hold for
+/// every value left; `count_on`'s, whose equality reads a let, and
 /// `roam`'s, whose table goes both ways, whole. Every term of these pins
 /// compiles, so the searcher is handed the pin's own function
 /// (`Searcher::values_with`), which works the comparisons out without the
@@ -748,7 +748,7 @@ fn generator_hands_the_searcher_a_pinned_parameters_own_function() {
     let path = "tests/fixtures/valid/pins.ruleset";
     let rules = load(path);
     let code = compile::generate(&rules);
-    let pins: [(&str, &[usize]); 9] = [
+    let pins: [(&str, &[usize]); 8] = [
         ("halve", &[2]),
         ("owe", &[1]),
         ("spare", &[1]),
@@ -756,7 +756,6 @@ fn generator_hands_the_searcher_a_pinned_parameters_own_function() {
         ("count_on", &[]),
         ("wait", &[1]),
         ("rest", &[0]),
-        ("linger", &[0]),
         ("roam", &[]),
     ];
     for (action, pinned) in pins {
@@ -769,10 +768,9 @@ fn generator_hands_the_searcher_a_pinned_parameters_own_function() {
         }
         for &k in pinned {
             let pin = format!("pin_{a}_{k}");
-            // Exact (all but `rest`'s and `linger`'s): the next depth's
-            // lead passed over where the pin answers.
-            let exact = !matches!(action, "rest" | "linger");
-            let held = if exact { format!("held{k}") } else { "_".into() };
+            // Exact (all but `rest`'s): the next depth's lead passed over
+            // where the pin answers.
+            let held = if action == "rest" { "_".into() } else { format!("held{k}") };
             assert!(
                 search.contains(&format!(
                     "let (values, {held}) = s.values_with({k}, f, {pin});\nfor &v in values {{"
@@ -780,17 +778,17 @@ fn generator_hands_the_searcher_a_pinned_parameters_own_function() {
                 "{action}: {search}"
             );
             let lead = format!("if !held{k} && !s.lead_with({}, f, ", k + 1);
-            assert_eq!(search.contains(&lead), exact, "{action}: {search}");
+            assert_eq!(search.contains(&lead), action != "rest", "{action}: {search}");
             let function = generated_fn(&code, &pin);
             match action {
-                "wait" | "rest" | "linger" => {
+                "wait" | "rest" => {
                     // Halving the range, each value bound where it is tried.
                     assert!(
                         function.contains(&format!("f.set({k}, V::Int(1 + mid));")),
                         "{action}: {function}"
                     );
                     let narrow =
-                        if action == "rest" { "hi = hi.min(1 + a - 1);" } else { "lo = lo.max(1 + a);" };
+                        if action == "wait" { "lo = lo.max(1 + a);" } else { "hi = hi.min(1 + a - 1);" };
                     assert!(function.contains(narrow), "{action}: {function}");
                 }
                 "stack" => {

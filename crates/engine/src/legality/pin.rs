@@ -114,26 +114,13 @@ impl Pin {
         let at = Param { index: param, lo, hi };
         let (mut bounds, mut rises) = (Vec::new(), Vec::new());
         let mut whole = true;
-        // The lets among them, read through their values (`let cards =
-        // chart[k][weeks]` then `require cards > 0`); the search still
-        // binds them, so a pin with one is not exact.
-        let mut lets: Vec<(usize, Expr)> = Vec::new();
         for stmt in stmts {
-            let cond = match &stmt.kind {
-                StmtKind::Require { cond, .. } => inline(cond, &lets),
-                StmtKind::Let { slot, value } => {
-                    whole = false;
-                    let value = inline(value, &lets);
-                    lets.push((*slot, value));
-                    continue;
-                }
-                _ => {
-                    whole = false;
-                    break;
-                }
+            let StmtKind::Require { cond, .. } = &stmt.kind else {
+                whole = false;
+                break;
             };
             let (mut found, mut found_rises) = (Vec::new(), Vec::new());
-            if conjuncts(r, &cond, at, &mut found, &mut found_rises).is_none() {
+            if conjuncts(r, cond, at, &mut found, &mut found_rises).is_none() {
                 whole = false;
                 break;
             }
@@ -328,17 +315,6 @@ fn conjuncts(
             conjuncts(rules, a, at, out, rises)?;
             return conjuncts(rules, b, at, out, rises);
         }
-        // An option or a literal that is false adds nothing to what the
-        // other side decides (`cards > 0 or empty_digs_allowed`); one that
-        // is true first decides alone, reading nothing else.
-        ExprKind::Binary(BinaryOp::Or, a, b) => {
-            return match (truth(rules, a), truth(rules, b)) {
-                (Some(true), _) => Some(()),
-                (Some(false), _) => conjuncts(rules, b, at, out, rises),
-                (_, Some(false)) => conjuncts(rules, a, at, out, rises),
-                _ => None,
-            };
-        }
         ExprKind::Binary(
             op @ (BinaryOp::Eq | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge),
             l,
@@ -454,39 +430,6 @@ fn order_along(t: &Table, axis: usize, rising: bool) -> bool {
                 _ => false,
             }
     })
-}
-
-/// The value of `e` when it is a truth value fixed for the whole game:
-/// a literal, or an option (which the ruleset's editions and house rules
-/// have set by the time a plan is made).
-fn truth(rules: &Ruleset, e: &Expr) -> Option<bool> {
-    match &plain(e).kind {
-        ExprKind::Bool(b) => Some(*b),
-        ExprKind::Option(id) => match rules.options.get(id.index())?.value {
-            Value::Bool(b) => Some(b),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// `e` with each local that `lets` binds read as the let's value.
-fn inline(e: &Expr, lets: &[(usize, Expr)]) -> Expr {
-    let mut e = e.clone();
-    if !lets.is_empty() {
-        replace_lets(&mut e, lets);
-    }
-    e
-}
-
-fn replace_lets(e: &mut Expr, lets: &[(usize, Expr)]) {
-    if let ExprKind::Local(s) = e.kind {
-        if let Some((_, value)) = lets.iter().rev().find(|(slot, _)| *slot == s) {
-            *e = value.clone();
-        }
-        return;
-    }
-    e.for_each_child_mut(|x| replace_lets(x, lets));
 }
 
 /// Whether `e` reads local slot `slot` anywhere in it.
