@@ -478,9 +478,9 @@ impl<'p> Game<'p> {
     /// Parameter `depth`'s values to go through: its domain, or the part
     /// of it the comparisons the next leading requirements start with
     /// leave (`legality::Pin`): the values skipped are those one of them
-    /// would refuse, at no cost and with no rule error.
-    /// With it, whether the leading statements at the next depth hold for
-    /// every value left (`Pin::exact`, when the pin gave an answer).
+    /// would refuse, with no rule error. With them, whether the leading
+    /// statements at the next depth hold for every value left
+    /// (`Pin::exact`, when the pin gave an answer).
     #[inline]
     fn values<'a>(&self, search: &Search<'a>, depth: usize, frame: &mut Frame) -> (&'a [V], bool) {
         let all: &'a [V] = &search.domains[depth];

@@ -113,21 +113,21 @@ impl Pin {
         }
         let at = Param { index: param, lo, hi };
         let (mut bounds, mut rises) = (Vec::new(), Vec::new());
-        let mut whole = true;
+        // Whether the requirements are all comparisons the pin reads.
+        let mut exact = true;
         for stmt in stmts {
             let StmtKind::Require { cond, .. } = &stmt.kind else {
-                whole = false;
+                exact = false;
                 break;
             };
             let (mut found, mut found_rises) = (Vec::new(), Vec::new());
             if conjuncts(r, cond, at, &mut found, &mut found_rises).is_none() {
-                whole = false;
+                exact = false;
                 break;
             }
             bounds.extend(found);
             rises.extend(found_rises);
         }
-        let exact = whole;
         (!bounds.is_empty() || !rises.is_empty()).then_some(Pin { bounds, rises, exact })
     }
 
