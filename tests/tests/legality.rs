@@ -288,6 +288,69 @@ fn a_position_changed_by_hand_between_listing_and_applying_is_read_afresh() {
     assert_eq!(g.counter(marks, Some(me), None), engine::V::Int(6));
 }
 
+/// A monotone parameter with two values after it: the interpreter's
+/// search lists the smaller durations straight from its notes once every
+/// combination of the later values is noted (`Game::settled`), unless a
+/// leading statement runs once a later value is bound.
+const SETTLING: &str = r#"
+game s "Settling" { players 2..3 }
+kind chip { }
+tokens chips of chip total 8 { "chip" x8 }
+zone supply: pile
+zone hand: hand per player
+counter time per player = 0
+counter marks per player = 0
+turns by lowest time
+setup {
+  move all c in chips to supply
+}
+action pick {
+  require count(supply) > 0 else "the supply is empty"
+  move first c in supply to me.hand
+  advance me.time by 1
+}
+// Nothing runs once `rushed` or `load` is bound: it settles.
+action stay(weeks: 1..4, rushed: flag, load: 0..1) {
+  advance me.time by weeks
+  require not rushed or count(me.hand) + load <= 2 else "too much to rush"
+  advance me.marks by load
+}
+// A leading requirement once `weeks` is bound, which no pin holds: it
+// settles only where that requirement runs for each duration anyway, so
+// never.
+action dawdle(weeks: 1..4, rushed: flag) {
+  require weeks > 2 or count(me.hand) != 1 else "one chip is worth a long stay"
+  advance me.time by weeks
+  require not rushed or count(me.hand) <= 1 else "too much to rush"
+}
+// A leading requirement once `rushed` is bound: it does not.
+action hurry(weeks: 1..4, rushed: flag, load: 0..1) {
+  require not rushed or count(me.hand) < 3 else "too much to hurry"
+  advance me.time by weeks
+  advance me.marks by load
+}
+after action {
+  require me.time <= 10 else "the time runs out at 10"
+}
+end when all(p in players where p.time >= 10)
+score marked = me.marks
+"#;
+
+#[test]
+fn a_monotone_search_settles_only_when_nothing_runs_for_the_later_values_and_lists_what_full_runs_allow() {
+    let r = clean_program(SETTLING);
+    let plan = TrialPlan::new(&r);
+    let action = |name: &str| r.actions.iter().position(|a| a.name == name).unwrap();
+    let settles = |name: &str| plan.monotone[action(name)].as_ref().map(|m| (m.param, m.settles));
+    assert_eq!(settles("stay"), Some((0, true)));
+    assert_eq!(settles("hurry"), Some((0, false)), "a requirement waits for `rushed`");
+    // Settles as planned; the search sees the requirement at `weeks` run
+    // for each duration (no pin holds it) and goes down to each.
+    assert_eq!(settles("dawdle"), Some((0, true)));
+    let positions = listings_match_full_runs(&r, 2..=3, 30, |_, _| {});
+    assert!(positions > 300, "{positions} positions");
+}
+
 /// A floor after the advance: larger values pass where smaller fail, the
 /// other way round from a ceiling, so the search must not skip trials;
 /// and a procedure's requirement met twice, which is no opening one.

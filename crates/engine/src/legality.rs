@@ -169,7 +169,7 @@ impl TrialPlan {
             .zip(levels.iter().zip(&body))
             .map(|(action, (l, keep))| a.prefix(action, l, keep))
             .collect();
-        let monotone: Vec<Option<Monotone>> = r
+        let mut monotone: Vec<Option<Monotone>> = r
             .actions
             .iter()
             .zip(levels.iter().zip(body.iter().zip(&hook)))
@@ -197,7 +197,7 @@ impl TrialPlan {
             .collect();
         // The monotone parameter, whose values go largest first, only by
         // the comparisons of table entries.
-        let pins = r
+        let pins: Vec<Vec<Option<Pin>>> = r
             .actions
             .iter()
             .zip(at_level.iter().zip(&monotone))
@@ -217,6 +217,13 @@ impl TrialPlan {
                 }
             })
             .collect();
+        for ((m, by), pins) in monotone.iter_mut().zip(&at_level).zip(&pins) {
+            if let Some(m) = m {
+                m.settles = m.later.is_some()
+                    && by.iter().skip(m.param + 2).all(Vec::is_empty)
+                    && pins.iter().skip(m.param + 1).all(Option::is_none);
+            }
+        }
         TrialPlan {
             levels,
             at_level,
@@ -249,6 +256,13 @@ pub struct Monotone {
     /// values is numbered (`position`), so that the search notes what it
     /// found at each in one bit.
     pub later: Option<Vec<Radix>>,
+    /// Whether, once every combination of the later values is noted, the
+    /// search may list the choices of the parameter's smaller values
+    /// straight from the notes (`Game::settled`): the later values are
+    /// numbered, no leading statement waits for them, and no pin narrows
+    /// them. (The leading statements once the parameter is bound must be
+    /// none, or held by its pin: the search tells at each run.)
+    pub settles: bool,
 }
 
 /// A parameter's values numbered from 0 (`Monotone::later`): a flag's
@@ -262,10 +276,19 @@ pub enum Radix {
 impl Radix {
     /// How many values it numbers.
     #[inline]
-    fn size(self) -> u64 {
+    pub fn size(self) -> u64 {
         match self {
             Radix::Flag => 2,
             Radix::Range { size, .. } => size,
+        }
+    }
+
+    /// The value numbered `k` (below `size`).
+    #[inline]
+    pub fn value(self, k: u64) -> V {
+        match self {
+            Radix::Flag => V::Bool(k == 1),
+            Radix::Range { lo, .. } => V::Int(lo.saturating_add(k as i64)),
         }
     }
 }
@@ -578,7 +601,7 @@ impl Analysis<'_> {
                     None => continue 'param,
                 }
             }
-            return Some(Monotone { param: p, bounds, later: Monotone::radixes(action, p) });
+            return Some(Monotone { param: p, bounds, later: Monotone::radixes(action, p), settles: false });
         }
         None
     }

@@ -409,10 +409,14 @@ impl<'p> Game<'p> {
         if search.monotone.is_none_or(|(m, _)| m.param != depth) {
             return self.each_value(search, depth, frame, args, out, deeper);
         }
-        let (values, held) = self.values(search, depth, frame);
-        let held = if held { depth + 1 } else { usize::MAX };
+        let (values, holds) = self.values(search, depth, frame);
+        let held = if holds { depth + 1 } else { usize::MAX };
+        let settles = settles(search, holds);
         let mut run = self.descent(search, depth, out);
-        for v in values.iter().rev() {
+        for (k, v) in values.iter().rev().enumerate() {
+            if settles != 0 && self.settled(search, &mut run, values, k, settles, frame, args, out) {
+                break;
+            }
             frame.set(depth, *v);
             args[depth] = *v;
             search.held.set(held);
@@ -451,6 +455,60 @@ impl<'p> Game<'p> {
             }
         }
         self.spare.borrow_mut().ends = ends;
+    }
+
+    /// At the monotone parameter's `k`-th value (see `descending`): when
+    /// the trials so far have noted every combination of the later values
+    /// (`all`, from `settles`: one passing at a larger value passes at
+    /// every smaller one; one failing other than at a bound fails at
+    /// all), the choices of the values from the `k`-th on are known
+    /// without going down to them: listed here, in the order the walk down
+    /// would list them, and `true`. The walk would run nothing else on the
+    /// way (`Monotone::settles`), so nothing else is lost: no work
+    /// counted, no rule error met. The interpreter's search only: the
+    /// loops of a compiled search over the values left cost what listing
+    /// them here does (docs/performance.md).
+    #[allow(clippy::too_many_arguments)]
+    fn settled(
+        &self,
+        search: &Search,
+        run: &mut Descent,
+        values: &[V],
+        k: usize,
+        all: u64,
+        frame: &Frame,
+        args: &mut [V],
+        out: &mut Vec<Choice>,
+    ) -> bool {
+        let Some((m, found)) = search.monotone else { return false };
+        let Some(later) = m.later.as_deref() else { return false };
+        let passed = {
+            let notes = found.borrow();
+            if notes.noted != all {
+                return false;
+            }
+            notes.passed
+        };
+        let n = search.action.params.len();
+        let combinations = u64::from(all.count_ones());
+        for kk in k..values.len() {
+            args[m.param] = run.value(values, kk);
+            for at in (0..combinations).filter(|at| passed >> at & 1 != 0) {
+                // The later values numbered `at`, the last the fastest.
+                let mut rest = at;
+                for (d, r) in later.iter().enumerate().rev() {
+                    args[m.param + 1 + d] = r.value(rest % r.size());
+                    rest /= r.size();
+                }
+                if frame.sets.is_empty() {
+                    out.push(Choice::new(search.id, &args[..n]));
+                } else {
+                    self.push_with_sets(search.id, frame, &args[..n], out);
+                }
+            }
+            run.passed(out);
+        }
+        true
     }
 
     /// Parameter `depth`'s values bound in order, each followed by
@@ -1099,6 +1157,22 @@ impl Descent {
             self.ends.push(out.len() - self.base);
         }
     }
+}
+
+/// Every combination of the values after the monotone parameter noted,
+/// one bit each, when from then on the choices of its values left may be
+/// listed from the notes (`Game::settled`); 0 when they may not: unless
+/// `Monotone::settles`, or when leading statements run once it is bound
+/// and its pin does not hold them for the values it left (`held`).
+fn settles(search: &Search, held: bool) -> u64 {
+    let Some((m, _)) = search.monotone.filter(|(m, _)| m.settles) else { return 0 };
+    if !held && !search.plan.get(m.param + 1).is_none_or(Vec::is_empty) {
+        return 0;
+    }
+    m.later.as_deref().map_or(0, |later| {
+        let combinations: u32 = later.iter().map(|r| r.size() as u32).product();
+        u64::MAX >> (64 - combinations)
+    })
 }
 
 /// What trials found at a monotone parameter's values so far: by the values
