@@ -1,5 +1,5 @@
 //! The short typed notation for choices: `take "Card name"`,
-//! `dig Place 4 some_flag`. Flags are written by name when yes and left
+//! `go Place 4 some_flag`. Flags are written by name when yes and left
 //! out when no; other parameters follow in order. Scripts, saves and human
 //! players all use it.
 //!

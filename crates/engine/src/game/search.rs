@@ -1267,7 +1267,8 @@ impl Keyed {
 }
 
 /// How many shared trial parts one listing keeps (`trial_after_prefix`):
-/// a dig by land and by air alternate.
+/// the choices that differ in a flag after the widest parameter alternate
+/// between two.
 const SHARED_TRIALS: usize = 2;
 
 /// The shared first parts of trials run during one listing.
