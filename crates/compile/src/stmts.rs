@@ -32,7 +32,7 @@ pub(crate) struct Lists {
 pub(crate) fn generate(wrapped: &Ruleset, picks: &[(usize, usize)]) -> Lists {
     let mut g = StmtGen { r: wrapped, label: 0, picks };
     let mut code = String::new();
-    let mut function = |name: String, stmts: &[Stmt], from: bool| {
+    let mut function = |name: String, stmts: &[Stmt], from: Entry| {
         let body = g.list(stmts, "ss", from);
         writeln!(
             code,
@@ -41,21 +41,36 @@ pub(crate) fn generate(wrapped: &Ruleset, picks: &[(usize, usize)]) -> Lists {
         .unwrap();
         name
     };
-    let setup = function("setup".into(), &wrapped.setup.stmts, false);
+    let setup = function("setup".into(), &wrapped.setup.stmts, Entry::Any);
     let procedures = wrapped
         .procedures
         .iter()
         .enumerate()
-        .map(|(i, p)| function(format!("proc_{i}"), &p.body.stmts, false))
+        .map(|(i, p)| function(format!("proc_{i}"), &p.body.stmts, Entry::Start))
         .collect();
     let actions = wrapped
         .actions
         .iter()
         .enumerate()
-        .map(|(i, a)| function(format!("body_{i}"), &a.body.stmts, true))
+        .map(|(i, a)| function(format!("body_{i}"), &a.body.stmts, Entry::Listed))
         .collect();
-    let after_action = function("after_action".into(), &wrapped.after_action.stmts, false);
+    let after_action = function("after_action".into(), &wrapped.after_action.stmts, Entry::Start);
     Lists { code, setup, procedures, actions, after_action }
+}
+
+/// Where a generated list of statements may be asked to start
+/// (`engine::native::ExecFn`'s `from`).
+#[derive(Clone, Copy, PartialEq)]
+enum Entry {
+    /// Always at its first statement (a procedure's body, `after action`).
+    Start,
+    /// At any statement (the setup, which a game runs on from its
+    /// prelude, `engine::game::prelude`).
+    Any,
+    /// At any statement, and the requirements before its first change
+    /// are passed over for a choice listed on this very state (an
+    /// action's body).
+    Listed,
 }
 
 struct StmtGen<'r> {
@@ -73,13 +88,14 @@ impl StmtGen<'_> {
     }
 
     /// The statements of `stmts`, which the code `list` reaches at run
-    /// time; with `from` (an action's body), each runs only from statement
-    /// `from` on, and the requirements before the first change are passed
-    /// over for a choice listed on this very state (`Interp::listed`), as
-    /// the interpreter's `probe` passes them over.
-    fn list(&mut self, stmts: &[Stmt], list: &str, from: bool) -> String {
+    /// time; unless `from` is `Start`, each runs only from statement
+    /// `from` on; with `Listed` (an action's body), the requirements
+    /// before the first change are passed over for a choice listed on
+    /// this very state (`Interp::listed`), as the interpreter's `probe`
+    /// passes them over.
+    fn list(&mut self, stmts: &[Stmt], list: &str, from: Entry) -> String {
         let mut code = String::new();
-        let mut leading = from;
+        let mut leading = from == Entry::Listed;
         for (k, s) in stmts.iter().enumerate() {
             let at = format!("(&{list}[{k}])");
             let mut one = self.stmt(s, &at);
@@ -87,10 +103,10 @@ impl StmtGen<'_> {
             if leading && matches!(s.kind, StmtKind::Require { .. }) {
                 one = format!("    if !it.listed {{\n{one}    }}\n");
             }
-            if from {
-                writeln!(code, "    if from <= {k} {{\n{one}    }}").unwrap();
-            } else {
+            if from == Entry::Start {
                 code.push_str(&one);
+            } else {
+                writeln!(code, "    if from <= {k} {{\n{one}    }}").unwrap();
             }
         }
         code
@@ -155,8 +171,8 @@ impl StmtGen<'_> {
             StmtKind::If { cond, then, otherwise } => {
                 let c = boolean(cond, &part(0));
                 let (a, b) = (self.fresh("b"), self.fresh("b"));
-                let then = self.list(then, &a, false);
-                let otherwise = self.list(otherwise, &b, false);
+                let then = self.list(then, &a, Entry::Start);
+                let otherwise = self.list(otherwise, &b, Entry::Start);
                 format!(
                     "    if {c} {{\n    let {a} = block({at}, 0);\n{then}    }} else {{\n    let {b} = block({at}, 1);\n{otherwise}    }}\n"
                 )
@@ -165,7 +181,7 @@ impl StmtGen<'_> {
                 // The places of the interpreter's walk (`Interp::places_of`),
                 // counted as the interpreter counts them.
                 let b = self.fresh("b");
-                let body = self.list(body, &b, false);
+                let body = self.list(body, &b, Entry::Start);
                 format!(
                     "    {{ let places = it.places_of({p}, st, f)?;
     it.spend(places.len() as u64, {span})?;
@@ -199,7 +215,7 @@ impl StmtGen<'_> {
                     ),
                 };
                 let b = self.fresh("b");
-                let body = self.list(body, &b, false);
+                let body = self.list(body, &b, Entry::Start);
                 format!(
                     "    {{ {count}
     it.spend(n as u64, {span})?;
@@ -214,7 +230,7 @@ impl StmtGen<'_> {
                 // (`Interp::for_domain`).
                 let d = value_code(domain, &part(0));
                 let b = self.fresh("b");
-                let body = self.list(body, &b, false);
+                let body = self.list(body, &b, Entry::Start);
                 format!(
                     "    {{ let d: V = {d}; let (list, n) = it.for_domain(&d, st, f, {p}.span)?;
     it.spend(n as u64, {span})?;
@@ -231,7 +247,7 @@ impl StmtGen<'_> {
                 let e = self.fresh("e");
                 let c = boolean(cond, &e);
                 let b = self.fresh("b");
-                let body = self.list(body, &b, false);
+                let body = self.list(body, &b, Entry::Start);
                 let find = part(0);
                 format!(
                     "    {{ let {b} = block({at}, 0); let {e} = {find}; let mut n = 0usize;
@@ -258,7 +274,7 @@ impl StmtGen<'_> {
                 let mut code = "    { let n = it.lay.players as u32;\n    ".to_string();
                 for (k, (counts, body)) in cases.iter().enumerate() {
                     let b = self.fresh("b");
-                    let body = self.list(body, &b, false);
+                    let body = self.list(body, &b, Entry::Start);
                     write!(
                         code,
                         "if {counts:?}.contains(&n) {{\n    let {b} = block({at}, {k});\n{body}    }} else "

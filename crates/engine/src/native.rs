@@ -133,7 +133,9 @@ pub type LeadFn = for<'a> fn(&Interp<'a>, &State, &mut Frame) -> R<Option<bool>>
 pub type SearchFn = for<'s, 'p> fn(&Searcher<'s, 'p>, &mut Frame, &mut [V], &mut Vec<Choice>);
 
 /// A compiled list of statements (setup, a procedure's body, an action's
-/// body, `after action`): runs `stmts[from..]`, the list it was generated
+/// body, `after action`): runs `stmts[from..]` (the setup from where its
+/// prelude stopped, `game::prelude`; an action's body from where a trial
+/// goes on; the others always from 0), the list it was generated
 /// from as the program holds it (roots wrapped), as `Interp::exec` runs
 /// them: the same changes, events and errors. A statement whose parts it
 /// does not handle natively, or whose values are of a kind it does not
