@@ -16,6 +16,7 @@ use crate::state::{Cells, Layout, State, ZoneInst, V};
 pub use crate::choice::{Args, Choice, Listing};
 
 mod apply;
+mod prelude;
 mod program;
 mod scores;
 mod search;
@@ -244,6 +245,35 @@ impl<'p> Game<'p> {
             ),
             span: Span::default(),
         })?;
+        let rng = Box::new(ChaCha8Rng::seed_from_u64(seed));
+        let prelude = program.preludes[players - rules.game.min_players as usize]
+            .get_or_init(|| Self::prelude(program, layout))
+            .as_ref();
+        let state = match prelude {
+            Some(prelude) => prelude.state(rng),
+            None => Self::laid_out(rules, layout, rng),
+        };
+        let mut game = Self::with_state(program, layout, state, seed);
+        let events = game.setup(record, prelude)?;
+        // Lets fixed after setup: work them out once, on the state set up.
+        let consts = {
+            let it = game.interp(false);
+            let mut frame = Frame::new(None);
+            let value = |(id, l): (usize, &Let)| {
+                program.trials.constant_lets[id]
+                    .then(|| it.eval(&l.body, &game.state, &mut frame).ok())
+                    .flatten()
+            };
+            rules.lets.iter().enumerate().map(value).collect()
+        };
+        game.consts = consts;
+        Ok((game, events))
+    }
+
+    /// The state a game of `layout` starts from, before its setup: every
+    /// component in its group's supply, the rows' slots empty.
+    fn laid_out(rules: &Ruleset, layout: &Layout, rng: Box<ChaCha8Rng>) -> State {
+        let players = layout.players;
         // The zones that start empty share one empty list until each is
         // first written (copy on write, as for a copy of the state).
         let empty = Cells::default();
@@ -258,8 +288,7 @@ impl<'p> Game<'p> {
                 Err(g) => Cells::from(rules.groups[g].ids().map(Some).collect::<Vec<_>>()),
             })
             .collect();
-        let tallies = layout.tally_table();
-        let state = State {
+        State {
             zones,
             counters: vec![V::None; layout.counter_instances],
             pieces: vec![PlaceId::default(); layout.piece_instances],
@@ -267,7 +296,7 @@ impl<'p> Game<'p> {
             tick: players as u64,
             order: PlayerId::all(players).collect(),
             turn_seat: 0,
-            rng: Box::new(ChaCha8Rng::seed_from_u64(seed)),
+            rng,
             loc: {
                 let mut loc = vec![0; rules.components.len()];
                 for (inst, i) in layout.instances.iter().enumerate() {
@@ -283,11 +312,15 @@ impl<'p> Game<'p> {
             actions: 0,
             asks: Vec::new(),
             turn_ended: false,
-            tallies,
+            tallies: layout.tally_table(),
             journal: Default::default(),
-        };
-        let mut game = Game {
-            rules,
+        }
+    }
+
+    /// A game of `program` on `state`, before its setup has run.
+    fn with_state(program: &'p Program, layout: &'p Layout, state: State, seed: u64) -> Game<'p> {
+        Game {
+            rules: program.walked(),
             program,
             layout,
             consts: Vec::new(),
@@ -301,21 +334,27 @@ impl<'p> Game<'p> {
             mover: Default::default(),
             uid: Uid::fresh(),
             notes: Notes::default(),
-        };
-        let events = game.setup(record)?;
-        // Lets fixed after setup: work them out once, on the state set up.
-        let consts = {
-            let it = game.interp(false);
-            let mut frame = Frame::new(None);
-            let value = |(id, l): (usize, &Let)| {
-                program.trials.constant_lets[id]
-                    .then(|| it.eval(&l.body, &game.state, &mut frame).ok())
-                    .flatten()
-            };
-            rules.lets.iter().enumerate().map(value).collect()
-        };
-        game.consts = consts;
-        Ok((game, events))
+        }
+    }
+
+    /// The setup's prelude for games of `layout` (`prelude`): its
+    /// statements run by the interpreter on a game from seed 0, whose
+    /// generator they do not read. `None` when the setup has none, or
+    /// when running it meets an error, which each game then meets.
+    fn prelude(program: &'p Program, layout: &'p Layout) -> Option<prelude::Prelude> {
+        let rules = program.walked();
+        let len = prelude::length(&rules.setup.stmts);
+        if len == 0 {
+            return None;
+        }
+        let rng = Box::new(ChaCha8Rng::seed_from_u64(0));
+        let game = Self::with_state(program, layout, Self::laid_out(rules, layout, rng), 0);
+        let mut st = State::clone(&game.state);
+        let mut it = game.interp(true);
+        game.initial(&it, &mut st).ok()?;
+        it.exec(&rules.setup.stmts[..len], &mut st, &mut Frame::new(None)).ok()?;
+        let events = it.events.take().unwrap_or_default();
+        Some(prelude::Prelude::keep(len, &st, events, game.work.get()))
     }
 
     fn interp(&self, record: bool) -> Interp<'_> {
@@ -505,13 +544,38 @@ impl<'p> Game<'p> {
         }
     }
 
-    fn setup(&mut self, record: bool) -> Result<Vec<Event>, Fail> {
+    /// Run the setup on the game's state: the counters and pieces where
+    /// they start, then its statements; after a `prelude`, whose state the
+    /// game starts from, only the statements it left.
+    fn setup(&mut self, record: bool, prelude: Option<&prelude::Prelude>) -> Result<Vec<Event>, Fail> {
         let mut st = State::clone(&self.state);
         let mut it = self.interp(record);
-        // Counters and pieces start where the ruleset says.
+        let from = match prelude {
+            Some(prelude) => {
+                if let Some(events) = &mut it.events {
+                    events.extend(prelude.events.iter().cloned());
+                }
+                self.work.set(prelude.work);
+                prelude.len
+            }
+            None => {
+                self.initial(&it, &mut st)?;
+                0
+            }
+        };
+        let mut frame = Frame::new(None);
+        it.run(self.program.bodies.setup, &self.rules.setup.stmts, from, &mut st, &mut frame)?;
+        let events = it.events.take().unwrap_or_default();
+        st.finished = st.asks.is_empty() && self.ended(&st)?;
+        *self.state = st;
+        Ok(events)
+    }
+
+    /// Counters and pieces where the ruleset says they start.
+    fn initial(&self, it: &Interp, st: &mut State) -> R<()> {
         for (id, c) in self.rules.counters.iter().enumerate() {
             let id = CounterId::new(id);
-            let v = it.eval(&c.init, &st, &mut Frame::new(None))?;
+            let v = it.eval(&c.init, st, &mut Frame::new(None))?;
             let owners = if c.per_player { self.layout.players } else { 1 };
             let places = c.index.map_or(1, |k| self.rules.classes[k].places.len());
             let base = self.layout.counter(id, None, None);
@@ -526,12 +590,7 @@ impl<'p> Game<'p> {
                 st.pieces[self.layout.piece(id, Some(o))] = p.start;
             }
         }
-        let mut frame = Frame::new(None);
-        it.run(self.program.bodies.setup, &self.rules.setup.stmts, 0, &mut st, &mut frame)?;
-        let events = it.events.take().unwrap_or_default();
-        st.finished = st.asks.is_empty() && self.ended(&st)?;
-        *self.state = st;
-        Ok(events)
+        Ok(())
     }
 
     fn ended(&self, st: &State) -> Result<bool, Fail> {

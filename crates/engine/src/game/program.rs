@@ -77,6 +77,10 @@ pub struct Program {
     pub(super) neighbours: crate::interp::Neighbours,
     /// What each let reads of the state (for the `Memo`).
     pub(super) reads: crate::interp::LetReads,
+    /// Per player count, as `layouts`: what the setup's prelude leaves
+    /// (`super::prelude`), worked out when the first game of that count
+    /// starts; `None` inside when there is none.
+    pub(super) preludes: Vec<std::sync::OnceLock<Option<super::prelude::Prelude>>>,
 }
 
 impl std::ops::Deref for Program {
@@ -123,13 +127,14 @@ impl Program {
         // The counts and sums the lets ask kept as components move.
         let families = crate::tally::chosen(&rules);
         let parts = crate::tally::parts(&rules, &families);
-        let layouts = (min..=max.max(min))
+        let layouts: Vec<Layout> = (min..=max.max(min))
             .map(|n| {
                 let mut layout = Layout::new(&rules, n);
                 layout.keep_tallies(parts.as_ref());
                 layout
             })
             .collect();
+        let preludes = layouts.iter().map(|_| std::sync::OnceLock::new()).collect();
         let trials = TrialPlan::new(&rules);
         let mut names: std::collections::HashMap<(GroupId, &str), u32> = std::collections::HashMap::new();
         let likeness = rules
@@ -157,6 +162,7 @@ impl Program {
         Program {
             reads,
             neighbours,
+            preludes,
             rules,
             written: None,
             trials,
@@ -264,6 +270,8 @@ impl Program {
         for layout in &mut self.layouts {
             layout.keep_tallies(None);
         }
+        // A prelude kept with the counts would start games with them.
+        self.preludes.iter_mut().for_each(|p| *p = std::sync::OnceLock::new());
         self.tallies.clear();
         self.sites.clear();
         self
@@ -304,6 +312,19 @@ impl Program {
     pub fn layout(&self, players: usize) -> Option<&Layout> {
         let min = self.rules.game.min_players as usize;
         players.checked_sub(min).and_then(|i| self.layouts.get(i))
+    }
+
+    /// For tests: the program running every game's whole setup, keeping
+    /// no prelude (`super::prelude`).
+    #[doc(hidden)]
+    pub fn without_prelude(mut self) -> Program {
+        let done = |_| {
+            let none = std::sync::OnceLock::new();
+            let _ = none.set(None);
+            none
+        };
+        self.preludes = self.preludes.iter().map(done).collect();
+        self
     }
 }
 
