@@ -8,8 +8,9 @@ use engine::{Game, Program};
 use rand::{Rng, SeedableRng};
 
 /// A setup whose prelude sorts chips by colour with a loop, a `repeat`, a
-/// `by players` and counters; then a shuffle and a draw that read the
-/// seed, then more that the prelude leaves to each game.
+/// procedure, a `by players` and counters; then a procedure that shuffles
+/// and a draw, which read the seed, then more that the prelude leaves to
+/// each game.
 const SORTING: &str = r#"
 game sorting "Sorting" { players 2..4 }
 place colour red, blue
@@ -31,6 +32,14 @@ counter stock = 0
 counter round = 0
 counter gain per player = 0
 turns clockwise
+procedure set_aside(n: int) {
+  repeat while count(spare) > n {
+    move first c in spare to deck
+  }
+}
+procedure mix() {
+  shuffle deck
+}
 setup {
   for k in colour {
     move all c in chips where c.colour == k to bag[k]
@@ -39,6 +48,7 @@ setup {
       advance stock by 1
     }
   }
+  do set_aside(4)
   by players {
     2: { move all c in spare to deck }
     3, 4: {
@@ -47,7 +57,7 @@ setup {
     }
   }
   move all c in bag[red] to deck
-  shuffle deck
+  do mix()
   for p in players { draw 1 from deck to p.hand }
   move all c in bag[blue] to deck
   set stock = count(deck)

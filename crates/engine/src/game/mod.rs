@@ -343,7 +343,7 @@ impl<'p> Game<'p> {
     /// when running it meets an error, which each game then meets.
     fn prelude(program: &'p Program, layout: &'p Layout) -> Option<prelude::Prelude> {
         let rules = program.walked();
-        let len = prelude::length(&rules.setup.stmts);
+        let len = prelude::length(rules);
         if len == 0 {
             return None;
         }

@@ -17,10 +17,11 @@
 //! to the interpreter counts that statement's values once, not twice.)
 //!
 //! The prelude is the longest run of the setup's first statements (at the
-//! top of the setup; each whole) that are made only of `require`, `set`,
-//! `advance`, `move`, `split`, `if`, `for`, `repeat` and `by players`:
-//! none of them draws, shuffles, asks, reveals, ends a turn, calls a
-//! procedure or reads the generator. A top-level `let` ends it too (the
+//! top of the setup; each whole) that are made only of `require`, `let`,
+//! `set`, `advance`, `move`, `split`, `if`, `for`, `repeat`, `by players`
+//! and calls of procedures made only of those (followed `MOST_CALLS`
+//! deep): none of them draws, shuffles, asks, reveals, ends a turn or
+//! reads the generator. A top-level `let` ends it too (the
 //! statements after it may read its local, which the prelude does not
 //! keep). When running it meets a rule error or a failing `require`, the
 //! program keeps no prelude for that count, and each game runs its whole
@@ -104,13 +105,19 @@ impl Prelude {
 
 /// How many of the setup's first statements make its prelude (see the
 /// module's doc): 0 when the first already reads the seed.
-pub(crate) fn length(setup: &[Stmt]) -> usize {
-    setup.iter().take_while(|s| !matches!(s.kind, StmtKind::Let { .. }) && seedless(s)).count()
+pub(crate) fn length(rules: &Ruleset) -> usize {
+    let first = |s: &&Stmt| !matches!(s.kind, StmtKind::Let { .. }) && seedless(rules, s, 0);
+    rules.setup.stmts.iter().take_while(first).count()
 }
 
-/// Whether a statement, and every statement inside it, is of the kinds a
-/// prelude may run.
-fn seedless(s: &Stmt) -> bool {
+/// How deep procedure calls are followed: past it, a call counts as
+/// reading the seed (a procedure that calls itself is never seedless).
+const MOST_CALLS: usize = 8;
+
+/// Whether a statement, and every statement inside it or in a procedure
+/// it calls (`depth` calls down), is of the kinds a prelude may run.
+fn seedless(rules: &Ruleset, s: &Stmt, depth: usize) -> bool {
+    let all = |body: &[Stmt]| body.iter().all(|s| seedless(rules, s, depth));
     match &s.kind {
         StmtKind::Require { .. }
         | StmtKind::Let { .. }
@@ -118,15 +125,18 @@ fn seedless(s: &Stmt) -> bool {
         | StmtKind::Advance { .. }
         | StmtKind::Move { .. }
         | StmtKind::Split { .. } => true,
-        StmtKind::If { then, otherwise, .. } => then.iter().chain(otherwise).all(seedless),
-        StmtKind::For { body, .. } | StmtKind::Repeat { body, .. } => body.iter().all(seedless),
-        StmtKind::ByPlayers { cases } => cases.iter().flat_map(|(_, body)| body).all(seedless),
+        StmtKind::If { then, otherwise, .. } => all(then) && all(otherwise),
+        StmtKind::For { body, .. } | StmtKind::Repeat { body, .. } => all(body),
+        StmtKind::ByPlayers { cases } => cases.iter().all(|(_, body)| all(body)),
+        StmtKind::Do { procedure, .. } => {
+            depth < MOST_CALLS
+                && rules.procedures[*procedure].body.stmts.iter().all(|s| seedless(rules, s, depth + 1))
+        }
         StmtKind::Draw { .. }
         | StmtKind::Shuffle(_)
         | StmtKind::ShufflePlayers
         | StmtKind::Reveal { .. }
         | StmtKind::Ask { .. }
-        | StmtKind::EndTurn
-        | StmtKind::Do { .. } => false,
+        | StmtKind::EndTurn => false,
     }
 }
