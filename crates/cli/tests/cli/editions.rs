@@ -91,7 +91,7 @@ fn diff_tells_an_overridden_by_players_case_statement_by_statement_with_file_and
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
     // The 4-player case moved into the house rule's `4, 5:`.
-    assert!(out.contains("- setup: by players 3, 4: split deck into pile1, pile2, pile3\n      rulesets/thebes/thebes.ruleset:336"), "{out}");
+    assert!(out.contains("- setup: by players 3, 4: split deck into pile1, pile2, pile3\n      rulesets/thebes/thebes.ruleset:337"), "{out}");
     assert!(out.contains("+ setup: by players 4, 5: split deck into pile1, pile2, pile3\n      rulesets/thebes/house/five-players.ruleset:7"), "{out}");
     assert!(out.contains("+ setup: by players 4, 5: set first_year = 1902"), "{out}");
     // Unchanged statements are not listed.
