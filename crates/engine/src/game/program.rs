@@ -318,12 +318,7 @@ impl Program {
     /// no prelude (`super::prelude`).
     #[doc(hidden)]
     pub fn without_prelude(mut self) -> Program {
-        let done = |_| {
-            let none = std::sync::OnceLock::new();
-            let _ = none.set(None);
-            none
-        };
-        self.preludes = self.preludes.iter().map(done).collect();
+        self.preludes = self.preludes.iter().map(|_| std::sync::OnceLock::from(None)).collect();
         self
     }
 }
