@@ -493,13 +493,17 @@ impl LetMemo {
         });
         self.reads.truncate(to);
         if self.calls.len() < before {
-            self.reindex();
+            self.reindex(before);
         }
     }
 
-    /// Index the calls again after some were dropped.
-    fn reindex(&mut self) {
-        self.index.fill(0);
+    /// Index the calls again after some of the `before` were dropped.
+    /// The index is all empty while the let keeps `MEMO_SCAN` calls or
+    /// fewer, so it is emptied only if it held more.
+    fn reindex(&mut self, before: usize) {
+        if before > MEMO_SCAN {
+            self.index.fill(0);
+        }
         if self.calls.len() > MEMO_SCAN {
             (0..self.calls.len()).for_each(|i| self.index_call(i));
         }
@@ -743,7 +747,7 @@ impl Memo {
                     let before = known.calls.len();
                     known.calls.retain(|r| !touched.call(&r.args));
                     if known.calls.len() < before {
-                        known.reindex();
+                        known.reindex(before);
                     }
                 }
             }
