@@ -15,7 +15,16 @@ use rand_chacha::ChaCha8Rng;
 /// Equal when of one kind with equal parts (see `PartialEq`, the derived
 /// comparison written out: the derived hash agrees with it).
 #[allow(clippy::derived_hash_with_manual_eq)]
+///
+/// The kind is a whole word (`repr(u64)`): every part then starts at the
+/// second word, and a value is copied, returned and read back in fewer,
+/// wider pieces. With the default one-byte kind the parts sit at offsets
+/// 1, 2 and 4 too, and a value written in those pieces and read back
+/// whole stalls the processor's store forwarding: the interpreter took
+/// about 11% longer by the clock on the bundled games
+/// (docs/performance.md).
 #[derive(Clone, Copy, Debug, Eq, Hash)]
+#[repr(u64)]
 pub enum V {
     Int(i64),
     Bool(bool),
@@ -45,6 +54,9 @@ pub enum V {
 /// supply is one more. Numbered by the [`Layout`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ZoneInst(usize);
+
+// Two words, and a rule error still fits in the kind's unused values.
+const _: () = assert!(std::mem::size_of::<V>() == 16 && std::mem::size_of::<Result<V, Box<u8>>>() == 16);
 
 impl ZoneInst {
     #[inline]
