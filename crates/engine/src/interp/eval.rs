@@ -32,29 +32,32 @@ impl Interp<'_> {
 
     pub(super) fn eval_node(&self, e: &Expr, st: &State, f: &mut Frame) -> R<V> {
         use BinaryOp as B;
-        Ok(match &e.kind {
-            ExprKind::Int(n) => V::Int(*n),
-            ExprKind::Bool(b) => V::Bool(*b),
-            ExprKind::Text(t) => V::Text(crate::state::text(t)),
-            ExprKind::None => V::None,
-            ExprKind::Local(slot) => f.get(*slot),
+        // Each arm gives its result itself, and a call's result is this
+        // function's: no value goes through a common temporary on its way
+        // out, copied in pieces (see `V`'s note on store forwarding).
+        match &e.kind {
+            ExprKind::Int(n) => Ok(V::Int(*n)),
+            ExprKind::Bool(b) => Ok(V::Bool(*b)),
+            ExprKind::Text(t) => Ok(V::Text(crate::state::text(t))),
+            ExprKind::None => Ok(V::None),
+            ExprKind::Local(slot) => Ok(f.get(*slot)),
             ExprKind::Me => match f.me {
-                Some(p) => V::Player(p),
-                None => return rule(e.span, "`me` used where nobody is acting"),
+                Some(p) => Ok(V::Player(p)),
+                None => rule(e.span, "`me` used where nobody is acting"),
             },
-            ExprKind::PlayerCount => V::Int(self.lay.players as i64),
-            ExprKind::Players => V::Players,
-            ExprKind::PlayersFrom(who) => V::PlayersFrom(self.player(who, st, f)?),
-            ExprKind::Class(c) => V::Class(*c),
-            ExprKind::Option(id) => V::from_value(&self.r.options[*id].value),
-            ExprKind::Place(p) => V::Place(*p),
-            ExprKind::Tag(t) => V::Tag(*t),
-            ExprKind::Group(g) => V::Zone(self.lay.group(*g)),
-            ExprKind::Zone { .. } => V::Zone(self.zone_inst(e, st, f)?),
-            ExprKind::Counter { .. } => st.counters[self.counter_inst(e, st, f)?],
+            ExprKind::PlayerCount => Ok(V::Int(self.lay.players as i64)),
+            ExprKind::Players => Ok(V::Players),
+            ExprKind::PlayersFrom(who) => Ok(V::PlayersFrom(self.player(who, st, f)?)),
+            ExprKind::Class(c) => Ok(V::Class(*c)),
+            ExprKind::Option(id) => Ok(V::from_value(&self.r.options[*id].value)),
+            ExprKind::Place(p) => Ok(V::Place(*p)),
+            ExprKind::Tag(t) => Ok(V::Tag(*t)),
+            ExprKind::Group(g) => Ok(V::Zone(self.lay.group(*g))),
+            ExprKind::Zone { .. } => Ok(V::Zone(self.zone_inst(e, st, f)?)),
+            ExprKind::Counter { .. } => Ok(st.counters[self.counter_inst(e, st, f)?]),
             ExprKind::Piece { piece, player } => {
                 let p = self.player_opt(player.as_deref(), st, f)?;
-                V::Place(st.pieces[self.lay.piece(*piece, p)])
+                Ok(V::Place(st.pieces[self.lay.piece(*piece, p)]))
             }
             ExprKind::Attr { card, attr } => {
                 let c = match self.eval(card, st, f)? {
@@ -69,40 +72,38 @@ impl Interp<'_> {
                 if let Some(v) = self.attrs.get(c.index() * self.attr_empty.len() + attr.index()) {
                     return Ok(*v);
                 }
-                attr_value(self.r, self.attr_empty, c, *attr)
+                Ok(attr_value(self.r, self.attr_empty, c, *attr))
             }
             ExprKind::Let { id, args } => match self.consts.get(id.index()) {
-                Some(Some(v)) => *v,
-                _ => self.call(*id, args, e, st, f, Self::eval)?,
+                Some(Some(v)) => Ok(*v),
+                _ => self.call(*id, args, e, st, f, Self::eval),
             },
             ExprKind::Aggregate { func, value, var, domain, filter } => {
                 match self.site(e, *func, domain, st, f)? {
-                    Some(v) => v,
-                    None => {
-                        self.aggregate(*func, value.as_deref(), *var, domain, filter.as_deref(), st, f)?
-                    }
+                    Some(v) => Ok(v),
+                    None => self.aggregate(*func, value.as_deref(), *var, domain, filter.as_deref(), st, f),
                 }
             }
             ExprKind::If(c, a, b) => {
                 if self.bool(c, st, f)? {
-                    self.eval(a, st, f)?
+                    self.eval(a, st, f)
                 } else {
-                    self.eval(b, st, f)?
+                    self.eval(b, st, f)
                 }
             }
-            ExprKind::PlaceFn(func, args) => self.place_fn(*func, args, st, f)?,
-            ExprKind::Region(..) => return rule(e.span, "a set of places is gone through, not kept"),
-            ExprKind::Native(..) => self.native(e, st, f, <V as super::AsV>::MODE)?,
+            ExprKind::PlaceFn(func, args) => self.place_fn(*func, args, st, f),
+            ExprKind::Region(..) => rule(e.span, "a set of places is gone through, not kept"),
+            ExprKind::Native(..) => self.native(e, st, f, <V as super::AsV>::MODE),
             // Numbers and yes/no have their own paths, without a `V` per part.
             ExprKind::MapGet { .. }
             | ExprKind::Table { .. }
             | ExprKind::Builtin(..)
             | ExprKind::Unary(UnaryOp::Neg, _)
             | ExprKind::Binary(B::Add | B::Sub | B::Mul | B::Div | B::Rem, _, _) => {
-                V::Int(self.int(e, st, f)?)
+                Ok(V::Int(self.int(e, st, f)?))
             }
-            ExprKind::Unary(UnaryOp::Not, _) | ExprKind::Binary(..) => V::Bool(self.bool(e, st, f)?),
-        })
+            ExprKind::Unary(UnaryOp::Not, _) | ExprKind::Binary(..) => Ok(V::Bool(self.bool(e, st, f)?)),
+        }
     }
 
     /// A let's value: its body, as `value` evaluates it, in a frame of its
