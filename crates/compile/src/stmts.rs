@@ -298,11 +298,19 @@ impl StmtGen<'_> {
                 "    {{ it.memo = None; let z = {}; it.shuffle_zone(z, {span}, st); }}\n",
                 self.zone(zone, &part(0))
             ),
-            StmtKind::ShufflePlayers
-            | StmtKind::Split { .. }
-            | StmtKind::Reveal { .. }
-            | StmtKind::Ask { .. }
-            | StmtKind::EndTurn => interpreted,
+            StmtKind::Split { from, into } => {
+                let mut piles = String::new();
+                for (i, z) in into.iter().enumerate() {
+                    write!(piles, "{}, ", self.zone(z, &part(i + 1))).unwrap();
+                }
+                format!(
+                    "    {{ it.memo = None; let src = {}; let piles = [{piles}]; it.split(src, &piles, {span}, st)?; }}\n",
+                    self.zone(from, &part(0))
+                )
+            }
+            StmtKind::ShufflePlayers | StmtKind::Reveal { .. } | StmtKind::Ask { .. } | StmtKind::EndTurn => {
+                interpreted
+            }
         }
     }
 

@@ -582,6 +582,13 @@ pub fn part(s: &Stmt, k: usize) -> &Expr {
         },
         StmtKind::Draw { count, from, to, .. } => [count, from, to].into_iter().nth(k),
         StmtKind::Shuffle(zone) => (k == 0).then_some(zone),
+        StmtKind::Split { from, into } => {
+            if k == 0 {
+                Some(from)
+            } else {
+                into.get(k - 1)
+            }
+        }
         StmtKind::Do { args, .. } => args.get(k),
         _ => None,
     };

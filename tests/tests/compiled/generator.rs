@@ -864,3 +864,17 @@ fn generator_reads_a_constant_let_in_place_without_keeping_it_for_the_listing() 
     let changing = rules.lets.iter().position(|l| l.name == "research_left").expect("research_left");
     assert!(kept(changing).iter().any(|k| code.contains(k)), "research_left() is kept");
 }
+
+/// A `split` is the generated code's own: Thebes' setup deals its deck
+/// into two or three piles (by edition and player count) through
+/// `Interp::split`, the dealing the interpreter's `split` runs too, and
+/// leaves none of its three `split`s to `Interp::stmt`.
+#[test]
+fn generator_deals_a_split_itself() {
+    let path = "rulesets/thebes/thebes.ruleset";
+    let text = std::fs::read_to_string(repo_root().join(path)).expect("Thebes' rules are readable");
+    assert_eq!(text.matches("split deck into").count(), 3, "Thebes' setup writes three splits");
+    let code = compile::generate(&load(path));
+    let setup = generated_fn(&code, "setup");
+    assert_eq!(setup.matches("it.split(").count(), 3, "{setup}");
+}

@@ -116,6 +116,21 @@ impl Interp<'_> {
         }
     }
 
+    /// `split`: `src`'s components dealt, in the order they lie, into
+    /// `piles` of sizes as equal as can be (the first piles one more), each
+    /// put under what its pile holds.
+    pub fn split(&mut self, src: ZoneInst, piles: &[ZoneInst], span: Span, st: &mut State) -> R<()> {
+        let cards: Vec<ComponentId> = st.cards(src).collect();
+        let (n, k) = (cards.len(), piles.len());
+        let mut start = 0;
+        for (i, pile) in piles.iter().enumerate() {
+            let size = n / k + usize::from(i < n % k);
+            self.move_cards(&cards[start..start + size], *pile, Position::Bottom, span, st)?;
+            start += size;
+        }
+        Ok(())
+    }
+
     /// `draw`: `n` components (not negative) one at a time from `src` to
     /// `dest`: the top one, or a random one from a bag, a box or `at
     /// random`; fewer when `src` runs out.
@@ -252,15 +267,7 @@ impl Interp<'_> {
                 for z in into {
                     piles.push(self.zone_inst(z, st, f)?);
                 }
-                let cards: Vec<ComponentId> = st.cards(src).collect();
-                let (n, k) = (cards.len(), piles.len());
-                let mut start = 0;
-                for (i, pile) in piles.iter().enumerate() {
-                    let size = n / k + usize::from(i < n % k);
-                    let chunk = cards[start..start + size].to_vec();
-                    self.move_cards(&chunk, *pile, Position::Bottom, s.span, st)?;
-                    start += size;
-                }
+                self.split(src, &piles, s.span, st)?;
             }
             StmtKind::Reveal { zone, to } => {
                 let inst = self.zone_inst(zone, st, f)?;
