@@ -14,7 +14,6 @@ use rand_chacha::ChaCha8Rng;
 /// A value while the game runs: a plain copy, with nothing to free.
 /// Equal when of one kind with equal parts (see `PartialEq`, the derived
 /// comparison written out: the derived hash agrees with it).
-#[allow(clippy::derived_hash_with_manual_eq)]
 ///
 /// The kind is a whole word (`repr(u64)`): every part then starts at the
 /// second word, and a value is copied, returned and read back in fewer,
@@ -23,6 +22,7 @@ use rand_chacha::ChaCha8Rng;
 /// whole stalls the processor's store forwarding: the interpreter took
 /// about 11% longer by the clock on the bundled games
 /// (docs/performance.md).
+#[allow(clippy::derived_hash_with_manual_eq)]
 #[derive(Clone, Copy, Debug, Eq, Hash)]
 #[repr(u64)]
 pub enum V {
