@@ -117,6 +117,27 @@ pub fn build_pays(estimate: f64) -> Result<bool, String> {
     Ok(estimate >= after)
 }
 
+/// The cargo that builds workers: `$CARGO` when set, else `cargo` on
+/// the path.
+fn cargo_program() -> std::ffi::OsString {
+    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
+}
+
+/// Whether that cargo runs here, which building compiled rules needs.
+pub fn toolchain_found() -> bool {
+    runs(&cargo_program())
+}
+
+/// Whether `cargo --version` runs and succeeds with this cargo.
+fn runs(cargo: &std::ffi::OsStr) -> bool {
+    Command::new(cargo)
+        .arg("--version")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 /// The compiled rules this process was built with (a worker), if any.
 static NATIVES: OnceLock<&'static Natives> = OnceLock::new();
 
@@ -258,7 +279,7 @@ pub fn worker_for(rules: &Ruleset) -> Result<PathBuf, String> {
         rules.game.title
     );
     let started = std::time::Instant::now();
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let cargo = cargo_program();
     let target = cache.join("target");
     let build = |offline: bool| {
         let mut cmd = Command::new(&cargo);
@@ -288,4 +309,17 @@ pub fn worker_for(rules: &Ruleset) -> Result<PathBuf, String> {
     std::fs::rename(&partial, &exe).map_err(|e| format!("cannot place {}: {e}", exe.display()))?;
     errln!("compiled in {:.1} s; kept in {}", started.elapsed().as_secs_f64(), dir.display());
     Ok(exe)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_toolchain_is_found_where_cargo_runs_and_not_where_it_is_missing() {
+        // The cargo building these tests runs; a path with nothing there does not.
+        assert!(runs(std::ffi::OsStr::new(env!("CARGO"))));
+        let missing = std::env::temp_dir().join("chronoscope-no-such-cargo").join("cargo");
+        assert!(!runs(missing.as_os_str()));
+    }
 }
