@@ -194,17 +194,37 @@ fn build_id() -> u64 {
 /// The worker's optimisation, part by part: what runs once per command
 /// (reading the rules, the command line, the screen and its reports) is
 /// built with less, so that the first build, which compiles all of
-/// chronoscope's dependencies, takes less time: 58.5 s against 66.7 s
-/// (Thebes, 2-core development machine), for 11 M more instructions
-/// (about 3 ms) reading the rules at each start. The engine, the bots and
-/// the generated rules keep full optimisation: the games run there (2,000
-/// games took 0.27 s either way).
+/// chronoscope's dependencies, takes less time. The engine, the bots and
+/// the generated rules keep full optimisation: the games run there.
+/// Measured on Thebes, 2-core development machine:
+/// - the command at `opt-level = 1`, the command line's and the screen's
+///   crates at 0: 58.5 s against 66.7 s, for 11 M more instructions
+///   (about 3 ms) reading the rules at each start;
+/// - then the rules' reader at 0 too, with what the diagnostics pull in
+///   (backtraces and their symbol readers, text wrapping and the Unicode
+///   data it reads): 64.9 s -> 54.3 s (two cold builds each, one after
+///   the other), a worker's start 6.9 -> 11.4 ms (the mean of 20), the
+///   largest bundled rules (Akrotiri) read in 19 ms against 12; 20,000
+///   games 1.864 s against 1.866 s.
 const WORKER_OPT_LEVELS: &str = "\
-[profile.release.package.chronoscope-ruleset]\nopt-level = 1\n\
+[profile.release.package.chronoscope-ruleset]\nopt-level = 0\n\
 [profile.release.package.chronoscope-cli]\nopt-level = 1\n\
 [profile.release.package.clap_builder]\nopt-level = 0\n\
 [profile.release.package.ratatui]\nopt-level = 0\n\
-[profile.release.package.miette]\nopt-level = 0\n";
+[profile.release.package.crossterm]\nopt-level = 0\n\
+[profile.release.package.miette]\nopt-level = 0\n\
+[profile.release.package.backtrace]\nopt-level = 0\n\
+[profile.release.package.backtrace-ext]\nopt-level = 0\n\
+[profile.release.package.addr2line]\nopt-level = 0\n\
+[profile.release.package.gimli]\nopt-level = 0\n\
+[profile.release.package.object]\nopt-level = 0\n\
+[profile.release.package.textwrap]\nopt-level = 0\n\
+[profile.release.package.icu_segmenter]\nopt-level = 0\n\
+[profile.release.package.icu_locale_core]\nopt-level = 0\n\
+[profile.release.package.icu_locale_fallback]\nopt-level = 0\n\
+[profile.release.package.icu_provider]\nopt-level = 0\n\
+[profile.release.package.zerotrie]\nopt-level = 0\n\
+[profile.release.package.zerovec]\nopt-level = 0\n";
 
 /// A path as a TOML string.
 fn toml_path(p: &Path) -> String {
