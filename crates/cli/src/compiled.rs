@@ -295,7 +295,7 @@ pub fn worker_for(rules: &Ruleset) -> Result<PathBuf, String> {
         write(dir.join("Cargo.lock"), &lock)?;
     }
     errln!(
-        "compiling the rules of {} to native code (once for these rules; it takes a minute or more the first time)",
+        "compiling the rules of {} to native code (once for these rules; it takes about a minute the first time)",
         rules.game.title
     );
     let started = std::time::Instant::now();

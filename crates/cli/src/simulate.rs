@@ -189,7 +189,7 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
         // Not a way that fails here: without cargo, what would make it work.
         let faster = if crate::compiled::toolchain_found() {
             "`--engine compiled` plays the same games several times as fast once it has compiled these rules \
-             (a minute or more, once)"
+             (about a minute, once)"
         } else {
             "with a Rust toolchain installed (cargo, from https://rustup.rs), `--engine compiled` plays the \
              same games several times as fast"
