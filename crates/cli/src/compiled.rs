@@ -85,7 +85,7 @@ pub const BUILD_AFTER_VAR: &str = "CHRONOSCOPE_BUILD_AFTER";
 /// From how long an interpreted run `auto` builds the worker: when the
 /// cache has no build of chronoscope's dependencies yet (a cold build,
 /// 49 s for Thebes on the 2-core development machine) and when it has
-/// (2.6-3.0 s for one more ruleset, 11.6-13.2 s when chronoscope itself
+/// (4.6 s for one more ruleset, 11.6-13.2 s when chronoscope itself
 /// changed since). About three times the build, so that a run the
 /// compiled rules play only twice as fast (the least of the bundled
 /// games, Archaeology) still gains more than the build costs.
