@@ -206,25 +206,34 @@ fn build_id() -> u64 {
 ///   the other), a worker's start 6.9 -> 11.4 ms (the mean of 20), the
 ///   largest bundled rules (Akrotiri) read in 19 ms against 12; 20,000
 ///   games 1.864 s against 1.866 s.
-const WORKER_OPT_LEVELS: &str = "\
-[profile.release.package.chronoscope-ruleset]\nopt-level = 0\n\
-[profile.release.package.chronoscope-cli]\nopt-level = 1\n\
-[profile.release.package.clap_builder]\nopt-level = 0\n\
-[profile.release.package.ratatui]\nopt-level = 0\n\
-[profile.release.package.crossterm]\nopt-level = 0\n\
-[profile.release.package.miette]\nopt-level = 0\n\
-[profile.release.package.backtrace]\nopt-level = 0\n\
-[profile.release.package.backtrace-ext]\nopt-level = 0\n\
-[profile.release.package.addr2line]\nopt-level = 0\n\
-[profile.release.package.gimli]\nopt-level = 0\n\
-[profile.release.package.object]\nopt-level = 0\n\
-[profile.release.package.textwrap]\nopt-level = 0\n\
-[profile.release.package.icu_segmenter]\nopt-level = 0\n\
-[profile.release.package.icu_locale_core]\nopt-level = 0\n\
-[profile.release.package.icu_locale_fallback]\nopt-level = 0\n\
-[profile.release.package.icu_provider]\nopt-level = 0\n\
-[profile.release.package.zerotrie]\nopt-level = 0\n\
-[profile.release.package.zerovec]\nopt-level = 0\n";
+const WORKER_OPT_LEVELS: &[(&str, u8)] = &[
+    ("chronoscope-ruleset", 0),
+    ("chronoscope-cli", 1),
+    ("clap_builder", 0),
+    ("ratatui", 0),
+    ("crossterm", 0),
+    ("miette", 0),
+    ("backtrace", 0),
+    ("backtrace-ext", 0),
+    ("addr2line", 0),
+    ("gimli", 0),
+    ("object", 0),
+    ("textwrap", 0),
+    ("icu_segmenter", 0),
+    ("icu_locale_core", 0),
+    ("icu_locale_fallback", 0),
+    ("icu_provider", 0),
+    ("zerotrie", 0),
+    ("zerovec", 0),
+];
+
+/// `WORKER_OPT_LEVELS` as the worker's `Cargo.toml` states them.
+fn worker_opt_levels() -> String {
+    WORKER_OPT_LEVELS
+        .iter()
+        .map(|(package, level)| format!("[profile.release.package.{package}]\nopt-level = {level}\n"))
+        .collect()
+}
 
 /// A path as a TOML string.
 fn toml_path(p: &Path) -> String {
@@ -278,9 +287,10 @@ pub fn worker_for(rules: &Ruleset) -> Result<PathBuf, String> {
             "# A chronoscope worker: the command with one ruleset's compiled rules (see chronoscope_cli::compiled).\n\
              [package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
              [dependencies]\nchronoscope-cli = {{ path = {} }}\nchronoscope-engine = {{ path = {} }}\n\n\
-             [profile.release]\ndebug = 0\npanic = \"abort\"\n\n{WORKER_OPT_LEVELS}\n[workspace]\n",
+             [profile.release]\ndebug = 0\npanic = \"abort\"\n\n{}\n[workspace]\n",
             crate_path("cli"),
             crate_path("engine"),
+            worker_opt_levels(),
         ),
     )?;
     write(
