@@ -202,8 +202,9 @@ fn build_id() -> u64 {
 ///   (about 3 ms) reading the rules at each start;
 /// - then the rules' reader at 0 too, with what the diagnostics pull in
 ///   (backtraces and their symbol readers, text wrapping and the Unicode
-///   data it reads): 64.9 s -> 54.3 s (two cold builds each, one after
-///   the other), a worker's start 6.9 -> 11.4 ms (the mean of 20), the
+///   data it reads): 64.9 s -> 54.3 s building the worker alone, 58.0 ->
+///   49.2 s through `simulate` (two cold builds each, one after the
+///   other), a worker's start 6.9 -> 11.4 ms (the mean of 20), the
 ///   largest bundled rules (Akrotiri) read in 19 ms against 12; 20,000
 ///   games 1.864 s against 1.866 s.
 const WORKER_OPT_LEVELS: &[(&str, u8)] = &[

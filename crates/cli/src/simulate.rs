@@ -186,7 +186,8 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
         && !tried_build
         && took >= HINT_AFTER
     {
-        // Not a way that fails here: without cargo, what would make it work.
+        // Without cargo, `--engine compiled` would only fall back to the
+        // interpreter: the hint names what it needs instead.
         let faster = if crate::compiled::toolchain_found() {
             "`--engine compiled` plays the same games several times as fast once it has compiled these rules \
              (about a minute, once)"
