@@ -4,18 +4,28 @@
 //! Compiled rules run inside a process that was built with them: a
 //! *worker*, the chronoscope command itself plus one ruleset's generated
 //! code (`chronoscope-compile`). The first run for a ruleset generates the
-//! code, has cargo build the worker against chronoscope's own source (the
-//! tree this program was built from), and keeps it in a cache keyed by the
-//! rules' fingerprint and this program's build; later runs start the
-//! cached worker at once. The worker runs the same command line, and
-//! `simulate` or `play` there plays on the compiled rules (bots included).
+//! code and builds the worker, and keeps it in a cache keyed by the rules'
+//! fingerprint and this program's build; later runs start the cached
+//! worker at once. The worker runs the same command line, and `simulate`
+//! or `play` there plays on the compiled rules (bots included).
 //! `--engine auto`, the default, uses a worker already in the cache; a
 //! `simulate` run whose first game shows it would take longer on the
 //! interpreter than a build saves (`build_pays`) builds one too.
 //!
-//! Anything missing (no cargo, no source tree, a failed build) is said in
-//! one line and the interpreter plays instead: the results are the same,
-//! only slower.
+//! A worker is built one of two ways:
+//! - **linked against this build** (`own_build`, `link_against`): where
+//!   this program lies in the target folder cargo built it in (`cargo run`,
+//!   `cargo build`), rustc compiles only the generated rules, against the
+//!   command's library beside it: a few seconds (3.9 s for Thebes on the
+//!   2-core development machine);
+//! - **by cargo from the source tree** (`build_with_cargo`), for a program
+//!   copied elsewhere (`cargo install`) or when rustc fails (another
+//!   toolchain's): chronoscope and its dependencies are built too, once
+//!   for every ruleset, about a minute the first time.
+//!
+//! Anything missing (no toolchain, no source tree, a failed build) is said
+//! in one line and the interpreter plays instead: the results are the
+//! same, only slower.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -82,13 +92,15 @@ pub fn build_and_run(rules: &Ruleset) -> Result<ExitCode, String> {
 /// gain from it.
 pub const BUILD_AFTER_VAR: &str = "CHRONOSCOPE_BUILD_AFTER";
 
-/// From how long an interpreted run `auto` builds the worker: when the
-/// cache has no build of chronoscope's dependencies yet (a cold build,
-/// 49 s for Thebes on the 2-core development machine) and when it has
-/// (4.6 s for one more ruleset, 11.6-13.2 s when chronoscope itself
-/// changed since). About three times the build, so that a run the
-/// compiled rules play only twice as fast (the least of the bundled
-/// games, Archaeology) still gains more than the build costs.
+/// From how long an interpreted run `auto` builds the worker: when it
+/// must be built with cargo and the cache has no build of chronoscope's
+/// dependencies yet (a cold build, 49 s for Thebes on the 2-core
+/// development machine), and when a build is short: linked against this
+/// command's own build (3.9 s for Thebes), or with cargo once the cache
+/// has the dependencies (4.6 s for one more ruleset, 11.6-13.2 s when
+/// chronoscope itself changed since). About three times the build, so
+/// that a run the compiled rules play only twice as fast (the least of the
+/// bundled games, Archaeology) still gains more than the build costs.
 const BUILD_AFTER_COLD: f64 = 150.0;
 const BUILD_AFTER_WARM: f64 = 30.0;
 
@@ -106,15 +118,22 @@ pub fn build_pays(estimate: f64) -> Result<bool, String> {
             return Err(format!("{BUILD_AFTER_VAR} is not a number of seconds"))
         }
         Err(std::env::VarError::NotPresent) => {
-            let warm = cache_dir().is_ok_and(|c| c.join("target").join("release").is_dir());
-            if warm {
-                BUILD_AFTER_WARM
-            } else {
-                BUILD_AFTER_COLD
+            // Whether a build is short, asked only where the answer
+            // matters: finding this command's own build reads its library.
+            if (BUILD_AFTER_WARM..BUILD_AFTER_COLD).contains(&estimate) {
+                return Ok(quick_build());
             }
+            BUILD_AFTER_COLD
         }
     };
     Ok(estimate >= after)
+}
+
+/// Whether building a worker takes seconds, not a minute: this command's
+/// own build is there to link it against, or the cache already has
+/// cargo's build of chronoscope's dependencies.
+pub fn quick_build() -> bool {
+    own_build().is_some() || cache_dir().is_ok_and(|c| c.join("target").join("release").is_dir())
 }
 
 /// The cargo that builds workers: `$CARGO` when set, else `cargo` on
@@ -270,46 +289,181 @@ pub fn cached_worker(rules: &Ruleset) -> Option<PathBuf> {
     worker_place(rules).ok().map(|(.., exe)| exe).filter(|exe| exe.is_file())
 }
 
+/// The worker's program: the generated rules (`rules.rs` beside it), which
+/// name the engine through the command's library, and the command's entry
+/// point with them.
+const WORKER_MAIN: &str = "#[allow(unused, clippy::all, unreachable_code)]\nmod rules {\n    use chronoscope_cli::engine;\n    include!(\"rules.rs\");\n}\n\n\
+     fn main() -> std::process::ExitCode {\n    chronoscope_cli::compiled::run_with_natives(&rules::NATIVES)\n}\n";
+
 /// The worker for `rules`: from the cache, or built now.
 pub fn worker_for(rules: &Ruleset) -> Result<PathBuf, String> {
     let (cache, name, dir, exe) = worker_place(rules)?;
     if exe.is_file() {
         return Ok(exe);
     }
-    let root = source_root()?;
     let write = |path: PathBuf, text: &str| {
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
     };
     std::fs::create_dir_all(dir.join("src")).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let crate_path = |c: &str| toml_path(&root.join("crates").join(c));
+    write(dir.join("src").join("main.rs"), WORKER_MAIN)?;
+    write(dir.join("src").join("rules.rs"), &compile::generate(rules))?;
+    // Built under a temporary name, then renamed: a worker in the cache is
+    // always whole, even with two builds at once.
+    let partial = dir.join(format!("partial-{}{}", std::process::id(), std::env::consts::EXE_SUFFIX));
+    let started = std::time::Instant::now();
+    let title = &rules.game.title;
+    let linked = match own_build() {
+        Some(own) => {
+            errln!("compiling the rules of {title} to native code (once for these rules; a few seconds)");
+            match link_against(&own, &dir, &partial) {
+                Ok(()) => true,
+                Err(e) => {
+                    errln!("note: {e}; building with cargo instead (about a minute the first time)");
+                    false
+                }
+            }
+        }
+        None => {
+            errln!(
+                "compiling the rules of {title} to native code (once for these rules; it takes about a minute the first time)"
+            );
+            false
+        }
+    };
+    if !linked {
+        build_with_cargo(&cache, &name, &dir, &partial, write)?;
+    }
+    std::fs::rename(&partial, &exe).map_err(|e| format!("cannot place {}: {e}", exe.display()))?;
+    errln!("compiled in {:.1} s; kept in {}", started.elapsed().as_secs_f64(), dir.display());
+    Ok(exe)
+}
+
+/// This command's own build, which a worker is linked against instead of
+/// building chronoscope anew: the library of the crate this is
+/// (`deps/libchronoscope_cli-HASH.rlib` beside the program, where cargo
+/// put it) and the folder of what it was built with.
+struct OwnBuild {
+    deps: PathBuf,
+    library: PathBuf,
+}
+
+/// The mark of this build (see `build.rs`): its library has these bytes in
+/// it, the libraries of the target folder's other builds (other settings,
+/// other features of a dependency) have theirs.
+pub static BUILD_MARK: &str = env!("OUT_DIR");
+
+/// This command's own build, when this program lies where cargo built it
+/// (`None` for a program copied elsewhere, `cargo install`, or a target
+/// folder cleaned since).
+fn own_build() -> Option<OwnBuild> {
+    let program = std::env::current_exe().ok()?;
+    let linked = std::fs::metadata(&program).ok()?.modified().ok()?;
+    let deps = program.parent()?.join("deps");
+    let library = library_of_build(&deps, linked, BUILD_MARK.as_bytes())?;
+    Some(OwnBuild { deps, library })
+}
+
+/// Of the command's libraries in `deps`, the one a program linked at
+/// `linked` was built from: of those with the build's `mark` in them, the
+/// newest not newer than the program (a library rebuilt since, or another
+/// build's, would not be the program's).
+fn library_of_build(deps: &Path, linked: std::time::SystemTime, mark: &[u8]) -> Option<PathBuf> {
+    let mut libraries: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(deps)
+        .ok()?
+        .filter_map(|entry| {
+            let entry = entry.ok()?;
+            let name = entry.file_name();
+            let name = name.to_str()?;
+            if !(name.starts_with("libchronoscope_cli-") && name.ends_with(".rlib")) {
+                return None;
+            }
+            let built = entry.metadata().ok()?.modified().ok()?;
+            (built <= linked).then(|| (built, entry.path()))
+        })
+        .collect();
+    libraries.sort_by_key(|l| std::cmp::Reverse(l.0));
+    let marked = |path: &PathBuf| {
+        std::fs::read(path)
+            .is_ok_and(|bytes| !mark.is_empty() && bytes.windows(mark.len()).any(|w| w == mark))
+    };
+    libraries.into_iter().map(|(_, path)| path).find(marked)
+}
+
+/// The rustc that links workers: `$RUSTC` when set (as cargo reads it),
+/// else the one beside `$CARGO` (the toolchain that built this command,
+/// when cargo started it), else `rustc` on the path.
+fn rustc_program() -> std::ffi::OsString {
+    if let Some(rustc) = std::env::var_os("RUSTC") {
+        return rustc;
+    }
+    let beside = std::env::var_os("CARGO")
+        .map(PathBuf::from)
+        .and_then(|cargo| Some(cargo.parent()?.join(format!("rustc{}", std::env::consts::EXE_SUFFIX))))
+        .filter(|rustc| rustc.is_file());
+    beside.map(Into::into).unwrap_or_else(|| "rustc".into())
+}
+
+/// Compile the worker in `dir` against `own` into `out`: only the
+/// generated rules are compiled, everything else is this build's. `Err`
+/// says why it failed.
+fn link_against(own: &OwnBuild, dir: &Path, out: &Path) -> Result<(), String> {
+    let mut dependency = std::ffi::OsString::from("dependency=");
+    dependency.push(&own.deps);
+    let mut library = std::ffi::OsString::from("chronoscope_cli=");
+    library.push(&own.library);
+    let rustc = rustc_program();
+    let output = Command::new(&rustc)
+        .args(["--edition", "2021", "--crate-type", "bin", "--crate-name", "chronoscope_compiled"])
+        // The rules at full optimisation, as cargo's release profile builds
+        // them; `panic=abort` as this build's library is (release), or may
+        // be linked (a debug build's).
+        .args(["-C", "opt-level=3", "-C", "panic=abort", "--cap-lints", "allow"])
+        .arg("-L")
+        .arg(dependency)
+        .arg("--extern")
+        .arg(library)
+        .arg("-o")
+        .arg(out)
+        .arg(dir.join("src").join("main.rs"))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run rustc ({}): {e}", Path::new(&rustc).display()))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    let text = String::from_utf8_lossy(&output.stderr);
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("no message");
+    Err(format!("cannot compile the rules against this build of chronoscope ({first})"))
+}
+
+/// Build the worker in `dir`, named `name`, with cargo from chronoscope's
+/// source tree, into `out`: chronoscope and its dependencies are built
+/// too, once for every ruleset (the cache's `target` folder).
+fn build_with_cargo(
+    cache: &Path,
+    name: &str,
+    dir: &Path,
+    out: &Path,
+    write: impl Fn(PathBuf, &str) -> Result<(), String>,
+) -> Result<(), String> {
+    let root = source_root()?;
     write(
         dir.join("Cargo.toml"),
         &format!(
             "# A chronoscope worker: the command with one ruleset's compiled rules (see chronoscope_cli::compiled).\n\
              [package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\nchronoscope-cli = {{ path = {} }}\nchronoscope-engine = {{ path = {} }}\n\n\
+             [dependencies]\nchronoscope-cli = {{ path = {} }}\n\n\
              [profile.release]\ndebug = 0\npanic = \"abort\"\n\n{}\n[workspace]\n",
-            crate_path("cli"),
-            crate_path("engine"),
+            toml_path(&root.join("crates").join("cli")),
             worker_opt_levels(),
         ),
     )?;
-    write(
-        dir.join("src").join("main.rs"),
-        "#[allow(unused, clippy::all, unreachable_code)]\nmod rules {\n    include!(\"rules.rs\");\n}\n\n\
-         fn main() -> std::process::ExitCode {\n    chronoscope_cli::compiled::run_with_natives(&rules::NATIVES)\n}\n",
-    )?;
-    write(dir.join("src").join("rules.rs"), &compile::generate(rules))?;
     // The versions chronoscope itself was built with, so the build needs
     // no registry when they are already downloaded.
     if let Ok(lock) = std::fs::read_to_string(root.join("Cargo.lock")) {
         write(dir.join("Cargo.lock"), &lock)?;
     }
-    errln!(
-        "compiling the rules of {} to native code (once for these rules; it takes about a minute the first time)",
-        rules.game.title
-    );
-    let started = std::time::Instant::now();
     let cargo = cargo_program();
     let target = cache.join("target");
     let build = |offline: bool| {
@@ -332,14 +486,9 @@ pub fn worker_for(rules: &Ruleset) -> Result<PathBuf, String> {
         let tail: Vec<&str> = tail.into_iter().rev().collect();
         return Err(format!("building the compiled rules failed:\n{}", tail.join("\n")));
     }
-    let built = target.join("release").join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    // Copied under a temporary name, then renamed: a worker in the cache is
-    // always whole, even with two builds at once.
-    let partial = dir.join(format!("partial-{}", std::process::id()));
-    std::fs::copy(&built, &partial).map_err(|e| format!("cannot copy {}: {e}", built.display()))?;
-    std::fs::rename(&partial, &exe).map_err(|e| format!("cannot place {}: {e}", exe.display()))?;
-    errln!("compiled in {:.1} s; kept in {}", started.elapsed().as_secs_f64(), dir.display());
-    Ok(exe)
+    let built = cache.join("target").join("release").join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    std::fs::copy(&built, out).map_err(|e| format!("cannot copy {}: {e}", built.display()))?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -352,5 +501,42 @@ mod tests {
         assert!(runs(std::ffi::OsStr::new(env!("CARGO"))));
         let missing = std::env::temp_dir().join("chronoscope-no-such-cargo").join("cargo");
         assert!(!runs(missing.as_os_str()));
+    }
+
+    #[test]
+    fn the_library_of_a_build_is_the_newest_with_its_mark_not_newer_than_the_program() {
+        let deps = std::env::temp_dir().join(format!("chronoscope-deps-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&deps);
+        std::fs::create_dir_all(&deps).unwrap();
+        let t0 = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
+        let at = |secs: u64| t0 + std::time::Duration::from_secs(secs);
+        let lib = |name: &str, text: &str, built: std::time::SystemTime| {
+            let path = deps.join(name);
+            std::fs::write(&path, text).unwrap();
+            std::fs::File::options().write(true).open(&path).unwrap().set_modified(built).unwrap();
+            path
+        };
+        let mark = b"/target/release/build/chronoscope-cli-1111/out";
+        let old = lib(
+            "libchronoscope_cli-aaaa.rlib",
+            "..../target/release/build/chronoscope-cli-1111/out....",
+            at(10),
+        );
+        let ours = lib(
+            "libchronoscope_cli-bbbb.rlib",
+            "..../target/release/build/chronoscope-cli-1111/out....",
+            at(20),
+        );
+        // Another build's library, newer; the same mark rebuilt after the program.
+        lib("libchronoscope_cli-cccc.rlib", "..../target/release/build/chronoscope-cli-2222/out....", at(25));
+        lib("libchronoscope_cli-dddd.rlib", "..../target/release/build/chronoscope-cli-1111/out....", at(40));
+        // Not the command's library.
+        lib("libengine-eeee.rlib", "..../target/release/build/chronoscope-cli-1111/out....", at(28));
+        assert_eq!(library_of_build(&deps, at(30), mark), Some(ours));
+        assert_eq!(library_of_build(&deps, at(15), mark), Some(old));
+        assert_eq!(library_of_build(&deps, at(5), mark), None);
+        assert_eq!(library_of_build(&deps, at(30), b"/chronoscope-cli-3333/out"), None);
+        assert_eq!(library_of_build(&deps.join("missing"), at(30), mark), None);
+        let _ = std::fs::remove_dir_all(&deps);
     }
 }

@@ -93,6 +93,10 @@ macro_rules! outln {
     ($($arg:tt)*) => {{ out!($($arg)*); out!("\n"); }};
 }
 
+/// The engine this command was built with: a worker's generated rules
+/// (`compiled`) name it through here when built against this very build.
+pub use engine;
+
 pub mod check;
 pub mod compiled;
 pub mod diff;

@@ -189,8 +189,11 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
         // Without cargo, `--engine compiled` would only fall back to the
         // interpreter: the hint names what it needs instead.
         let faster = if crate::compiled::toolchain_found() {
-            "`--engine compiled` plays the same games several times as fast once it has compiled these rules \
-             (about a minute, once)"
+            let build = if crate::compiled::quick_build() { "a few seconds" } else { "about a minute" };
+            &format!(
+                "`--engine compiled` plays the same games several times as fast once it has compiled these \
+                 rules ({build}, once)"
+            )
         } else {
             "with a Rust toolchain installed (cargo, from https://rustup.rs), `--engine compiled` plays the \
              same games several times as fast"

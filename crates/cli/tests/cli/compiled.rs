@@ -1,19 +1,39 @@
-//! `--engine compiled` and `auto`: the worker built once, without cargo, and when `auto` builds.
+//! `--engine compiled` and `auto`: the worker built once (linked against
+//! this build, or by cargo from the source), without a toolchain, and when
+//! `auto` builds.
 
 use super::*;
 
 /// A command with `--engine compiled`, this cache folder and these extra
 /// environment variables.
 fn run_compiled(args: &[&str], cache: &Path, env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_chronoscope"));
+    run_compiled_by(Path::new(env!("CARGO_BIN_EXE_chronoscope")), args, cache, env)
+}
+
+/// `run_compiled` with this program.
+fn run_compiled_by(program: &Path, args: &[&str], cache: &Path, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(program);
     cmd.args(args).arg("--engine").arg("compiled").current_dir(root()).env("NO_COLOR", "1");
-    // The worker is built unoptimised: half the build time (68 s against
-    // 144 s on two cores), the same games.
+    // Built by cargo, the worker is built unoptimised: half the build time
+    // (68 s against 144 s on two cores), the same games.
     cmd.env("CHRONOSCOPE_CACHE", cache).env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0");
     for (k, v) in env {
         cmd.env(k, v);
     }
     cmd.output().expect("the binary runs")
+}
+
+/// A copy of the command outside its target folder, as `cargo install`
+/// places one: no build of its own to link a worker against, so cargo
+/// builds workers from the source tree. Copied once per folder: the
+/// copy's workers in the cache are its own (a new copy is a new build).
+fn copied_program(dir: &Path) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let copy = dir.join(format!("chronoscope{}", std::env::consts::EXE_SUFFIX));
+    if !copy.is_file() {
+        std::fs::copy(env!("CARGO_BIN_EXE_chronoscope"), &copy).unwrap();
+    }
+    copy
 }
 
 fn fresh_cache(name: &str) -> PathBuf {
@@ -22,12 +42,12 @@ fn fresh_cache(name: &str) -> PathBuf {
     dir
 }
 
-/// The first compiled run builds a worker (cargo, about a minute on two
-/// cores unoptimised, most of it chronoscope's dependencies);
-/// the second starts it from the cache, and so does `play`; all give
-/// exactly the results of the interpreter, bots' choices included.
+/// The first compiled run builds a worker, linked against this very build
+/// (its library beside the program): only the generated rules are
+/// compiled. The second starts it from the cache, and so does `play`; all
+/// give exactly the results of the interpreter, bots' choices included.
 #[test]
-fn compiled_builds_a_worker_once_and_simulate_and_play_give_the_interpreters_games() {
+fn compiled_links_a_worker_against_this_build_once_and_simulate_and_play_give_the_interpreters_games() {
     let cache = fresh_cache("compiled");
     let args = [
         "simulate",
@@ -46,7 +66,10 @@ fn compiled_builds_a_worker_once_and_simulate_and_play_give_the_interpreters_gam
     let first = run_compiled(&args, &cache, &[]);
     assert!(first.status.success(), "{}", stderr(&first));
     assert!(stderr(&first).contains("compiling the rules of Thebes"), "{}", stderr(&first));
+    assert!(stderr(&first).contains("a few seconds"), "linked against this build: {}", stderr(&first));
+    assert!(!stderr(&first).contains("cargo"), "{}", stderr(&first));
     assert!(!stderr(&first).contains("interpreter plays instead"), "{}", stderr(&first));
+    assert!(!cache.join("target").exists(), "nothing built with cargo");
     assert_eq!(stdout(&first), stdout(&interpreted));
     let second = run_compiled(&args, &cache, &[]);
     assert!(second.status.success(), "{}", stderr(&second));
@@ -61,13 +84,31 @@ fn compiled_builds_a_worker_once_and_simulate_and_play_give_the_interpreters_gam
     let _ = std::fs::remove_dir_all(&cache);
 }
 
-/// Without cargo the compiled rules cannot be built: one line says so and
-/// the interpreter plays the same games.
+/// A program copied out of its target folder (`cargo install`) has no
+/// build of its own to link against: cargo builds the worker from the
+/// source tree, dependencies and all (about a minute on two cores,
+/// unoptimised). The same games as the interpreter.
 #[test]
-fn simulate_compiled_without_cargo_says_so_and_the_interpreter_plays() {
+fn a_copied_program_builds_its_worker_with_cargo_and_simulate_gives_the_interpreters_games() {
+    let dir = fresh_cache("compiled-cargo");
+    let (program, cache) = (copied_program(&dir.join("bin")), dir.join("workers"));
+    let args = ["simulate", THEBES, "--games", "4", "--players", "3", "--format", "json"];
+    let built = run_compiled_by(&program, &args, &cache, &[]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    assert!(stderr(&built).contains("about a minute the first time"), "{}", stderr(&built));
+    assert!(!stderr(&built).contains("interpreter plays instead"), "{}", stderr(&built));
+    assert!(cache.join("target").join("release").is_dir(), "cargo built it");
+    assert_eq!(stdout(&built), stdout(&run(&args)));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Without a toolchain (no rustc, no cargo) the compiled rules cannot be
+/// built: one line says so and the interpreter plays the same games.
+#[test]
+fn simulate_compiled_without_a_toolchain_says_so_and_the_interpreter_plays() {
     let cache = fresh_cache("no-cargo");
     let args = ["simulate", GRABRAUBER, "--games", "5", "--format", "json"];
-    let o = run_compiled(&args, &cache, &[("CARGO", "/no/such/cargo")]);
+    let o = run_compiled(&args, &cache, &[("CARGO", "/no/such/cargo"), ("RUSTC", "/no/such/rustc")]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("cannot run cargo"), "{}", stderr(&o));
     assert!(stderr(&o).contains("the interpreter plays instead"), "{}", stderr(&o));
@@ -107,10 +148,19 @@ fn with_fake_cargo(name: &str) -> (PathBuf, PathBuf, PathBuf) {
     (dir, cargo, cache)
 }
 
-/// The command with `cache` as its cache, `cargo` as cargo and `env` set.
+/// The command, copied out of its target folder so that cargo builds its
+/// workers (`copied_program`), with `cache` as its cache, `cargo` as cargo
+/// and `env` set.
 #[cfg(unix)]
 fn with_cargo(args: &[&str], cache: &Path, cargo: &Path, env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chronoscope"))
+    let program = copied_program(&cargo.parent().unwrap().join("copy"));
+    with_cargo_by(&program, args, cache, cargo, env)
+}
+
+/// `with_cargo` with this program.
+#[cfg(unix)]
+fn with_cargo_by(program: &Path, args: &[&str], cache: &Path, cargo: &Path, env: &[(&str, &str)]) -> Output {
+    Command::new(program)
         .args(args)
         .current_dir(root())
         .env("NO_COLOR", "1")
@@ -194,4 +244,28 @@ fn engine_auto_builds_the_worker_when_the_rest_of_the_run_would_take_the_interpr
     assert!(stderr(&built).contains("compiling the rules of Die Grabräuber"), "{}", stderr(&built));
     assert!(stdout(&built).starts_with("worker ran: simulate"), "{}", stdout(&built));
     let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// A rustc that cannot compile the rules against this build (another
+/// toolchain's, say): one line says why, and cargo builds the worker.
+#[cfg(unix)]
+#[test]
+fn compiled_says_why_linking_against_this_build_failed_and_builds_with_cargo() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, cargo, cache) = with_fake_cargo("bad-rustc");
+    let rustc = dir.join("bin").join("bad-rustc");
+    std::fs::write(&rustc, "#!/bin/sh\necho 'error[E0514]: found crate compiled by an incompatible version of rustc' >&2\nexit 1\n")
+        .unwrap();
+    std::fs::set_permissions(&rustc, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let rustc = rustc.to_str().unwrap();
+    let sim = ["simulate", GRABRAUBER, "--games", "3", "--engine", "compiled"];
+    let program = Path::new(env!("CARGO_BIN_EXE_chronoscope"));
+    let o = with_cargo_by(program, &sim, &cache, &cargo, &[("RUSTC", rustc)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("cannot compile the rules against this build of chronoscope"), "{err}");
+    assert!(err.contains("incompatible version of rustc"), "{err}");
+    assert!(err.contains("building with cargo instead"), "{err}");
+    assert!(stdout(&o).starts_with("worker ran: simulate"), "{}", stdout(&o));
+    let _ = std::fs::remove_dir_all(&dir);
 }
