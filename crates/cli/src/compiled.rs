@@ -92,21 +92,25 @@ pub fn build_and_run(rules: &Ruleset) -> Result<ExitCode, String> {
 /// gain from it.
 pub const BUILD_AFTER_VAR: &str = "CHRONOSCOPE_BUILD_AFTER";
 
-/// From how long an interpreted run `auto` builds the worker: when it
-/// must be built with cargo and the cache has no build of chronoscope's
-/// dependencies yet (a cold build, 49 s for Thebes on the 2-core
-/// development machine), and when a build is short: linked against this
-/// command's own build (3.9 s for Thebes), or with cargo once the cache
-/// has the dependencies (4.6 s for one more ruleset, 11.6-13.2 s when
-/// chronoscope itself changed since). About three times the build, so
-/// that a run the compiled rules play only twice as fast (the least of the
-/// bundled games, Archaeology) still gains more than the build costs.
-const BUILD_AFTER_COLD: f64 = 150.0;
+/// From how long an interpreted run `auto` builds the worker, by how long
+/// a build takes here (`build_time`; the 2-core development machine):
+/// - linked against this command's own build: 1.9 to 7.6 s for the
+///   bundled games (Thebes 3.9 s);
+/// - with cargo once the cache has its build of chronoscope's
+///   dependencies: 4.6 s for one more ruleset, 11.2-13.2 s when
+///   chronoscope itself changed since;
+/// - with cargo and no such build yet (cold): 49 s for Thebes.
+///
+/// About three times the build, so that a run the compiled rules play
+/// only twice as fast (the least of the bundled games, Archaeology) still
+/// gains more than the build costs.
+const BUILD_AFTER_LINKED: f64 = 15.0;
 const BUILD_AFTER_WARM: f64 = 30.0;
+const BUILD_AFTER_COLD: f64 = 150.0;
 
 /// Whether building the compiled rules pays for a run estimated at
 /// `estimate` seconds on the interpreter: `BUILD_AFTER_VAR` when set,
-/// else as `BUILD_AFTER_COLD` or `BUILD_AFTER_WARM` says. An unreadable
+/// else as the `BUILD_AFTER_*` for this build time say. An unreadable
 /// setting is an error, so that a typo is not silently the default.
 pub fn build_pays(estimate: f64) -> Result<bool, String> {
     let after = match std::env::var(BUILD_AFTER_VAR) {
@@ -117,23 +121,41 @@ pub fn build_pays(estimate: f64) -> Result<bool, String> {
         Err(std::env::VarError::NotUnicode(_)) => {
             return Err(format!("{BUILD_AFTER_VAR} is not a number of seconds"))
         }
-        Err(std::env::VarError::NotPresent) => {
-            // Whether a build is short, asked only where the answer
-            // matters: finding this command's own build reads its library.
-            if (BUILD_AFTER_WARM..BUILD_AFTER_COLD).contains(&estimate) {
-                return Ok(quick_build());
+        // How long a build takes, asked only where the answer matters:
+        // finding this command's own build reads its library.
+        Err(std::env::VarError::NotPresent) if (BUILD_AFTER_LINKED..BUILD_AFTER_COLD).contains(&estimate) => {
+            match build_time() {
+                BuildTime::Linked => BUILD_AFTER_LINKED,
+                BuildTime::Warm => BUILD_AFTER_WARM,
+                BuildTime::Cold => BUILD_AFTER_COLD,
             }
-            BUILD_AFTER_COLD
         }
+        Err(std::env::VarError::NotPresent) => BUILD_AFTER_COLD,
     };
     Ok(estimate >= after)
 }
 
-/// Whether building a worker takes seconds, not a minute: this command's
-/// own build is there to link it against, or the cache already has
-/// cargo's build of chronoscope's dependencies.
-pub fn quick_build() -> bool {
-    own_build().is_some() || cache_dir().is_ok_and(|c| c.join("target").join("release").is_dir())
+/// How a worker would be built here, which says how long it takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildTime {
+    /// Linked against this command's own build: seconds.
+    Linked,
+    /// By cargo, with chronoscope's dependencies already built in the
+    /// cache: seconds.
+    Warm,
+    /// By cargo, dependencies and all: about a minute.
+    Cold,
+}
+
+/// How a worker would be built here (see `worker_for`).
+pub fn build_time() -> BuildTime {
+    if own_build().is_some() {
+        BuildTime::Linked
+    } else if cache_dir().is_ok_and(|c| c.join("target").join("release").is_dir()) {
+        BuildTime::Warm
+    } else {
+        BuildTime::Cold
+    }
 }
 
 /// The cargo that builds workers: `$CARGO` when set, else `cargo` on

@@ -189,7 +189,10 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
         // Without cargo, `--engine compiled` would only fall back to the
         // interpreter: the hint names what it needs instead.
         let faster = if crate::compiled::toolchain_found() {
-            let build = if crate::compiled::quick_build() { "a few seconds" } else { "about a minute" };
+            let build = match crate::compiled::build_time() {
+                crate::compiled::BuildTime::Cold => "about a minute",
+                _ => "a few seconds",
+            };
             &format!(
                 "`--engine compiled` plays the same games several times as fast once it has compiled these \
                  rules ({build}, once)"
