@@ -369,9 +369,12 @@ struct OwnBuild {
     library: PathBuf,
 }
 
-/// The mark of this build (see `build.rs`): its library has these bytes in
-/// it, the libraries of the target folder's other builds (other settings,
-/// other features of a dependency) have theirs.
+/// The mark of this build (see `build.rs`): the folder cargo gave this
+/// package's build script, one per profile and toolchain. Its library has
+/// these bytes in it; the libraries other settings left in the same target
+/// folder (a `cargo bench` build's, an older toolchain's) have theirs, or
+/// none. Of the libraries with it, `library_of_build` takes the newest not
+/// newer than the program.
 pub static BUILD_MARK: &str = env!("OUT_DIR");
 
 /// This command's own build, when this program lies where cargo built it
@@ -387,8 +390,9 @@ fn own_build() -> Option<OwnBuild> {
 
 /// Of the command's libraries in `deps`, the one a program linked at
 /// `linked` was built from: of those with the build's `mark` in them, the
-/// newest not newer than the program (a library rebuilt since, or another
-/// build's, would not be the program's).
+/// newest not newer than the program. Cargo links the program right after
+/// building its library; a library built since (with other features of a
+/// dependency, by another command) is not the program's.
 fn library_of_build(deps: &Path, linked: std::time::SystemTime, mark: &[u8]) -> Option<PathBuf> {
     let mut libraries: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(deps)
         .ok()?
