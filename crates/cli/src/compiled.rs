@@ -509,7 +509,13 @@ fn build_with_cargo(
     };
     if !output.status.success() {
         let text = String::from_utf8_lossy(&output.stderr);
-        let tail: Vec<&str> = text.lines().rev().take(12).collect();
+        let tail: Vec<&str> = text.lines().rev().filter(|l| !l.trim().is_empty()).take(12).collect();
+        if tail.is_empty() {
+            return Err(format!(
+                "building the compiled rules failed (cargo {}, without a message)",
+                output.status
+            ));
+        }
         let tail: Vec<&str> = tail.into_iter().rev().collect();
         return Err(format!("building the compiled rules failed:\n{}", tail.join("\n")));
     }

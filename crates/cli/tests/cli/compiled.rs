@@ -269,3 +269,24 @@ fn compiled_says_why_linking_against_this_build_failed_and_builds_with_cargo() {
     assert!(stdout(&o).starts_with("worker ran: simulate"), "{}", stdout(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A cargo that fails without a word: the note gives its exit status, and
+/// the interpreter plays the same games.
+#[cfg(unix)]
+#[test]
+fn a_cargo_failing_without_a_message_is_named_by_its_exit_status() {
+    let (dir, _, cache) = with_fake_cargo("silent-cargo");
+    let program = copied_program(&dir.join("copy"));
+    let sim = ["simulate", GRABRAUBER, "--games", "3", "--format", "json"];
+    let compiled = [&sim[..], &["--engine", "compiled"]].concat();
+    let o = with_cargo_by(&program, &compiled, &cache, Path::new("/bin/false"), &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("building the compiled rules failed (cargo exit status: 1, without a message)"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("the interpreter plays instead"), "{}", stderr(&o));
+    assert_eq!(stdout(&o), stdout(&run(&sim)));
+    let _ = std::fs::remove_dir_all(&dir);
+}
