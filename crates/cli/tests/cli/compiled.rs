@@ -120,11 +120,8 @@ fn simulate_compiled_without_a_toolchain_says_so_and_the_interpreter_plays() {
 /// that prints its command line, so a test sees which command ran where.
 #[cfg(unix)]
 fn fake_cargo(dir: &Path) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt;
-    let cargo = dir.join("fake-cargo");
-    std::fs::create_dir_all(dir).unwrap();
-    std::fs::write(
-        &cargo,
+    script(
+        &dir.join("fake-cargo"),
         "#!/bin/sh\n\
          # As cargo build --manifest-path DIR/Cargo.toml: a program named after DIR.\n\
          while [ $# -gt 0 ]; do [ \"$1\" = --manifest-path ] && manifest=\"$2\"; shift; done\n\
@@ -133,9 +130,16 @@ fn fake_cargo(dir: &Path) -> PathBuf {
          printf '#!/bin/sh\\necho \"worker ran: $*\"\\n' > \"$CARGO_TARGET_DIR/release/$name\"\n\
          chmod +x \"$CARGO_TARGET_DIR/release/$name\"\n",
     )
-    .unwrap();
-    std::fs::set_permissions(&cargo, std::fs::Permissions::from_mode(0o755)).unwrap();
-    cargo
+}
+
+/// A shell script at `path` (its folder made), ready to run.
+#[cfg(unix)]
+fn script(path: &Path, text: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_path_buf()
 }
 
 /// A fresh folder named for `name` with a stand-in cargo in it: the
@@ -251,12 +255,11 @@ fn engine_auto_builds_the_worker_when_the_rest_of_the_run_would_take_the_interpr
 #[cfg(unix)]
 #[test]
 fn compiled_says_why_linking_against_this_build_failed_and_builds_with_cargo() {
-    use std::os::unix::fs::PermissionsExt;
     let (dir, cargo, cache) = with_fake_cargo("bad-rustc");
-    let rustc = dir.join("bin").join("bad-rustc");
-    std::fs::write(&rustc, "#!/bin/sh\necho 'error[E0514]: found crate compiled by an incompatible version of rustc' >&2\nexit 1\n")
-        .unwrap();
-    std::fs::set_permissions(&rustc, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let rustc = script(
+        &dir.join("bin").join("bad-rustc"),
+        "#!/bin/sh\necho 'error[E0514]: found crate compiled by an incompatible version of rustc' >&2\nexit 1\n",
+    );
     let rustc = rustc.to_str().unwrap();
     let sim = ["simulate", GRABRAUBER, "--games", "3", "--engine", "compiled"];
     let program = Path::new(env!("CARGO_BIN_EXE_chronoscope"));
