@@ -383,7 +383,14 @@ pub static BUILD_MARK: &str = env!("OUT_DIR");
 fn own_build() -> Option<OwnBuild> {
     let program = std::env::current_exe().ok()?;
     let linked = std::fs::metadata(&program).ok()?.modified().ok()?;
-    let deps = program.parent()?.join("deps");
+    // `target/release/chronoscope` is a link to the program cargo built in
+    // `target/release/deps`, which may be run as it is too.
+    let folder = program.parent()?;
+    let deps = if folder.file_name().is_some_and(|n| n == "deps") {
+        folder.to_path_buf()
+    } else {
+        folder.join("deps")
+    };
     let library = library_of_build(&deps, linked, BUILD_MARK.as_bytes())?;
     Some(OwnBuild { deps, library })
 }
