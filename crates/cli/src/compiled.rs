@@ -53,36 +53,59 @@ pub enum Engine {
 /// keeps the compiled rules from playing is said in one line and the
 /// interpreter plays: the same games, only slower.
 pub fn program_for(program: Program, engine: Engine) -> Result<Program, ExitCode> {
+    programs_for(program, None, engine).map(|(program, _)| program)
+}
+
+/// `program_for` for a run and the ruleset it is compared with
+/// (`simulate --compare`): one worker holds the compiled rules of both.
+pub fn programs_for(
+    program: Program,
+    compared: Option<Program>,
+    engine: Engine,
+) -> Result<(Program, Option<Program>), ExitCode> {
     if engine == Engine::Interpreted {
-        return Ok(program);
+        return Ok((program, compared));
     }
     // This process is the worker built for these rules.
-    if let Some(natives) = natives() {
-        return match Program::with_natives(program.rules().clone(), natives) {
-            Ok(compiled) => Ok(compiled),
-            Err(e) => {
-                errln!("note: {e}; the interpreter plays instead");
-                Ok(program)
-            }
-        };
+    if let Some(all) = NATIVES.get() {
+        return Ok((compiled_here(program, all), compared.map(|c| compiled_here(c, all))));
     }
+    let rules: Vec<&Ruleset> =
+        std::iter::once(program.rules()).chain(compared.as_ref().map(|c| c.rules())).collect();
     let worker = match engine {
-        Engine::Compiled => worker_for(program.rules()).map(Some),
-        _ => Ok(cached_worker(program.rules())),
+        Engine::Compiled => worker_for(&rules).map(Some),
+        _ => Ok(cached_worker(&rules)),
     };
     match worker.and_then(|w| w.map(|w| run_worker(&w)).transpose()) {
         Ok(Some(code)) => Err(code),
-        Ok(None) => Ok(program),
+        Ok(None) => Ok((program, compared)),
         Err(e) => {
             errln!("note: {e}; the interpreter plays instead");
-            Ok(program)
+            Ok((program, compared))
+        }
+    }
+}
+
+/// `program` on this worker's compiled rules made from it; the
+/// interpreter's, after a note, when it has none.
+fn compiled_here(program: Program, all: &[&'static Natives]) -> Program {
+    let fingerprint = engine::native::fingerprint(program.rules());
+    // Without a match, the first: `with_natives` says how they differ.
+    let Some(natives) = all.iter().find(|n| n.fingerprint == fingerprint).or(all.first()) else {
+        return program;
+    };
+    match Program::with_natives(program.rules().clone(), natives) {
+        Ok(compiled) => compiled,
+        Err(e) => {
+            errln!("note: {e}; the interpreter plays instead");
+            program
         }
     }
 }
 
 /// Build the worker for `rules` (or take it from the cache) and run this
 /// command line in it: the worker's exit code, or why it could not run.
-pub fn build_and_run(rules: &Ruleset) -> Result<ExitCode, String> {
+pub fn build_and_run(rules: &[&Ruleset]) -> Result<ExitCode, String> {
     run_worker(&worker_for(rules)?)
 }
 
@@ -179,16 +202,17 @@ fn runs(cargo: &std::ffi::OsStr) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// The compiled rules this process was built with (a worker), if any.
-static NATIVES: OnceLock<&'static Natives> = OnceLock::new();
+/// The compiled rules this process was built with (a worker), if any: a
+/// ruleset's, or a run's and the one it is compared with.
+static NATIVES: OnceLock<&'static [&'static Natives]> = OnceLock::new();
 
-/// The compiled rules of this process, when it is a worker.
-pub fn natives() -> Option<&'static Natives> {
-    NATIVES.get().copied()
+/// Whether this process is a worker.
+pub fn in_worker() -> bool {
+    NATIVES.get().is_some()
 }
 
 /// The entry point of a worker: the command line, with these compiled rules.
-pub fn run_with_natives(natives: &'static Natives) -> ExitCode {
+pub fn run_with_natives(natives: &'static [&'static Natives]) -> ExitCode {
     let _ = NATIVES.set(natives);
     crate::main_entry()
 }
@@ -295,31 +319,60 @@ fn run_worker(worker: &Path) -> Result<ExitCode, String> {
     })
 }
 
+/// The rulesets a worker is built for, with their fingerprints: each
+/// once, in order.
+fn distinct<'r>(rules: &[&'r Ruleset]) -> Vec<(u64, &'r Ruleset)> {
+    let mut out: Vec<(u64, &Ruleset)> = Vec::new();
+    for r in rules {
+        let fingerprint = engine::native::fingerprint(r);
+        if out.iter().all(|(f, _)| *f != fingerprint) {
+            out.push((fingerprint, r));
+        }
+    }
+    out
+}
+
 /// Where the worker for `rules` lies in the cache: the cache, the
 /// worker's name, its folder and its program.
-fn worker_place(rules: &Ruleset) -> Result<(PathBuf, String, PathBuf, PathBuf), String> {
-    let fingerprint = engine::native::fingerprint(rules);
+fn worker_place(rules: &[(u64, &Ruleset)]) -> Result<(PathBuf, String, PathBuf, PathBuf), String> {
     let cache = cache_dir()?;
-    let name = format!("chronoscope-rules-{fingerprint:016x}-{:016x}", build_id());
+    let fingerprints: String = rules.iter().map(|(f, _)| format!("{f:016x}-")).collect();
+    let name = format!("chronoscope-rules-{fingerprints}{:016x}", build_id());
     let dir = cache.join("rules").join(&name);
     let exe = dir.join(format!("chronoscope-compiled{}", std::env::consts::EXE_SUFFIX));
     Ok((cache, name, dir, exe))
 }
 
 /// The worker for `rules` if the cache has it.
-pub fn cached_worker(rules: &Ruleset) -> Option<PathBuf> {
-    worker_place(rules).ok().map(|(.., exe)| exe).filter(|exe| exe.is_file())
+pub fn cached_worker(rules: &[&Ruleset]) -> Option<PathBuf> {
+    worker_place(&distinct(rules)).ok().map(|(.., exe)| exe).filter(|exe| exe.is_file())
 }
 
-/// The worker's program: the generated rules (`rules.rs` beside it), which
-/// name the engine through the command's library, and the command's entry
-/// point with them.
-const WORKER_MAIN: &str = "#[allow(unused, clippy::all, unreachable_code)]\nmod rules {\n    use chronoscope_cli::engine;\n    include!(\"rules.rs\");\n}\n\n\
-     fn main() -> std::process::ExitCode {\n    chronoscope_cli::compiled::run_with_natives(&rules::NATIVES)\n}\n";
+/// The worker's program: each ruleset's generated rules (`rules0.rs`,
+/// `rules1.rs` beside it) in a module, which names the engine through the
+/// command's library, and the command's entry point with all of them.
+fn worker_main(rulesets: usize) -> String {
+    let mut main = String::new();
+    for i in 0..rulesets {
+        main += &format!(
+            "#[allow(unused, clippy::all, unreachable_code)]\nmod rules{i} {{\n    use chronoscope_cli::engine;\n    \
+             include!(\"rules{i}.rs\");\n}}\n\n"
+        );
+    }
+    let all: Vec<String> = (0..rulesets).map(|i| format!("&rules{i}::NATIVES")).collect();
+    main += &format!(
+        "static ALL: [&chronoscope_cli::engine::native::Natives; {rulesets}] = [{}];\n\n\
+         fn main() -> std::process::ExitCode {{\n    chronoscope_cli::compiled::run_with_natives(&ALL)\n}}\n",
+        all.join(", ")
+    );
+    main
+}
 
-/// The worker for `rules`: from the cache, or built now.
-pub fn worker_for(rules: &Ruleset) -> Result<PathBuf, String> {
-    let (cache, name, dir, exe) = worker_place(rules)?;
+/// The worker for `rules` (a ruleset, or one and the one it is compared
+/// with): from the cache, or built now.
+pub fn worker_for(rules: &[&Ruleset]) -> Result<PathBuf, String> {
+    let rules = distinct(rules);
+    let (cache, name, dir, exe) = worker_place(&rules)?;
     if exe.is_file() {
         return Ok(exe);
     }
@@ -327,13 +380,21 @@ pub fn worker_for(rules: &Ruleset) -> Result<PathBuf, String> {
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
     };
     std::fs::create_dir_all(dir.join("src")).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    write(dir.join("src").join("main.rs"), WORKER_MAIN)?;
-    write(dir.join("src").join("rules.rs"), &compile::generate(rules))?;
+    write(dir.join("src").join("main.rs"), &worker_main(rules.len()))?;
+    for (i, (_, r)) in rules.iter().enumerate() {
+        write(dir.join("src").join(format!("rules{i}.rs")), &compile::generate(r))?;
+    }
     // Built under a temporary name, then renamed: a worker in the cache is
     // always whole, even with two builds at once.
     let partial = dir.join(format!("partial-{}{}", std::process::id(), std::env::consts::EXE_SUFFIX));
     let started = std::time::Instant::now();
-    let title = &rules.game.title;
+    let mut titles: Vec<&str> = Vec::new();
+    for (_, r) in &rules {
+        if !titles.contains(&r.game.title.as_str()) {
+            titles.push(&r.game.title);
+        }
+    }
+    let title = titles.join(" and ");
     let linked = match own_build() {
         Some(own) => {
             errln!("compiling the rules of {title} to native code (once for these rules; a few seconds)");

@@ -100,8 +100,13 @@ fn load(path: &Path) -> Result<(render::Loaded, Program), String> {
 
 fn simulate(args: SimArgs) -> Result<ExitCode, String> {
     let (loaded, rules) = load(&args.file)?;
-    let rules = match crate::compiled::program_for(rules, args.engine) {
-        Ok(rules) => rules,
+    // The ruleset compared with is read first: one worker compiles both.
+    let (other_loaded, other) = match args.compare.as_deref().map(load).transpose()? {
+        Some((lb, rb)) => (Some(lb), Some(rb)),
+        None => (None, None),
+    };
+    let (rules, other) = match crate::compiled::programs_for(rules, other, args.engine) {
+        Ok(both) => both,
         // The worker for these rules ran this command.
         Err(code) => return Ok(code),
     };
@@ -124,17 +129,14 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
         ));
     }
     // Everything that could fail after the games is tried before them, so
-    // no result is lost to a typo: the other ruleset, the plot's file.
-    let other = match &args.compare {
-        Some(path) => {
-            let (lb, rb) = load(path)?;
-            if players < rb.game.min_players as usize || players > rb.game.max_players as usize {
-                return Err(format!("{} is not for {players} players", rb.game.title));
-            }
-            Some((lb, rb))
+    // no result is lost to a typo: the other ruleset (read above), the
+    // plot's file.
+    let other = other_loaded.zip(other);
+    if let Some((_, rb)) = &other {
+        if players < rb.game.min_players as usize || players > rb.game.max_players as usize {
+            return Err(format!("{} is not for {players} players", rb.game.title));
         }
-        None => None,
-    };
+    }
     let plot = match &args.plot {
         Some(path) => Some((
             path,
@@ -157,20 +159,25 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
     let mut first = None;
     let mut tried_build = false;
     if args.engine == crate::compiled::Engine::Auto
-        && crate::compiled::natives().is_none()
+        && !crate::compiled::in_worker()
         && !rules.is_compiled()
         && !timed
         && to - from > jobs as u64
     {
         first = Some(play_one(&rules, players, &seats, from, args.seed.wrapping_add(from)));
-        let left = (to - from - 1) as f64 * started.elapsed().as_secs_f64() / jobs as f64;
+        // The compared ruleset's games too, taken to be as long: the
+        // worker plays both.
+        let games = (to - from) * if other.is_some() { 2 } else { 1 };
+        let left = (games - 1) as f64 * started.elapsed().as_secs_f64() / jobs as f64;
         if crate::compiled::build_pays(left)? {
             tried_build = true;
             errln!(
                 "note: the rest of this run would take about {left:.1} s on the interpreter; \
                  the compiled rules play the same games faster"
             );
-            match crate::compiled::build_and_run(rules.rules()) {
+            let both: Vec<&model::Ruleset> =
+                std::iter::once(rules.rules()).chain(other.as_ref().map(|(_, rb)| rb.rules())).collect();
+            match crate::compiled::build_and_run(&both) {
                 Ok(code) => return Ok(code),
                 Err(e) => errln!("note: {e}; the interpreter plays instead"),
             }

@@ -293,3 +293,41 @@ fn a_cargo_failing_without_a_message_is_named_by_its_exit_status() {
     assert_eq!(stdout(&o), stdout(&run(&sim)));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `simulate --compare` on compiled rules: one worker holds both rulesets'
+/// compiled rules (the compared one's too, not the interpreter's), built
+/// once for the pair, and the comparison is the interpreter's to the byte.
+#[test]
+fn compiled_compare_builds_one_worker_with_both_rulesets_and_gives_the_interpreters_comparison() {
+    let cache = fresh_cache("compare");
+    let house = "rulesets/thebes/house/no-zeppelins.ruleset";
+    let args = ["simulate", THEBES, "--compare", house, "--games", "4", "--players", "3", "--format", "json"];
+    let interpreted = run(&args);
+    assert!(interpreted.status.success(), "{}", stderr(&interpreted));
+    let first = run_compiled(&args, &cache, &[]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert_eq!(stderr(&first).matches("compiling the rules of Thebes").count(), 1, "{}", stderr(&first));
+    assert!(!stderr(&first).contains("interpreter plays"), "{}", stderr(&first));
+    assert_eq!(stdout(&first), stdout(&interpreted));
+    let workers: Vec<PathBuf> =
+        std::fs::read_dir(cache.join("rules")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(workers.len(), 1, "{workers:?}");
+    let sources = workers[0].join("src");
+    assert!(
+        sources.join("rules0.rs").is_file() && sources.join("rules1.rs").is_file(),
+        "both rulesets compiled"
+    );
+    let again = run_compiled(&args, &cache, &[]);
+    assert!(!stderr(&again).contains("compiling"), "the pair's worker is cached: {}", stderr(&again));
+    assert_eq!(stdout(&again), stdout(&interpreted));
+    // A ruleset compared with itself is compiled once.
+    let same = ["simulate", GRABRAUBER, "--compare", GRABRAUBER, "--games", "3", "--format", "json"];
+    let o = run_compiled(&same, &cache, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), stdout(&run(&same)));
+    let grab =
+        std::fs::read_dir(cache.join("rules")).unwrap().map(|e| e.unwrap().path()).find(|p| *p != workers[0]);
+    let grab = grab.expect("a second worker").join("src");
+    assert!(grab.join("rules0.rs").is_file() && !grab.join("rules1.rs").exists());
+    let _ = std::fs::remove_dir_all(&cache);
+}
