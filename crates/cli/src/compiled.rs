@@ -70,8 +70,7 @@ pub fn programs_for(
     if let Some(all) = NATIVES.get() {
         return Ok((compiled_here(program, all), compared.map(|c| compiled_here(c, all))));
     }
-    let rules: Vec<&Ruleset> =
-        std::iter::once(program.rules()).chain(compared.as_ref().map(|c| c.rules())).collect();
+    let rules = played(&program, compared.as_ref());
     let worker = match engine {
         Engine::Compiled => worker_for(&rules).map(Some),
         _ => Ok(cached_worker(&rules)),
@@ -103,10 +102,17 @@ fn compiled_here(program: Program, all: &[&'static Natives]) -> Program {
     }
 }
 
-/// Build the worker for `rules` (or take it from the cache) and run this
-/// command line in it: the worker's exit code, or why it could not run.
-pub fn build_and_run(rules: &[&Ruleset]) -> Result<ExitCode, String> {
-    run_worker(&worker_for(rules)?)
+/// The rules of a run and of the one it is compared with, which a worker
+/// holds.
+fn played<'p>(program: &'p Program, compared: Option<&'p Program>) -> Vec<&'p Ruleset> {
+    std::iter::once(program.rules()).chain(compared.map(|c| c.rules())).collect()
+}
+
+/// Build the worker for `program` and the one it is compared with (or
+/// take it from the cache) and run this command line in it: the worker's
+/// exit code, or why it could not run.
+pub fn build_and_run(program: &Program, compared: Option<&Program>) -> Result<ExitCode, String> {
+    run_worker(&worker_for(&played(program, compared))?)
 }
 
 /// Environment variable: from how many seconds of interpreted play

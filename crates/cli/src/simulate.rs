@@ -175,9 +175,7 @@ fn simulate(args: SimArgs) -> Result<ExitCode, String> {
                 "note: the rest of this run would take about {left:.1} s on the interpreter; \
                  the compiled rules play the same games faster"
             );
-            let both: Vec<&model::Ruleset> =
-                std::iter::once(rules.rules()).chain(other.as_ref().map(|(_, rb)| rb.rules())).collect();
-            match crate::compiled::build_and_run(&both) {
+            match crate::compiled::build_and_run(&rules, other.as_ref().map(|(_, rb)| rb)) {
                 Ok(code) => return Ok(code),
                 Err(e) => errln!("note: {e}; the interpreter plays instead"),
             }
