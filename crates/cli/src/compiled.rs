@@ -312,9 +312,19 @@ fn toml_path(p: &Path) -> String {
     format!("\"{}\"", p.display().to_string().replace('\\', "\\\\").replace('"', "\\\""))
 }
 
+/// How many workers the cache keeps: those used last. A ruleset's author
+/// builds one at each change of the rules they simulate, a rebuilt
+/// chronoscope one for each ruleset again; the others are removed as a new
+/// one is built (6 MB each, linked against the command's build).
+const KEPT_WORKERS: usize = 32;
+
 /// Run this command line in `worker`: its exit code, or why it cannot
-/// run.
+/// run. Its time is set to now: the cache keeps the workers used last.
 fn run_worker(worker: &Path) -> Result<ExitCode, String> {
+    // Not when another process runs it (the file is busy): it was just used.
+    if let Ok(file) = std::fs::File::options().write(true).open(worker) {
+        let _ = file.set_modified(std::time::SystemTime::now());
+    }
     let status = Command::new(worker)
         .args(std::env::args_os().skip(1))
         .status()
@@ -424,7 +434,28 @@ pub fn worker_for(rules: &[&Ruleset]) -> Result<PathBuf, String> {
     }
     std::fs::rename(&partial, &exe).map_err(|e| format!("cannot place {}: {e}", exe.display()))?;
     errln!("compiled in {:.1} s; kept in {}", started.elapsed().as_secs_f64(), dir.display());
+    prune(&cache.join("rules"), KEPT_WORKERS);
     Ok(exe)
+}
+
+/// Remove the workers in `rules` (the cache's folder of them) but the
+/// `keep` used last (by their program's time, `run_worker`). A folder
+/// without a program (a build under way, or one that failed) stays; what
+/// cannot be removed (a worker running, on some systems) stays too.
+fn prune(rules: &Path, keep: usize) {
+    let Ok(entries) = std::fs::read_dir(rules) else { return };
+    let mut workers: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .filter_map(|entry| {
+            let dir = entry.ok()?.path();
+            let exe = dir.join(format!("chronoscope-compiled{}", std::env::consts::EXE_SUFFIX));
+            let used = std::fs::metadata(exe).ok()?.modified().ok()?;
+            Some((used, dir))
+        })
+        .collect();
+    workers.sort_by_key(|w| std::cmp::Reverse(w.0));
+    for (_, dir) in workers.into_iter().skip(keep) {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 /// This command's own build, which a worker is linked against instead of
@@ -608,6 +639,33 @@ mod tests {
         assert!(runs(std::ffi::OsStr::new(env!("CARGO"))));
         let missing = std::env::temp_dir().join("chronoscope-no-such-cargo").join("cargo");
         assert!(!runs(missing.as_os_str()));
+    }
+
+    #[test]
+    fn pruning_keeps_the_workers_used_last_and_folders_without_a_program() {
+        let rules = std::env::temp_dir().join(format!("chronoscope-prune-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&rules);
+        let t0 = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
+        let worker = |name: &str, used: Option<u64>| {
+            let dir = rules.join(name);
+            std::fs::create_dir_all(dir.join("src")).unwrap();
+            if let Some(secs) = used {
+                let exe = dir.join(format!("chronoscope-compiled{}", std::env::consts::EXE_SUFFIX));
+                std::fs::write(&exe, "program").unwrap();
+                let file = std::fs::File::options().write(true).open(&exe).unwrap();
+                file.set_modified(t0 + std::time::Duration::from_secs(secs)).unwrap();
+            }
+            dir
+        };
+        let (a, b, c, d) =
+            (worker("a", Some(40)), worker("b", Some(10)), worker("c", Some(30)), worker("d", Some(20)));
+        let building = worker("e", None);
+        prune(&rules, 2);
+        assert!(a.is_dir() && c.is_dir(), "the two used last stay");
+        assert!(!b.exists() && !d.exists(), "the others go");
+        assert!(building.is_dir(), "a folder without a program stays");
+        prune(&rules.join("missing"), 2);
+        let _ = std::fs::remove_dir_all(&rules);
     }
 
     #[test]
