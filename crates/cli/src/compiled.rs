@@ -468,11 +468,12 @@ struct OwnBuild {
 }
 
 /// The mark of this build (see `build.rs`): the folder cargo gave this
-/// package's build script, one per profile and toolchain. Its library has
-/// these bytes in it; the libraries other settings left in the same target
-/// folder (a `cargo bench` build's, an older toolchain's) have theirs, or
-/// none. Of the libraries with it, `library_of_build` takes the newest not
-/// newer than the program.
+/// package's build script, one per checkout of the source and toolchain.
+/// Its library has these bytes in it; the libraries another checkout or an
+/// older toolchain left in the same target folder have theirs, or none.
+/// Builds of this checkout with other settings share it (a `cargo bench`
+/// build's library, measured): of the libraries with it,
+/// `library_of_build` takes the newest not newer than the program.
 pub static BUILD_MARK: &str = env!("OUT_DIR");
 
 /// This command's own build, when this program lies where cargo built it
