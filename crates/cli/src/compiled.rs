@@ -151,7 +151,7 @@ pub fn build_pays(estimate: f64) -> Result<bool, String> {
             return Err(format!("{BUILD_AFTER_VAR} is not a number of seconds"))
         }
         // How long a build takes, asked only where the answer matters:
-        // finding this command's own build reads its library.
+        // finding this command's own build reads a folder.
         Err(std::env::VarError::NotPresent) if (BUILD_AFTER_LINKED..BUILD_AFTER_COLD).contains(&estimate) => {
             match build_time() {
                 BuildTime::Linked => BUILD_AFTER_LINKED,
@@ -467,15 +467,6 @@ struct OwnBuild {
     library: PathBuf,
 }
 
-/// The mark of this build (see `build.rs`): the folder cargo gave this
-/// package's build script, one per checkout of the source and toolchain.
-/// Its library has these bytes in it; the libraries another checkout or an
-/// older toolchain left in the same target folder have theirs, or none.
-/// Builds of this checkout with other settings share it (a `cargo bench`
-/// build's library, measured): of the libraries with it,
-/// `library_of_build` takes the newest not newer than the program.
-pub static BUILD_MARK: &str = env!("OUT_DIR");
-
 /// This command's own build, when this program lies where cargo built it
 /// (`None` for a program copied elsewhere, `cargo install`, or a target
 /// folder cleaned since).
@@ -490,17 +481,20 @@ fn own_build() -> Option<OwnBuild> {
     } else {
         folder.join("deps")
     };
-    let library = library_of_build(&deps, linked, BUILD_MARK.as_bytes())?;
+    let library = library_of_build(&deps, linked)?;
     Some(OwnBuild { deps, library })
 }
 
 /// Of the command's libraries in `deps`, the one a program linked at
-/// `linked` was built from: of those with the build's `mark` in them, the
-/// newest not newer than the program. Cargo links the program right after
-/// building its library; a library built since (with other features of a
-/// dependency, by another command) is not the program's.
-fn library_of_build(deps: &Path, linked: std::time::SystemTime, mark: &[u8]) -> Option<PathBuf> {
-    let mut libraries: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(deps)
+/// `linked` was built from: the newest not newer than the program. Cargo
+/// links the program right after building its library; one built since
+/// is another build's (`cargo bench` builds one with other features of
+/// its dependencies beside it), and one from another toolchain rustc
+/// refuses (`link_against`: cargo then builds the worker). What this
+/// cannot tell: a library rebuilt after the program without relinking it
+/// (`cargo build --lib`) leaves an older one of the command to be taken.
+fn library_of_build(deps: &Path, linked: std::time::SystemTime) -> Option<PathBuf> {
+    std::fs::read_dir(deps)
         .ok()?
         .filter_map(|entry| {
             let entry = entry.ok()?;
@@ -512,13 +506,8 @@ fn library_of_build(deps: &Path, linked: std::time::SystemTime, mark: &[u8]) -> 
             let built = entry.metadata().ok()?.modified().ok()?;
             (built <= linked).then(|| (built, entry.path()))
         })
-        .collect();
-    libraries.sort_by_key(|l| std::cmp::Reverse(l.0));
-    let marked = |path: &PathBuf| {
-        std::fs::read(path)
-            .is_ok_and(|bytes| !mark.is_empty() && bytes.windows(mark.len()).any(|w| w == mark))
-    };
-    libraries.into_iter().map(|(_, path)| path).find(marked)
+        .max_by_key(|(built, _)| *built)
+        .map(|(_, path)| path)
 }
 
 /// The rustc that links workers: `$RUSTC` when set (as cargo reads it),
@@ -670,39 +659,29 @@ mod tests {
     }
 
     #[test]
-    fn the_library_of_a_build_is_the_newest_with_its_mark_not_newer_than_the_program() {
+    fn the_library_of_a_build_is_the_newest_not_newer_than_the_program() {
         let deps = std::env::temp_dir().join(format!("chronoscope-deps-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&deps);
         std::fs::create_dir_all(&deps).unwrap();
         let t0 = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
         let at = |secs: u64| t0 + std::time::Duration::from_secs(secs);
-        let lib = |name: &str, text: &str, built: std::time::SystemTime| {
+        let lib = |name: &str, built: std::time::SystemTime| {
             let path = deps.join(name);
-            std::fs::write(&path, text).unwrap();
+            std::fs::write(&path, "library").unwrap();
             std::fs::File::options().write(true).open(&path).unwrap().set_modified(built).unwrap();
             path
         };
-        let mark = b"/target/release/build/chronoscope-cli-1111/out";
-        let old = lib(
-            "libchronoscope_cli-aaaa.rlib",
-            "..../target/release/build/chronoscope-cli-1111/out....",
-            at(10),
-        );
-        let ours = lib(
-            "libchronoscope_cli-bbbb.rlib",
-            "..../target/release/build/chronoscope-cli-1111/out....",
-            at(20),
-        );
-        // Another build's library, newer; the same mark rebuilt after the program.
-        lib("libchronoscope_cli-cccc.rlib", "..../target/release/build/chronoscope-cli-2222/out....", at(25));
-        lib("libchronoscope_cli-dddd.rlib", "..../target/release/build/chronoscope-cli-1111/out....", at(40));
-        // Not the command's library.
-        lib("libengine-eeee.rlib", "..../target/release/build/chronoscope-cli-1111/out....", at(28));
-        assert_eq!(library_of_build(&deps, at(30), mark), Some(ours));
-        assert_eq!(library_of_build(&deps, at(15), mark), Some(old));
-        assert_eq!(library_of_build(&deps, at(5), mark), None);
-        assert_eq!(library_of_build(&deps, at(30), b"/chronoscope-cli-3333/out"), None);
-        assert_eq!(library_of_build(&deps.join("missing"), at(30), mark), None);
+        let old = lib("libchronoscope_cli-aaaa.rlib", at(10));
+        let ours = lib("libchronoscope_cli-bbbb.rlib", at(20));
+        // Another build's library, built after the program (a bench build's).
+        lib("libchronoscope_cli-cccc.rlib", at(40));
+        // Not the command's library, or not a library.
+        lib("libengine-eeee.rlib", at(28));
+        lib("libchronoscope_cli-ffff.rmeta", at(29));
+        assert_eq!(library_of_build(&deps, at(30)), Some(ours));
+        assert_eq!(library_of_build(&deps, at(15)), Some(old));
+        assert_eq!(library_of_build(&deps, at(5)), None);
+        assert_eq!(library_of_build(&deps.join("missing"), at(30)), None);
         let _ = std::fs::remove_dir_all(&deps);
     }
 }
