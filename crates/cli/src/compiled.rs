@@ -355,8 +355,13 @@ fn worker_place(rules: &[(u64, &Ruleset)]) -> Result<(PathBuf, String, PathBuf, 
     let fingerprints: String = rules.iter().map(|(f, _)| format!("{f:016x}-")).collect();
     let name = format!("chronoscope-rules-{fingerprints}{:016x}", build_id());
     let dir = cache.join("rules").join(&name);
-    let exe = dir.join(format!("chronoscope-compiled{}", std::env::consts::EXE_SUFFIX));
+    let exe = worker_program(&dir);
     Ok((cache, name, dir, exe))
+}
+
+/// The program of the worker kept in `dir`.
+fn worker_program(dir: &Path) -> PathBuf {
+    dir.join(format!("chronoscope-compiled{}", std::env::consts::EXE_SUFFIX))
 }
 
 /// The worker for `rules` if the cache has it.
@@ -447,8 +452,7 @@ fn prune(rules: &Path, keep: usize) {
     let mut workers: Vec<(std::time::SystemTime, PathBuf)> = entries
         .filter_map(|entry| {
             let dir = entry.ok()?.path();
-            let exe = dir.join(format!("chronoscope-compiled{}", std::env::consts::EXE_SUFFIX));
-            let used = std::fs::metadata(exe).ok()?.modified().ok()?;
+            let used = std::fs::metadata(worker_program(&dir)).ok()?.modified().ok()?;
             Some((used, dir))
         })
         .collect();
@@ -640,7 +644,7 @@ mod tests {
             let dir = rules.join(name);
             std::fs::create_dir_all(dir.join("src")).unwrap();
             if let Some(secs) = used {
-                let exe = dir.join(format!("chronoscope-compiled{}", std::env::consts::EXE_SUFFIX));
+                let exe = worker_program(&dir);
                 std::fs::write(&exe, "program").unwrap();
                 let file = std::fs::File::options().write(true).open(&exe).unwrap();
                 file.set_modified(t0 + std::time::Duration::from_secs(secs)).unwrap();
